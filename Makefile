@@ -1,0 +1,121 @@
+# CasinoCache — bakes the provider's catalogue into the snapshots an app ships, and tests it all.
+#
+# Targets (`make help` prints this):
+#   help        this list (the default)
+#   deps        check the toolchain and system libraries; say how to install what is missing
+#   build       debug build of every module and the CLI
+#   snapshot    SOURCE → normalized catalogue → OUT/ (release build; does nothing when unchanged)
+#   validate    check OUT/ against its manifest and the schema (every problem, exit 1 if any)
+#   inspect     print a summary of OUT/manifest.json
+#   test        all tests, then the pipeline end to end on data/ (validated, gzip -t, deterministic)
+#   sample      write a synthetic recording of GAMES games into .catalog/sample-GAMES
+#   format      swift-format the sources in place (when swift-format is installed)
+#   lint        swift-format lint (when swift-format is installed)
+#   clean       remove build products, .catalog/ and generated OUT/ files
+#
+# Variables:
+#   SOURCE=data/provider      a recorded provider directory, an XML feed file or an http(s) URL
+#   KIND=auto                 auto | recorded | xml | http
+#   OUT=out                   the snapshot directory
+#   CONFIG=data/catalog.json  the pipeline configuration
+#   SOURCE_DATE_EPOCH=        seconds since 1970 to stamp as generatedAt (default: the fetch time)
+#   GAMES=10000               size of `make sample`
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DELETE_ON_ERROR:
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-builtin-rules
+
+SOURCE ?= data/provider
+KIND ?= auto
+OUT ?= out
+CONFIG ?= data/catalog.json
+SOURCE_DATE_EPOCH ?=
+GAMES ?= 10000
+SWIFT ?= swift
+
+WORK := .catalog
+RELEASE_CATALOG := .build/release/catalog
+DEBUG_CATALOG := .build/debug/catalog
+SWIFT_SOURCES := $(shell find Sources -type f \( -name '*.swift' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap' \))
+IS_URL := $(filter http://% https://%,$(SOURCE))
+SOURCE_FILES := $(if $(IS_URL),,$(shell find $(SOURCE) -type f 2>/dev/null))
+NORMALIZED := $(WORK)/normalized.json
+PARAMS := $(WORK)/params
+EPOCH_FLAG := $(if $(SOURCE_DATE_EPOCH),--source-date-epoch $(SOURCE_DATE_EPOCH),)
+
+# Rewrite the parameter stamp only when the parameters change, so a changed SOURCE, KIND,
+# CONFIG or SOURCE_DATE_EPOCH rebuilds the normalized catalogue and an unchanged one does not.
+PARAMS_TEXT := $(SOURCE)|$(KIND)|$(CONFIG)|$(SOURCE_DATE_EPOCH)
+$(shell mkdir -p $(WORK) && { [ -f $(PARAMS) ] && [ "$$(cat $(PARAMS))" = '$(PARAMS_TEXT)' ] || printf '%s' '$(PARAMS_TEXT)' > $(PARAMS); })
+
+.PHONY: help deps build snapshot validate inspect test sample format lint clean FORCE
+
+help:
+	@sed -n '3,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
+
+deps:
+	@missing=""; \
+	command -v $(SWIFT) >/dev/null || { echo "missing: swift 6 toolchain (https://www.swift.org/install/)"; exit 1; }; \
+	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
+	pkg-config --exists zlib 2>/dev/null || missing="$$missing zlib1g-dev"; \
+	pkg-config --exists libxml-2.0 2>/dev/null || missing="$$missing libxml2-dev"; \
+	if [ -n "$$missing" ]; then \
+	  echo "missing system packages:$$missing"; \
+	  echo "install them with: sudo apt-get install -y$$missing   (macOS: brew install pkg-config libxml2)"; \
+	  exit 1; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+$(RELEASE_CATALOG): Package.swift $(SWIFT_SOURCES) | deps
+	$(SWIFT) build -c release --product catalog
+	@touch $@
+
+$(NORMALIZED): $(SOURCE_FILES) $(wildcard $(CONFIG)) $(PARAMS) $(RELEASE_CATALOG) $(if $(IS_URL),FORCE,)
+	$(RELEASE_CATALOG) normalize --source '$(SOURCE)' --kind $(KIND) $(if $(wildcard $(CONFIG)),--config $(CONFIG),) $(EPOCH_FLAG) --output $@
+
+$(OUT)/manifest.json: $(NORMALIZED) $(RELEASE_CATALOG)
+	$(RELEASE_CATALOG) snapshot --normalized $(NORMALIZED) $(if $(wildcard $(CONFIG)),--config $(CONFIG),) --out $(OUT)
+	@touch $@
+
+snapshot: $(OUT)/manifest.json
+
+validate: $(RELEASE_CATALOG)
+	$(RELEASE_CATALOG) validate $(OUT)
+
+inspect: $(RELEASE_CATALOG)
+	$(RELEASE_CATALOG) inspect $(OUT)
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	@echo "== end to end: data/ → $(WORK)/e2e-out (debug build)"
+	rm -rf $(WORK)/e2e-out $(WORK)/e2e-again
+	$(DEBUG_CATALOG) snapshot --source data/provider --config data/catalog.json --out $(WORK)/e2e-out --quiet
+	$(DEBUG_CATALOG) validate $(WORK)/e2e-out
+	find $(WORK)/e2e-out -name '*.json.gz' -print0 | xargs -0 gzip -t
+	$(DEBUG_CATALOG) snapshot --source data/provider --config data/catalog.json --out $(WORK)/e2e-again --quiet
+	diff -r $(WORK)/e2e-out $(WORK)/e2e-again
+	$(DEBUG_CATALOG) snapshot --source data/feed/acme-feed.xml --out $(WORK)/e2e-feed --quiet
+	$(DEBUG_CATALOG) validate $(WORK)/e2e-feed
+	@echo "end to end: passed"
+
+sample: $(RELEASE_CATALOG)
+	$(RELEASE_CATALOG) sample --games $(GAMES) --output $(WORK)/sample-$(GAMES)
+
+format:
+	@command -v swift-format >/dev/null || { echo "swift-format is not installed; skipping"; exit 0; }; \
+	swift-format format --in-place --recursive Sources Tests Package.swift
+
+lint:
+	@command -v swift-format >/dev/null || { echo "swift-format is not installed; skipping"; exit 0; }; \
+	swift-format lint --recursive Sources Tests Package.swift
+
+clean:
+	rm -rf .build $(WORK)
+	find $(OUT) -mindepth 1 ! -name README.md -exec rm -rf {} + 2>/dev/null || true
+
+FORCE:

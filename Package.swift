@@ -1,0 +1,89 @@
+// swift-tools-version:6.1
+//
+// CasinoCache: a bundled-first cache for casino lobbies, and the pipeline that bakes the
+// provider's catalogue into the snapshots the cache ships with.
+//
+// Boundary: what an app imports (CasinoCatalog, ProviderAPI, Gzip and, later, CasinoCache)
+// depends on Foundation, zlib and swift-log only. libxml2, swift-crypto and
+// swift-argument-parser are build-time (pipeline) dependencies.
+
+import PackageDescription
+
+let package = Package(
+    name: "CasinoCache",
+    platforms: [.iOS(.v16), .macOS(.v13), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "CasinoCatalog", targets: ["CasinoCatalog"]),
+        .library(name: "ProviderAPI", targets: ["ProviderAPI"]),
+        .library(name: "Gzip", targets: ["Gzip"]),
+        .library(name: "XMLGameFeed", targets: ["XMLGameFeed"]),
+        .library(name: "CatalogPipeline", targets: ["CatalogPipeline"]),
+        .executable(name: "catalog", targets: ["catalog"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+    ],
+    targets: [
+        // System libraries.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+        ),
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+
+        // What an app imports.
+        .target(name: "CasinoCatalog"),
+        .target(name: "Gzip", dependencies: ["CZlib"]),
+        .target(name: "ProviderAPI", dependencies: ["CasinoCatalog"]),
+
+        // Build time.
+        .target(name: "XMLGameFeed", dependencies: ["ProviderAPI", "CLibXML2"]),
+        .target(name: "CFileSwap"),
+        .target(
+            name: "CatalogPipeline",
+            dependencies: [
+                "CasinoCatalog", "ProviderAPI", "Gzip", "XMLGameFeed", "CFileSwap",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "catalog",
+            dependencies: [
+                "CatalogPipeline", "CasinoCatalog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // Tests.
+        .testTarget(name: "CasinoCatalogTests", dependencies: ["CasinoCatalog"]),
+        .testTarget(name: "GzipTests", dependencies: ["Gzip"]),
+        .testTarget(name: "ProviderAPITests", dependencies: ["ProviderAPI", "CasinoCatalog"]),
+        .testTarget(name: "XMLGameFeedTests", dependencies: ["XMLGameFeed", "ProviderAPI"]),
+        .testTarget(
+            name: "CatalogPipelineTests",
+            dependencies: [
+                "CatalogPipeline", "CasinoCatalog", "ProviderAPI", "Gzip",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
+        ),
+    ]
+)
+
+for target in package.targets where target.type != .system && target.name != "CFileSwap" {
+    var settings = target.swiftSettings ?? []
+    settings.append(.swiftLanguageMode(.v6))
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    target.swiftSettings = settings
+}

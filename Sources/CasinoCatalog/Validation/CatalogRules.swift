@@ -1,0 +1,123 @@
+import Foundation
+
+/// The schema's rules on single values, shared by the pipeline (which refuses to write
+/// content that breaks them) and the runtime (which refuses to serve it).
+public enum CatalogRules {
+    /// Longest id accepted: 128 characters.
+    public static let maxIDLength = 128
+    /// Longest name accepted: 256 characters.
+    public static let maxNameLength = 256
+    /// Longest description accepted: 4,096 characters.
+    public static let maxDescriptionLength = 4096
+    /// Longest URL accepted: 2,048 bytes.
+    public static let maxURLLength = 2048
+
+    /// Whether `text` is an absolute `https` URL with a host, made of URL-safe ASCII only.
+    ///
+    /// Rejects `http:`, protocol-relative `//host/x` (normalize it first), relative paths,
+    /// `javascript:` and anything with spaces, quotes, angle brackets or control characters.
+    public static func isAbsoluteHTTPS(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard utf8.count <= maxURLLength, text.hasPrefix("https://") else { return false }
+        guard utf8.allSatisfy(isURLByte) else { return false }
+        let afterScheme = text.dropFirst("https://".count)
+        let authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard !authority.contains("@") else { return false }
+        let host = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let name = host.first, !name.isEmpty, !name.hasPrefix("."), !name.hasPrefix("-"),
+            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") })
+        else { return false }
+        if host.count == 2 {
+            guard let port = Int(host[1]), (1...65535).contains(port) else { return false }
+        }
+        return true
+    }
+
+    /// Whether `path` is a relative, `/`-separated path that stays inside its directory: no
+    /// empty, `.` or `..` components, no backslashes, no NUL or control characters, and every
+    /// component made of `A-Z a-z 0-9 . _ -` only.
+    public static func isSafeRelativePath(_ path: String) -> Bool {
+        guard !path.isEmpty, path.utf8.count <= 1024 else { return false }
+        return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { component in
+            !component.isEmpty && component != "." && component != ".." && component.count <= 255
+                && component.utf8.allSatisfy { byte in
+                    switch byte {
+                    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                        UInt8(ascii: "-"):
+                        true
+                    default:
+                        false
+                    }
+                }
+        }
+    }
+
+    /// Whether `code` looks like an ISO 3166-1 alpha-2 code, optionally with a subdivision
+    /// (`FR`, `CA-ON`, `GB-ENG`).
+    public static func isTerritoryCode(_ code: String) -> Bool {
+        let parts = code.split(separator: "-", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts[0].count == 2,
+            parts[0].allSatisfy({ $0.isASCII && $0.isUppercase })
+        else { return false }
+        return parts.count == 1
+            || ((1...3).contains(parts[1].count) && parts[1].allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) })
+    }
+
+    /// Whether `text` holds a control character (other than none: tabs and newlines count too).
+    static func hasControlCharacters(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    private static func isURLByte(_ byte: UInt8) -> Bool {
+        guard byte > 0x20, byte < 0x7F else { return false }
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "^"),
+            UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"):
+            return false
+        default:
+            return true
+        }
+    }
+}
+
+/// Collects violations while checking one record.
+struct ViolationCollector {
+    private(set) var violations: [Violation] = []
+
+    mutating func add(_ code: Violation.Code, at path: String, _ message: String) {
+        violations.append(Violation(code, at: path, message))
+    }
+
+    mutating func add(contentsOf others: [Violation], under parent: String) {
+        violations += others.map { $0.nested(under: parent) }
+    }
+
+    mutating func requireText(_ text: String, at path: String, maxLength: Int) {
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            add(.emptyField, at: path, "must not be empty")
+        } else if text.count > maxLength {
+            add(.tooLong, at: path, "longer than \(maxLength) characters (\(text.count))")
+        } else if CatalogRules.hasControlCharacters(text) {
+            add(.malformed, at: path, "holds control characters")
+        }
+    }
+
+    mutating func requireHTTPS(_ url: String?, at path: String) {
+        guard let url else { return }
+        if !CatalogRules.isAbsoluteHTTPS(url) {
+            add(.invalidURL, at: path, "not an absolute https URL: '\(url.prefix(120))'")
+        }
+    }
+
+    mutating func requireUniqueIDs(_ ids: [String], at path: String) {
+        var seen: [String: Int] = [:]
+        for (index, id) in ids.enumerated() {
+            if let first = seen[id] {
+                add(.duplicateID, at: "\(path)[\(index)].id", "id '\(id)' already used by \(path)[\(first)]")
+            } else {
+                seen[id] = index
+            }
+        }
+    }
+}

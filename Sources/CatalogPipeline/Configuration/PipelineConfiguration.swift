@@ -1,0 +1,105 @@
+public import CasinoCatalog
+public import Foundation
+import ProviderAPI
+
+/// How the pipeline cuts, filters and caps the catalogue. Every property has a documented
+/// default; a JSON file (`data/catalog.json`) may override any of them.
+///
+/// ```json
+/// { "editions": ["en-iPhone", "fr-iPhone"], "defaultEdition": "en-iPhone", "pageSize": 10 }
+/// ```
+public struct PipelineConfiguration: Codable, Sendable, Hashable {
+    /// The editions to build; empty means every edition the source has. Empty by default.
+    public var editions: [Edition] = []
+    /// The edition apps fall back to; the first built edition when `nil`. `nil` by default.
+    public var defaultEdition: Edition?
+    /// Games per bundled page: 10 by default.
+    public var pageSize: Int = 10
+    /// Pages bundled per category, from offset 0: 5 by default.
+    public var maxPagesPerCategory: Int = 5
+    /// The share of a category's records that may be invalid before the build fails:
+    /// 0.05 (5 %) by default. Invalid records below it are skipped with a warning.
+    public var maxInvalidShare: Double = 0.05
+    /// Size caps for hostile input.
+    public var limits: Limits = .default
+
+    /// The defaults.
+    public static let `default` = PipelineConfiguration()
+
+    public init() {}
+
+    /// Size caps applied to every input.
+    public struct Limits: Codable, Sendable, Hashable {
+        /// The largest JSON file read from a recording: 16 MiB by default.
+        public var maxJSONFileBytes: Int = 16 << 20
+        /// The largest XML feed read: 64 MiB by default.
+        public var maxFeedBytes: Int = 64 << 20
+        /// The most records one file or feed may hold: 200,000 by default.
+        public var maxRecordsPerFile: Int = 200_000
+        /// The largest decompressed snapshot file accepted by the validator: 64 MiB by default.
+        public var maxSnapshotFileBytes: Int = 64 << 20
+
+        /// The defaults.
+        public static let `default` = Limits()
+
+        public init() {}
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let defaults = Limits()
+            maxJSONFileBytes = try container.decodeIfPresent(Int.self, forKey: .maxJSONFileBytes) ?? defaults.maxJSONFileBytes
+            maxFeedBytes = try container.decodeIfPresent(Int.self, forKey: .maxFeedBytes) ?? defaults.maxFeedBytes
+            maxRecordsPerFile = try container.decodeIfPresent(Int.self, forKey: .maxRecordsPerFile) ?? defaults.maxRecordsPerFile
+            maxSnapshotFileBytes =
+                try container.decodeIfPresent(Int.self, forKey: .maxSnapshotFileBytes) ?? defaults.maxSnapshotFileBytes
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        editions = try container.decodeIfPresent([Edition].self, forKey: .editions) ?? []
+        defaultEdition = try container.decodeIfPresent(Edition.self, forKey: .defaultEdition)
+        pageSize = try container.decodeIfPresent(Int.self, forKey: .pageSize) ?? 10
+        maxPagesPerCategory = try container.decodeIfPresent(Int.self, forKey: .maxPagesPerCategory) ?? 5
+        maxInvalidShare = try container.decodeIfPresent(Double.self, forKey: .maxInvalidShare) ?? 0.05
+        limits = try container.decodeIfPresent(Limits.self, forKey: .limits) ?? .default
+    }
+
+    /// Reads a configuration file; keys it leaves out keep their defaults.
+    ///
+    /// - Throws: ``PipelineError`` naming the file and the bad key.
+    public static func load(from url: URL) throws(PipelineError) -> PipelineConfiguration {
+        let data = try FileInput.read(url, limit: 1 << 20, what: "configuration")
+        let configuration: PipelineConfiguration
+        do {
+            configuration = try CatalogCoding.decoder().decode(PipelineConfiguration.self, from: data)
+        } catch {
+            throw PipelineError(
+                .invalidConfiguration, DecodingFailure.describe(error), file: url.relativePath)
+        }
+        try configuration.check(file: url.relativePath)
+        return configuration
+    }
+
+    /// Checks the values are usable.
+    ///
+    /// - Throws: ``PipelineError`` naming the bad value.
+    public func check(file: String? = nil) throws(PipelineError) {
+        func fail(_ message: String) -> PipelineError {
+            PipelineError(.invalidConfiguration, message, file: file)
+        }
+        guard (1...1000).contains(pageSize) else { throw fail("pageSize must be 1...1000, got \(pageSize)") }
+        guard (1...10_000).contains(maxPagesPerCategory) else {
+            throw fail("maxPagesPerCategory must be 1...10000, got \(maxPagesPerCategory)")
+        }
+        guard (0...1).contains(maxInvalidShare) else {
+            throw fail("maxInvalidShare must be a fraction in 0...1, got \(maxInvalidShare)")
+        }
+        if let defaultEdition, !editions.isEmpty, !editions.contains(defaultEdition) {
+            throw fail("defaultEdition \(defaultEdition) is not one of editions \(editions.map(\.id))")
+        }
+        guard limits.maxJSONFileBytes > 0, limits.maxFeedBytes > 0, limits.maxRecordsPerFile > 0,
+            limits.maxSnapshotFileBytes > 0
+        else { throw fail("limits must be positive") }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Reads input files with a size cap, turning every failure into a ``PipelineError`` that
+/// names the file.
+enum FileInput {
+    /// Reads `url` whole, refusing files over `limit` bytes before reading them.
+    static func read(_ url: URL, limit: Int, what: String) throws(PipelineError) -> Data {
+        let path = url.relativePath
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        } catch {
+            throw PipelineError(.missingInput, "\(what) file not found", file: path)
+        }
+        if let type = attributes[.type] as? FileAttributeType, type != .typeRegular {
+            throw PipelineError(.malformedInput, "\(what) is not a regular file", file: path)
+        }
+        if let size = (attributes[.size] as? NSNumber)?.intValue, size > limit {
+            throw PipelineError(
+                .inputTooLarge, "\(what) is \(size) bytes, over the cap of \(limit) bytes; raise limits in the configuration if it is genuine",
+                file: path)
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw PipelineError(.io, "cannot read \(what): \(error.localizedDescription)", file: path)
+        }
+        guard data.count <= limit else {  // the file grew between stat and read
+            throw PipelineError(.inputTooLarge, "\(what) is over the cap of \(limit) bytes", file: path)
+        }
+        return data
+    }
+
+    /// Whether a directory exists at `url`.
+    static func isDirectory(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    }
+}

@@ -1,0 +1,259 @@
+public import CasinoCatalog
+public import Foundation
+public import Logging
+import ProviderAPI
+
+/// Turns what a source delivers into a ``Catalog``: the lobby-ready categories and the first
+/// pages of each, every record mapped by the shared ``ProviderMapping``.
+///
+/// Per edition it drops categories with no games, maps and validates every game record, skips
+/// invalid records and duplicates (first wins) with a named warning, keeps provider order, and
+/// cuts the first ``PipelineConfiguration/maxPagesPerCategory`` pages of
+/// ``PipelineConfiguration/pageSize``. It fails when more than
+/// ``PipelineConfiguration/maxInvalidShare`` of a category's records are invalid, or when a
+/// category or edition comes out empty.
+///
+/// ```swift
+/// let source = try RecordedProviderSource(directory: URL(fileURLWithPath: "data/provider"))
+/// let result = try Normalizer(configuration: .default, logger: logger).normalize(source)
+/// result.warnings.forEach { print($0) }
+/// ```
+public struct Normalizer: Sendable {
+    /// How to cut and filter.
+    public var configuration: PipelineConfiguration
+    /// Where progress is logged (at `.info` and below).
+    public var logger: Logger
+
+    public init(configuration: PipelineConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// The normalized catalogue and everything that was skipped on the way.
+    public struct Result: Sendable {
+        public var catalog: Catalog
+        public var warnings: [PipelineWarning]
+        /// Game records read from the source.
+        public var recordsRead: Int
+    }
+
+    /// Normalizes `source`.
+    ///
+    /// - Parameter generatedAt: The time to stamp (from `SOURCE_DATE_EPOCH`); the source's fetch
+    ///   time when `nil`.
+    /// - Throws: ``PipelineError`` naming the file and record that stopped the build.
+    public func normalize(_ source: any CatalogSource, generatedAt: Date? = nil) throws(PipelineError) -> Result {
+        try configuration.check()
+        guard let stamp = generatedAt ?? source.fetchedAt else {
+            throw PipelineError(
+                .invalidContent,
+                "the source does not say when it was fetched; set SOURCE_DATE_EPOCH (seconds since 1970) or add recording.json",
+                file: source.description)
+        }
+        var available = try source.editions()
+        if !configuration.editions.isEmpty {
+            for wanted in configuration.editions where !available.contains(where: { $0.edition == wanted }) {
+                throw PipelineError(
+                    .missingInput, "edition \(wanted) is configured but the source has no such edition (it has: \(available.map(\.edition.id).joined(separator: ", ")))",
+                    file: source.description)
+            }
+            available = available.filter { configuration.editions.contains($0.edition) }
+        }
+        guard !available.isEmpty else {
+            throw PipelineError(.invalidContent, "the source holds no edition", file: source.description)
+        }
+        var state = State()
+        var editions: [EditionCatalog] = []
+        for sourceEdition in available.sorted(by: { $0.edition < $1.edition }) {
+            editions.append(try normalize(sourceEdition, from: source, state: &state))
+        }
+        let defaultEdition = configuration.defaultEdition ?? editions[0].edition
+        guard editions.contains(where: { $0.edition == defaultEdition }) else {
+            throw PipelineError(
+                .invalidConfiguration, "defaultEdition \(defaultEdition) is not among the built editions", file: source.description)
+        }
+        let catalog = Catalog(
+            generatedAt: stamp, source: source.description, pageSize: configuration.pageSize,
+            defaultEdition: defaultEdition, editions: editions)
+        logger.info(
+            "normalized catalogue",
+            metadata: [
+                "pipeline.source": "\(source.description)", "pipeline.editions": "\(editions.count)",
+                "pipeline.records": "\(state.recordsRead)", "pipeline.warnings": "\(state.warnings.count)",
+            ])
+        return Result(catalog: catalog, warnings: state.warnings, recordsRead: state.recordsRead)
+    }
+
+    private struct State {
+        var warnings: [PipelineWarning] = []
+        var recordsRead = 0
+    }
+
+    private func normalize(
+        _ sourceEdition: SourceEdition, from source: any CatalogSource, state: inout State
+    ) throws(PipelineError) -> EditionCatalog {
+        let edition = sourceEdition.edition
+        var categories: [CasinoCatalog.Category] = []
+        var pages: [GamesPage] = []
+        var seenCategories = Set<String>()
+        for sourceCategory in sourceEdition.categories {
+            let location = "\(sourceCategory.recordLocation)"
+            guard let record = sourceCategory.record.value else {
+                state.warnings.append(
+                    PipelineWarning(file: sourceEdition.location, record: location,
+                        message: "category skipped: \(sourceCategory.record.failure ?? "undecodable")"))
+                continue
+            }
+            let mapped: Mapped<CasinoCatalog.Category>
+            do {
+                mapped = try ProviderMapping.category(from: record)
+            } catch {
+                state.warnings.append(
+                    PipelineWarning(file: sourceEdition.location, record: location, message: "category skipped: \(error)"))
+                continue
+            }
+            var category = mapped.value
+            guard seenCategories.insert(category.id).inserted else {
+                state.warnings.append(
+                    PipelineWarning(file: sourceEdition.location, record: "\(location) (category \(category.id))",
+                        message: "duplicate category id skipped; the first one wins"))
+                continue
+            }
+            guard category.gamesTotal > 0 else {
+                logger.debug("dropped empty category", metadata: ["pipeline.category": "\(category.id)", "pipeline.edition": "\(edition)"])
+                continue
+            }
+            let categoryPages = try cutPages(
+                for: &category, edition: edition, sourceCategory: sourceCategory, from: source, state: &state)
+            categories.append(category)
+            pages += categoryPages
+        }
+        guard !categories.isEmpty else {
+            throw PipelineError(
+                .invalidContent, "edition \(edition) has no category with games; check the recording or the feed",
+                file: sourceEdition.location)
+        }
+        let list = CategoryList(items: categories)
+        if let violation = list.violations().first {
+            throw PipelineError(.invalidContent, "categories of \(edition): \(violation)", file: sourceEdition.location)
+        }
+        return EditionCatalog(edition: edition, categories: list, pages: pages)
+    }
+
+    /// Reads a category's pages until enough distinct valid games are found, and cuts them into
+    /// bundled pages; adjusts the category's `gamesTotal` for dropped records.
+    private func cutPages(
+        for category: inout CasinoCatalog.Category, edition: Edition, sourceCategory: SourceCategory,
+        from source: any CatalogSource, state: inout State
+    ) throws(PipelineError) -> [GamesPage] {
+        let wanted = configuration.pageSize * configuration.maxPagesPerCategory
+        var games: [(position: Int, game: Game)] = []
+        var seen = Set<String>()
+        var invalid: [PipelineWarning] = []
+        var dropped = 0
+        var read = 0
+        var expectedOffset = 0
+        var exhausted = true
+        for (pageIndex, reference) in sourceCategory.pages.enumerated() {
+            if games.count >= wanted {
+                exhausted = false
+                break
+            }
+            guard reference.offset == expectedOffset else {
+                let previous = pageIndex == 0 ? "the first page must be at offset 0" : "the previous page ends at offset \(expectedOffset)"
+                throw PipelineError(
+                    .invalidContent, "category \(category.id) (\(edition)): page at offset \(reference.offset) does not continue the list: \(previous); re-record the missing page",
+                    file: reference.location)
+            }
+            let page = try source.page(reference)
+            expectedOffset = reference.offset + page.records.count
+            if let total = page.total, total != category.gamesTotal {
+                state.warnings.append(
+                    PipelineWarning(file: page.location, record: "",
+                        message: "page total \(total) differs from the category's games total \(category.gamesTotal); using \(category.gamesTotal)"))
+            }
+            for record in page.records {
+                read += 1
+                switch map(record) {
+                case .failure(let reason):
+                    dropped += 1
+                    invalid.append(PipelineWarning(file: page.location, record: record.location, message: "game skipped: \(reason)"))
+                case .success(let game):
+                    guard seen.insert(game.id).inserted else {
+                        dropped += 1
+                        state.warnings.append(
+                            PipelineWarning(file: page.location, record: "\(record.location) (game \(game.id))",
+                                message: "duplicate of an earlier game in category \(category.id); the first one wins"))
+                        continue
+                    }
+                    games.append((record.position, game))
+                }
+            }
+            if page.records.isEmpty { break }
+        }
+        state.recordsRead += read
+        state.warnings += invalid
+        if read > 0, Double(invalid.count) / Double(read) > configuration.maxInvalidShare {
+            let examples = invalid.prefix(3).map(\.description).joined(separator: "; ")
+            throw PipelineError(
+                .invalidContent,
+                "category \(category.id) (\(edition)): \(invalid.count) of \(read) records are invalid, more than the allowed \(Int(configuration.maxInvalidShare * 100)) %; fix the source or raise maxInvalidShare. First: \(examples)",
+                file: sourceCategory.pagesLocation)
+        }
+        guard !games.isEmpty else {
+            throw PipelineError(
+                .invalidContent,
+                "category \(category.id) (\(edition)) has \(category.gamesTotal) games at the provider but none usable was found (\(read) records read); record its pages",
+                file: sourceCategory.pagesLocation)
+        }
+        // Provider order, then id: stable for sources that give equal positions.
+        games.sort { ($0.position, $0.game.id) < ($1.position, $1.game.id) }
+        let total = exhausted && read >= category.gamesTotal - dropped
+            ? games.count : max(category.gamesTotal - dropped, games.count)
+        var kept = Array(games.prefix(wanted).map(\.game))
+        let size = configuration.pageSize
+        let shortTail = kept.count % size
+        if shortTail != 0 && kept.count != total {
+            // A short last page that is not the category's end would misstate where the next
+            // live page starts; bundle only full pages.
+            if kept.count > shortTail {
+                state.warnings.append(
+                    PipelineWarning(file: sourceCategory.pagesLocation, record: "",
+                        message: "category \(category.id) (\(edition)): the recording ends mid-page (\(kept.count) usable games of \(total)); bundling \(kept.count - shortTail)"))
+                kept.removeLast(shortTail)
+            } else {
+                throw PipelineError(
+                    .invalidContent,
+                    "category \(category.id) (\(edition)): only \(kept.count) usable games were recorded but the provider has \(total); record at least one full page of \(size)",
+                    file: sourceCategory.pagesLocation)
+            }
+        }
+        category.gamesTotal = total
+        return stride(from: 0, to: kept.count, by: size).map { start in
+            GamesPage(
+                categoryId: category.id, offset: start, limit: size, total: total,
+                items: Array(kept[start..<min(start + size, kept.count)]))
+        }
+    }
+
+    private enum Mapping { case success(Game), failure(String) }
+
+    private func map(_ record: SourceRecord) -> Mapping {
+        guard let dto = record.game.value else {
+            return .failure("does not decode: \(record.game.failure ?? "unknown error")")
+        }
+        let mapped: Mapped<Game>
+        do {
+            mapped = try ProviderMapping.game(from: dto)
+        } catch {
+            return .failure("game \(dto.bestID ?? "without id"): \(error)")
+        }
+        if let violation = mapped.value.violations().first {
+            return .failure("game \(mapped.value.id): \(violation)")
+        }
+        for note in mapped.notes {
+            logger.debug("repaired record", metadata: ["pipeline.record": "\(record.location)", "pipeline.note": "\(note)"])
+        }
+        return .success(mapped.value)
+    }
+}

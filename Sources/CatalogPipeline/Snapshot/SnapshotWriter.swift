@@ -1,0 +1,131 @@
+public import CasinoCatalog
+public import Foundation
+import Gzip
+public import Logging
+
+/// Writes a ``Catalog`` as a snapshot directory: one deterministic gzip file per category list
+/// and page, a `manifest.json` and a README, published atomically.
+///
+/// The files are built in a staging directory beside the target, validated with
+/// ``SnapshotValidator``, and only then swapped into place. Any failure leaves the previous
+/// directory byte-for-byte intact. The same catalogue always produces the same bytes.
+///
+/// ```swift
+/// let manifest = try SnapshotWriter(logger: logger).write(catalog, to: URL(fileURLWithPath: "out"))
+/// ```
+public struct SnapshotWriter: Sendable {
+    /// Who wrote the files, recorded in the manifest. `catalog` and ``CatalogPipeline/version`` by default.
+    public var generator = Manifest.Generator(name: CatalogPipeline.name, version: CatalogPipeline.version)
+    /// Caps used when validating the staged directory.
+    public var limits: PipelineConfiguration.Limits = .default
+    /// Where progress is logged (at `.info` and below).
+    public var logger: Logger
+
+    public init(limits: PipelineConfiguration.Limits = .default, logger: Logger) {
+        self.limits = limits
+        self.logger = logger
+    }
+
+    /// One rendered file: its relative path and bytes.
+    public struct RenderedFile: Sendable, Hashable {
+        public var path: String
+        public var data: Data
+    }
+
+    /// Renders the catalogue into files and a manifest, without touching the disk.
+    ///
+    /// - Returns: The snapshot files (sorted by path), then `manifest.json` and `README.md`.
+    /// - Throws: ``PipelineError`` when encoding or compression fails.
+    public func render(_ catalog: Catalog) throws(PipelineError) -> (files: [RenderedFile], manifest: Manifest) {
+        let encoder = CatalogCoding.encoder()
+        var files: [RenderedFile] = []
+        var entries: [Manifest.Entry] = []
+
+        func add<Payload: Codable & Sendable & Hashable>(
+            _ payload: Payload, key: SnapshotKey, count: Int, total: Int
+        ) throws(PipelineError) {
+            let path = SnapshotLayout.path(for: key)
+            do {
+                let contentHash = "sha256:" + FileNaming.hexSHA256(try encoder.encode(payload))
+                let snapshot = Snapshot(key: key, contentHash: contentHash, generatedAt: catalog.generatedAt, payload: payload)
+                let json = try encoder.encode(snapshot)
+                let packed = try Gzip.compress(json)
+                files.append(RenderedFile(path: path, data: packed))
+                entries.append(
+                    Manifest.Entry(
+                        path: path, key: key, count: count, total: total, compressedBytes: packed.count,
+                        uncompressedBytes: json.count, sha256: FileNaming.hexSHA256(packed), contentHash: contentHash))
+            } catch let error as GzipError {
+                throw PipelineError(.io, "cannot compress: \(error)", file: path, cause: error)
+            } catch {
+                throw PipelineError(.invalidContent, "cannot encode: \(error)", file: path)
+            }
+        }
+
+        for edition in catalog.editions {
+            let categories = edition.categories
+            try add(categories, key: .categories(edition.edition), count: categories.items.count, total: categories.items.count)
+            for page in edition.pages {
+                try add(
+                    page, key: .gamesPage(edition.edition, categoryId: page.categoryId, offset: page.offset),
+                    count: page.count, total: page.total)
+            }
+        }
+        files.sort { $0.path < $1.path }
+        entries.sort { $0.path < $1.path }
+        let manifest = Manifest(
+            generator: generator, generatedAt: catalog.generatedAt, source: catalog.source,
+            contentHash: Self.contentHash(of: entries), pageSize: catalog.pageSize,
+            defaultEdition: catalog.defaultEdition, editions: catalog.editions.map(\.edition).sorted(), files: entries)
+        do {
+            files.append(RenderedFile(path: Manifest.fileName, data: try CatalogCoding.prettyEncoder().encode(manifest) + Data("\n".utf8)))
+        } catch {
+            throw PipelineError(.invalidContent, "cannot encode the manifest: \(error)", file: Manifest.fileName)
+        }
+        files.append(RenderedFile(path: SnapshotLayout.readmeName, data: Data(SnapshotLayout.readme.utf8)))
+        return (files, manifest)
+    }
+
+    /// Renders, stages, validates and publishes the catalogue into `directory`.
+    ///
+    /// - Returns: The manifest written.
+    /// - Throws: ``PipelineError``; `directory` is then exactly as it was before the call.
+    @discardableResult
+    public func write(_ catalog: Catalog, to directory: URL) throws(PipelineError) -> Manifest {
+        let (files, manifest) = try render(catalog)
+        let publisher = DirectoryPublisher(target: directory)
+        let staging = try publisher.makeStagingDirectory()
+        do throws(PipelineError) {
+            for file in files {
+                let url = staging.appendingPathComponent(file.path)
+                try FileOutput.write(file.data, to: url)
+            }
+            let report = SnapshotValidator(limits: limits).validate(directory: staging)
+            guard report.isValid else {
+                throw PipelineError(
+                    .validationFailed,
+                    "the staged snapshot does not validate (\(report.problems.count) problems); nothing was published. First: "
+                        + report.problems.prefix(5).map(\.description).joined(separator: "; "),
+                    file: directory.relativePath)
+            }
+            try publisher.publish(staging)
+        } catch {
+            publisher.discard(staging)
+            throw error
+        }
+        logger.info(
+            "published snapshot",
+            metadata: [
+                "pipeline.out": "\(directory.relativePath)", "pipeline.files": "\(manifest.files.count)",
+                "pipeline.bytes": "\(manifest.files.reduce(0) { $0 + $1.compressedBytes })",
+                "pipeline.contentHash": "\(manifest.contentHash)",
+            ])
+        return manifest
+    }
+
+    /// `sha256:` + the SHA-256 over each entry's key and content hash, one line each, by key.
+    public static func contentHash(of entries: [Manifest.Entry]) -> String {
+        let lines = entries.map { "\($0.key)\t\($0.contentHash)\n" }.sorted().joined()
+        return "sha256:" + FileNaming.hexSHA256(Data(lines.utf8))
+    }
+}

@@ -1,0 +1,104 @@
+public import CasinoCatalog
+public import Foundation
+import ProviderAPI
+public import XMLGameFeed
+
+/// An XML game feed (see PROVIDER_API.md) read as a catalogue source.
+///
+/// Editions are the feed's languages (from category names) × platforms: the configured editions
+/// when there are any, else every language with every platform a game names. A category's
+/// games for an edition are the games that list it and run on the edition's platform (a game
+/// listing no platform runs everywhere), ordered by their position in the category, then by
+/// document order.
+public struct XMLFeedSource: CatalogSource {
+    /// The parsed feed.
+    public let feed: XMLFeed
+    private let file: String
+    private let requestedEditions: [Edition]
+
+    /// Parses `file` with the hardened libxml2 reader.
+    ///
+    /// - Parameter editions: The editions to build; empty means every one the feed has.
+    /// - Throws: ``PipelineError`` naming the file and line for malformed or hostile XML.
+    public init(file url: URL, editions: [Edition] = [], limits: PipelineConfiguration.Limits = .default) throws(PipelineError) {
+        var readerLimits = XMLFeedReader.Limits.default
+        readerLimits.maxBytes = limits.maxFeedBytes
+        readerLimits.maxGames = limits.maxRecordsPerFile
+        do {
+            feed = try XMLFeedReader.read(contentsOf: url, limits: readerLimits)
+        } catch {
+            let code: PipelineError.Code =
+                switch error.code {
+                case .tooLarge, .tooManyGames: .inputTooLarge
+                case .missingInput: .missingInput
+                case .io: .io
+                default: .malformedInput
+                }
+            throw PipelineError(
+                code, error.message, file: url.relativePath, record: error.line.map { "line \($0)" }, cause: error)
+        }
+        file = url.relativePath
+        requestedEditions = editions
+    }
+
+    public var description: String { "XML feed \(file) (provider \(feed.provider))" }
+
+    public var fetchedAt: Date? { feed.generatedAt }
+
+    public func editions() throws(PipelineError) -> [SourceEdition] {
+        editionList().map { edition in
+            let categories = feed.categories.enumerated()
+                .sorted { ($0.element.position ?? Int.max, $0.offset) < ($1.element.position ?? Int.max, $1.offset) }
+                .map { _, category in sourceCategory(category, edition: edition) }
+            return SourceEdition(edition: edition, location: file, categories: categories)
+        }
+    }
+
+    public func page(_ reference: SourcePageReference) throws(PipelineError) -> SourcePage {
+        // The reference's location is "<file>#<edition>/<category id>": the whole category is one page.
+        guard let fragment = reference.location.split(separator: "#", maxSplits: 1).last,
+            let slash = fragment.firstIndex(of: "/"),
+            let edition = try? Edition(id: String(fragment[..<slash]))
+        else {
+            throw PipelineError(.invalidContent, "unknown page reference \(reference.location)", file: file)
+        }
+        let categoryId = String(fragment[fragment.index(after: slash)...])
+        let records = games(in: categoryId, edition: edition).enumerated().map { index, game in
+            SourceRecord(game: Lossy(game.record), location: "line \(game.line) (game \(game.record.bestID ?? "?"))", position: index)
+        }
+        return SourcePage(location: file, offset: 0, total: records.count, records: records)
+    }
+
+    private func editionList() -> [Edition] {
+        if !requestedEditions.isEmpty { return requestedEditions.sorted() }
+        let languages = Set(feed.categories.flatMap(\.names.keys)).filter(Edition.isLanguageTag)
+        let platforms = Set(feed.games.flatMap { $0.record.platform?.values.compactMap { Platform(lenient: $0) } ?? [] })
+        return languages.flatMap { language in
+            platforms.compactMap { try? Edition(language: language, platform: $0) }
+        }.sorted()
+    }
+
+    private func sourceCategory(_ category: XMLFeed.Category, edition: Edition) -> SourceCategory {
+        let name = category.names[edition.language] ?? category.names["en"] ?? category.names.sorted { $0.key < $1.key }.first?.value
+        let total = games(in: category.id, edition: edition).count
+        let record = ProviderCategory(
+            id: .string(category.id), name: name, games: ProviderCollection(count: 0, total: total, items: []))
+        let location = "\(file)#\(edition.id)/\(category.id)"
+        return SourceCategory(
+            record: Lossy(record), recordLocation: "line \(category.line) (category \(category.id))",
+            pages: total > 0 ? [SourcePageReference(location: location, offset: 0)] : [], pagesLocation: file)
+    }
+
+    /// The games of a category on an edition's platform, by position then document order.
+    private func games(in categoryId: String, edition: Edition) -> [XMLFeed.Game] {
+        var members: [(position: Int, index: Int, game: XMLFeed.Game)] = []
+        for (index, game) in feed.games.enumerated() {
+            guard let membership = game.memberships.first(where: { $0.categoryId == categoryId }) else { continue }
+            let platforms = game.record.platform?.values.compactMap { Platform(lenient: $0) } ?? []
+            guard platforms.isEmpty || platforms.contains(edition.platform) else { continue }
+            members.append((membership.position ?? Int.max, index, game))
+        }
+        members.sort { ($0.position, $0.index) < ($1.position, $1.index) }
+        return members.map(\.game)
+    }
+}

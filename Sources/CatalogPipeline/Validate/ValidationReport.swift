@@ -1,0 +1,36 @@
+public import CasinoCatalog
+
+/// Everything ``SnapshotValidator`` found wrong with a snapshot directory.
+public struct ValidationReport: Sendable {
+    /// Every problem found, in the order found; empty when the directory is valid.
+    public var problems: [Problem] = []
+    /// The manifest, when it could be read.
+    public var manifest: Manifest?
+    /// Snapshot files read and checked.
+    public var filesChecked = 0
+    /// Games checked across all pages.
+    public var gamesChecked = 0
+
+    public init() {}
+
+    /// Whether nothing is wrong.
+    public var isValid: Bool { problems.isEmpty }
+
+    mutating func add(_ file: String, _ record: String? = nil, _ message: String) {
+        problems.append(Problem(file: file, record: record, message: message))
+    }
+
+    /// One problem, named by file and record.
+    public struct Problem: Sendable, Hashable, CustomStringConvertible {
+        /// The file at fault, relative to the snapshot directory.
+        public var file: String
+        /// The record inside it (`items[3].launchUrl`), when there is one.
+        public var record: String?
+        /// What is wrong.
+        public var message: String
+
+        public var description: String {
+            [file, record, message].compactMap { $0 }.joined(separator: ": ")
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// The provider's collection envelope, used at every level:
+/// `{"count": 5, "total": 133, "items": [...], "pages": {...}}`.
+public struct ProviderCollection<Item: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
+    /// Items in this response.
+    public var count: Int?
+    /// Items in the whole collection.
+    public var total: Int?
+    /// The items; absent in some nested envelopes.
+    public var items: [Item]?
+    /// Links to the neighbouring pages.
+    public var pages: Pages?
+
+    public init(count: Int? = nil, total: Int? = nil, items: [Item]? = nil, pages: Pages? = nil) {
+        self.count = count
+        self.total = total
+        self.items = items
+        self.pages = pages
+    }
+
+    /// The envelope's page links (absolute URLs or `null`).
+    public struct Pages: Codable, Sendable, Hashable {
+        public var first: String?
+        public var next: String?
+        public var previous: String?
+        public var last: String?
+
+        public init(first: String? = nil, next: String? = nil, previous: String? = nil, last: String? = nil) {
+            self.first = first
+            self.next = next
+            self.previous = previous
+            self.last = last
+        }
+    }
+}
+
+/// A collection item that failed to decode is kept as its error instead of failing the whole
+/// response, so one bad record can be skipped and named.
+public struct Lossy<Value: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
+    /// The decoded value, or `nil` when the item did not decode.
+    public var value: Value?
+    /// Why the item did not decode.
+    public var failure: String?
+
+    public init(_ value: Value) {
+        self.value = value
+        self.failure = nil
+    }
+
+    public init(from decoder: any Decoder) throws {
+        do {
+            value = try Value(from: decoder)
+            failure = nil
+        } catch {
+            value = nil
+            failure = DecodingFailure.describe(error)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try value.encode(to: encoder)
+    }
+}
+
+/// Short, stable descriptions of decoding errors (`items[3].name: expected String, found a number`).
+public enum DecodingFailure {
+    /// Describes `error` with its coding path, without Foundation's debug noise.
+    public static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return String(describing: error) }
+        switch error {
+        case .typeMismatch(let type, let context):
+            return "\(path(context.codingPath)): expected \(type)"
+        case .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)): expected \(type), found null"
+        case .keyNotFound(let key, let context):
+            return "\(path(context.codingPath + [key])): missing"
+        case .dataCorrupted(let context):
+            let underlying = (context.underlyingError as? NSError)?.localizedDescription
+            let detail = [context.debugDescription, underlying].compactMap { $0 }.joined(separator: ": ")
+            return context.codingPath.isEmpty ? "malformed JSON: \(detail)" : "\(path(context.codingPath)): \(detail)"
+        @unknown default:
+            return String(describing: error)
+        }
+    }
+
+    /// `items[3].vendor.name` from a coding path.
+    public static func path(_ codingPath: [any CodingKey]) -> String {
+        var result = ""
+        for key in codingPath {
+            if let index = key.intValue {
+                result += "[\(index)]"
+            } else {
+                result += result.isEmpty ? key.stringValue : "." + key.stringValue
+            }
+        }
+        return result.isEmpty ? "(document)" : result
+    }
+}

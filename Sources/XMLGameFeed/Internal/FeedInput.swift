@@ -1,0 +1,89 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The bytes libxml2's reader pulls, from a file descriptor or from memory, counted against
+/// the byte limit and screened for a `<!DOCTYPE>` before the parser sees them.
+///
+/// A reference type because libxml2 holds it as the opaque context of its read callback;
+/// it lives on one thread for one read (not `Sendable`).
+final class FeedInput {
+    private enum Source {
+        case descriptor(Int32)
+        case memory(Data)
+    }
+
+    /// Why the input stopped the read, checked before libxml2's own (consequential) error.
+    enum Stop: Equatable {
+        /// More than `maxBytes` came in (the file grew since it was measured).
+        case overLimit
+        /// A `<!DOCTYPE` in the prolog, on this line.
+        case doctype(line: Int)
+        /// `read(2)` failed with this errno.
+        case readFailed(Int32)
+    }
+
+    private let source: Source
+    private let maxBytes: Int
+    private var offset = 0
+    private var prolog = PrologScanner()
+    /// The bytes handed to libxml2 so far.
+    private(set) var bytesRead = 0
+    /// Set when the input refused to go on; the read fails with it.
+    private(set) var stop: Stop?
+
+    init(descriptor: Int32, maxBytes: Int) {
+        source = .descriptor(descriptor)
+        self.maxBytes = maxBytes
+    }
+
+    init(data: Data, maxBytes: Int) {
+        source = .memory(data)
+        self.maxBytes = maxBytes
+    }
+
+    /// Fills up to `capacity` bytes of `buffer`; returns the count, 0 at the end, -1 to stop.
+    func fill(_ buffer: UnsafeMutableRawPointer, capacity: Int) -> Int32 {
+        guard stop == nil else { return -1 }
+        let count: Int
+        switch source {
+        case .descriptor(let descriptor):
+            var result: Int
+            repeat {
+                result = read(descriptor, buffer, capacity)
+            } while result < 0 && errno == EINTR
+            guard result >= 0 else {
+                stop = .readFailed(errno)
+                return -1
+            }
+            count = result
+        case .memory(let data):
+            count = data.withUnsafeBytes { bytes in
+                let length = min(capacity, bytes.count - offset)
+                guard length > 0, let base = bytes.baseAddress else { return 0 }
+                buffer.copyMemory(from: base + offset, byteCount: length)
+                return length
+            }
+            offset += count
+        }
+        bytesRead += count
+        if bytesRead > maxBytes {
+            stop = .overLimit
+            return -1
+        }
+        if !prolog.isFinished {
+            prolog.scan(UnsafeRawBufferPointer(start: buffer, count: count))
+            if let line = prolog.doctypeLine {
+                stop = .doctype(line: line)
+                return -1
+            }
+        }
+        return Int32(count)
+    }
+}

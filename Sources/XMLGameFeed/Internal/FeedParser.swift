@@ -1,0 +1,187 @@
+import CLibXML2
+import Foundation
+import ProviderAPI
+
+/// Builds an ``XMLFeed`` from a ``XMLCursor``: the `<feed>` header, then `<categories>` and
+/// `<games>` sections in any number and order; anything else is skipped.
+struct FeedParser {
+    let cursor: XMLCursor
+
+    /// Reads `input` as a feed with a fresh libxml2 reader, freed on every path.
+    static func parse(_ input: FeedInput, file: String, limits: XMLFeedReader.Limits) throws(XMLFeedError) -> XMLFeed {
+        LibXML2.initialized
+        let diagnostics = LibXMLDiagnostics()
+        let reader = xmlReaderForIO(
+            { context, buffer, length in
+                guard let context, let buffer else { return -1 }
+                guard length > 0 else { return 0 }
+                return Unmanaged<FeedInput>.fromOpaque(context).takeUnretainedValue()
+                    .fill(UnsafeMutableRawPointer(buffer), capacity: Int(length))
+            },
+            { _ in 0 },  // the caller owns (and closes) the file descriptor
+            Unmanaged.passUnretained(input).toOpaque(), nil, nil, LibXML2.readerOptions)
+        guard let reader else {
+            throw XMLFeedError(.io, "libxml2 could not create a reader for the feed (out of memory?)", file: file)
+        }
+        defer {
+            xmlFreeTextReader(reader)
+            // The reader held both as unretained C context pointers until here.
+            withExtendedLifetime(input) {}
+            withExtendedLifetime(diagnostics) {}
+        }
+        diagnostics.install(on: reader)
+        let parser = FeedParser(cursor: XMLCursor(reader: reader, input: input, diagnostics: diagnostics, file: file, limits: limits))
+        return try parser.feed()
+    }
+
+    // MARK: - Feed
+
+    private func feed() throws(XMLFeedError) -> XMLFeed {
+        repeat {
+            guard try cursor.advance() else {
+                throw cursor.error(.malformed, "the feed has no root element; expected <feed>")
+            }
+        } while cursor.kind != .element
+        guard cursor.name == "feed" else {
+            throw cursor.error(
+                .malformed, "the root element is <\(cursor.name.prefix(60))>, expected <feed>; is this an XML game feed?",
+                line: cursor.line)
+        }
+        let line = cursor.line
+        let attributes = try cursor.attributes()
+        guard let provider = attributes["provider"], !provider.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw cursor.error(
+                .invalidValue, "<feed> has no provider attribute; the feed must name its provider (<feed provider=\"acme\">)",
+                line: line)
+        }
+        var feed = XMLFeed(
+            provider: provider, generatedAt: try attributes["generated"].map { text throws(XMLFeedError) in try date(text, line: line) },
+            version: attributes["version"])
+
+        try cursor.forEachChild { name throws(XMLFeedError) in
+            switch name {
+            case "categories":
+                try cursor.forEachChild { name throws(XMLFeedError) in
+                    if name == "category" { feed.categories.append(try category()) }
+                }
+            case "games":
+                try cursor.forEachChild { name throws(XMLFeedError) in
+                    guard name == "game" else { return }
+                    guard feed.games.count < cursor.limits.maxGames else {
+                        throw cursor.error(
+                            .tooManyGames,
+                            "the feed lists more than \(cursor.limits.maxGames) games; raise Limits.maxGames if it really is that large",
+                            line: cursor.line)
+                    }
+                    feed.games.append(try game())
+                }
+            default:
+                break
+            }
+        }
+        // Read to the end: trailing content after </feed> must still be well-formed.
+        while try cursor.advance() {}
+        return feed
+    }
+
+    private func date(_ text: String, line: Int) throws(XMLFeedError) -> Date {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let date = try? Date(trimmed, strategy: .iso8601) { return date }
+        if let date = try? Date(trimmed, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
+            return date
+        }
+        throw cursor.error(
+            .invalidValue,
+            "generated=\"\(text.prefix(40))\" is not an ISO 8601 date-time (like 2026-11-20T10:00:00Z); fix it at the source",
+            line: line)
+    }
+
+    private func position(_ text: String?, of element: String, line: Int) throws(XMLFeedError) -> Int? {
+        guard let text else { return nil }
+        guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+            throw cursor.error(.invalidValue, "\(element): position=\"\(text.prefix(40))\" is not an integer", line: line)
+        }
+        return value
+    }
+
+    // MARK: - Categories
+
+    private func category() throws(XMLFeedError) -> XMLFeed.Category {
+        let line = cursor.line
+        let attributes = try cursor.attributes()
+        guard let id = attributes["id"], !id.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw cursor.error(.invalidValue, "<category> has no id attribute; every category needs one", line: line)
+        }
+        var category = XMLFeed.Category(
+            id: id, position: try position(attributes["position"], of: "category \(id)", line: line), line: line)
+        try cursor.forEachChild { name throws(XMLFeedError) in
+            guard name == "name" else { return }
+            let language = try cursor.attributes()["lang"] ?? ""
+            let text = try cursor.text()
+            if category.names[language] == nil { category.names[language] = text }
+        }
+        return category
+    }
+
+    // MARK: - Games
+
+    private func game() throws(XMLFeedError) -> XMLFeed.Game {
+        let line = cursor.line
+        let attributes = try cursor.attributes()
+        var record = ProviderGame(
+            id: attributes["id"].map(FlexibleValue.string), slug: attributes["slug"],
+            hasFunMode: attributes["funMode"].map(FlexibleValue.string),
+            hasAnonymousFunMode: attributes["anonymousFunMode"].map(FlexibleValue.string),
+            isNew: attributes["isNew"].map(FlexibleValue.string))
+        var memberships: [XMLFeed.Membership] = []
+        let label = attributes["id"].map { "game \($0.prefix(40))" } ?? "game at line \(line)"
+
+        try cursor.forEachChild { name throws(XMLFeedError) in
+            switch name {
+            case "name": record.name = try cursor.text()
+            case "vendor":
+                let id = try cursor.attributes()["id"]
+                record.vendor = ProviderVendor(id: id.map(FlexibleValue.string), name: try cursor.text())
+            case "description": record.description = try cursor.text()
+            case "thumbnail": record.thumbnail = try cursor.text()
+            case "background": record.backgroundImageUrl = try cursor.text()
+            case "launchUrl": record.launchUrl = try cursor.text()
+            case "platforms": record.platform = .array(try texts(of: "platform"))
+            case "categories": memberships += try self.memberships(of: label)
+            case "popularity": record.popularity = .string(try cursor.text())
+            case "rtp": record.theoreticalPayOut = .string(try cursor.text())
+            case "tags": record.tags = ProviderCollection(items: try texts(of: "tag").map { ProviderReference(name: $0) })
+            case "restrictedTerritories": record.restrictedTerritories = .string(try cursor.text())
+            default: break
+            }
+        }
+        return XMLFeed.Game(record: record, memberships: memberships, line: line)
+    }
+
+    /// The texts of the current element's `<child>` elements, in order.
+    private func texts(of child: String) throws(XMLFeedError) -> [String] {
+        var result: [String] = []
+        try cursor.forEachChild { name throws(XMLFeedError) in
+            if name == child { result.append(try cursor.text()) }
+        }
+        return result
+    }
+
+    /// A game's `<categories><category ref="…" position="…"/></categories>`.
+    private func memberships(of label: String) throws(XMLFeedError) -> [XMLFeed.Membership] {
+        var result: [XMLFeed.Membership] = []
+        try cursor.forEachChild { name throws(XMLFeedError) in
+            guard name == "category" else { return }
+            let line = cursor.line
+            let attributes = try cursor.attributes()
+            guard let ref = attributes["ref"], !ref.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw cursor.error(
+                    .invalidValue, "\(label): <category> has no ref attribute; it must name a category id", line: line)
+            }
+            result.append(
+                XMLFeed.Membership(
+                    categoryId: ref, position: try position(attributes["position"], of: "\(label) in \(ref)", line: line)))
+        }
+        return result
+    }
+}

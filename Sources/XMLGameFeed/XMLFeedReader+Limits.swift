@@ -1,0 +1,30 @@
+extension XMLFeedReader {
+    /// Caps that bound the work and memory one hostile feed can cost.
+    ///
+    /// ```swift
+    /// var limits = XMLFeedReader.Limits.default
+    /// limits.maxGames = 50_000
+    /// ```
+    public struct Limits: Sendable, Hashable {
+        /// The largest document accepted, in bytes: 64 MiB by default.
+        public var maxBytes: Int
+        /// The most `<game>` elements accepted: 200,000 by default.
+        public var maxGames: Int
+        /// The most bytes of text (or attribute value) in one element: 64 KiB by default.
+        public var maxTextBytes: Int
+        /// The deepest element nesting accepted, the root being 1: 32 by default.
+        public var maxDepth: Int
+
+        public init(
+            maxBytes: Int = 64 << 20, maxGames: Int = 200_000, maxTextBytes: Int = 64 << 10, maxDepth: Int = 32
+        ) {
+            self.maxBytes = maxBytes
+            self.maxGames = maxGames
+            self.maxTextBytes = maxTextBytes
+            self.maxDepth = maxDepth
+        }
+
+        /// 64 MiB, 200,000 games, 64 KiB of text per element, 32 levels.
+        public static let `default` = Limits()
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+
+/// `catalog`: bakes the provider's catalogue into the snapshots an app ships.
+@main
+struct CatalogCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "catalog",
+        abstract: "Bake the casino catalogue into versioned, gzip-compressed snapshots.",
+        discussion: """
+            The usual flow is `make snapshot`, which runs `normalize` then `snapshot`.
+
+            Exit status: 0 success; 1 the snapshot directory does not validate; 64 bad arguments;
+            65 bad input data (malformed JSON/XML, too many invalid records, over a size cap);
+            66 input not found; 74 I/O error; 78 bad configuration.
+            """,
+        version: "0.1.0",
+        subcommands: [
+            NormalizeCommand.self, SnapshotCommand.self, ValidateCommand.self, InspectCommand.self,
+            SampleCommand.self,
+        ]
+    )
+}

@@ -1,0 +1,98 @@
+import ArgumentParser
+import CasinoCatalog
+import CatalogPipeline
+import Foundation
+import Logging
+
+/// Flags every subcommand shares.
+struct GlobalOptions: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "Log progress and repairs (debug level).")
+    var verbose = false
+
+    @Flag(name: .shortAndLong, help: "Print errors only.")
+    var quiet = false
+
+    /// A logger writing to standard error at the chosen level.
+    func makeLogger() -> Logger {
+        let level: Logger.Level = verbose ? .debug : quiet ? .error : .info
+        var logger = Logger(label: "catalog") { _ in ConsoleLogHandler(level: level) }
+        logger.logLevel = level
+        return logger
+    }
+}
+
+/// Where the catalogue comes from and how it is cut.
+struct SourceOptions: ParsableArguments {
+    @Option(name: .long, help: "A recorded provider directory, an XML feed file, or an http(s) base URL.")
+    var source = "data/provider"
+
+    @Option(name: .long, help: "The kind of source: auto, recorded, xml or http.")
+    var kind = "auto"
+
+    @Option(name: .long, help: "A pipeline configuration JSON file (editions, page size, caps).")
+    var config: String?
+
+    @Option(
+        name: .long,
+        help: "Seconds since 1970 to stamp as generatedAt (default: $SOURCE_DATE_EPOCH, else the source's fetch time).")
+    var sourceDateEpoch: Int?
+
+    func validate() throws {
+        guard kind == "auto" || SourceKind(rawValue: kind) != nil else {
+            throw ValidationError("--kind must be auto, recorded, xml or http, got '\(kind)'")
+        }
+    }
+
+    func configuration() throws(PipelineError) -> PipelineConfiguration {
+        guard let config else { return .default }
+        return try PipelineConfiguration.load(from: URL(fileURLWithPath: config))
+    }
+
+    func openSource(_ configuration: PipelineConfiguration) throws(PipelineError) -> any CatalogSource {
+        let sourceKind = SourceKind(rawValue: kind) ?? SourceKind.detect(source)
+        return try sourceKind.open(source, configuration: configuration)
+    }
+
+    /// `--source-date-epoch`, else `SOURCE_DATE_EPOCH`, else `nil`.
+    func generatedAt() throws -> Date? {
+        if let sourceDateEpoch { return Date(timeIntervalSince1970: TimeInterval(sourceDateEpoch)) }
+        guard let text = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"], !text.isEmpty else { return nil }
+        guard let seconds = Int(text), seconds >= 0 else {
+            throw ValidationError("SOURCE_DATE_EPOCH must be a non-negative integer, got '\(text)'")
+        }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
+    /// Reads and normalizes the source, logging every skipped record as a warning.
+    func normalize(logger: Logger) throws -> Catalog {
+        let configuration = try configuration()
+        let source = try openSource(configuration)
+        let result = try Normalizer(configuration: configuration, logger: logger).normalize(source, generatedAt: try generatedAt())
+        for warning in result.warnings {
+            logger.warning("\(warning)")
+        }
+        return result.catalog
+    }
+}
+
+/// Runs a subcommand body, turning pipeline errors into a clear message and an exit status.
+func reportingErrors<T>(_ logger: Logger, _ body: () throws -> T) throws -> T {
+    do {
+        return try body()
+    } catch let error as PipelineError {
+        logger.error("\(error)")
+        throw ExitCode(exitStatus(for: error.code))
+    }
+}
+
+func exitStatus(for code: PipelineError.Code) -> Int32 {
+    switch code {
+    case .validationFailed: 1
+    case .malformedInput, .inputTooLarge, .invalidContent: 65
+    case .missingInput: 66
+    case .io: 74
+    case .invalidConfiguration: 78
+    case .unsupportedSource: 64
+    default: 70
+    }
+}

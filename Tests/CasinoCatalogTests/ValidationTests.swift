@@ -1,0 +1,59 @@
+import CasinoCatalog
+import Testing
+
+@Suite struct ValidationTests {
+    static func game(_ id: String) -> Game {
+        Game(
+            id: id, name: "Game \(id)", slug: "game-\(id)", launchUrl: "https://launch.example.com/\(id)",
+            thumbnail: "https://static.example.com/\(id).jpg", platforms: [.android, .iPhone], rtp: 0.96)
+    }
+
+    @Test func acceptsAWellFormedPage() {
+        let page = GamesPage(categoryId: "SLOTS", offset: 10, limit: 10, total: 13, items: (1...3).map { Self.game("\($0)") })
+        #expect(page.violations().isEmpty)
+        #expect(!page.hasMore)
+    }
+
+    @Test func reportsACountThatDisagreesWithItems() {
+        var page = GamesPage(categoryId: "SLOTS", offset: 0, limit: 10, total: 30, items: (1...10).map { Self.game("\($0)") })
+        page.count = 9
+        #expect(page.violations().contains { $0.code == .pageArithmetic && $0.path == "count" })
+    }
+
+    @Test func reportsAShortPageThatIsNotTheLast() {
+        let page = GamesPage(categoryId: "SLOTS", offset: 0, limit: 10, total: 30, items: (1...4).map { Self.game("\($0)") })
+        #expect(page.violations().contains { $0.code == .pageArithmetic })
+    }
+
+    @Test func reportsAnOffsetThatIsNotAMultipleOfTheLimit() {
+        let page = GamesPage(categoryId: "SLOTS", offset: 5, limit: 10, total: 30, items: (1...10).map { Self.game("\($0)") })
+        #expect(page.violations().contains { $0.path == "offset" })
+    }
+
+    @Test func reportsDuplicateGameIDsWithBothPositions() {
+        let page = GamesPage(categoryId: "SLOTS", offset: 0, limit: 10, total: 3, items: [Self.game("1"), Self.game("2"), Self.game("1")])
+        let violation = page.violations().first { $0.code == .duplicateID }
+        #expect(violation?.path == "items[2].id")
+        #expect(violation?.message.contains("items[0]") == true)
+    }
+
+    @Test func namesTheFieldOfAnInvalidGame() {
+        var game = Self.game("7")
+        game.launchUrl = "http://insecure.example.com/7"
+        game.name = "  "
+        game.rtp = 96.5
+        let page = GamesPage(categoryId: "SLOTS", offset: 0, limit: 10, total: 1, items: [game])
+        let paths = Set(page.violations().map(\.path))
+        #expect(paths.isSuperset(of: ["items[0].launchUrl", "items[0].name", "items[0].rtp"]))
+    }
+
+    @Test func rejectsEmptyCategoriesAndDuplicateCategoryIDs() {
+        let list = CategoryList(items: [
+            Category(id: "A", name: "A", gamesTotal: 3), Category(id: "B", name: "B", gamesTotal: 0),
+            Category(id: "A", name: "A again", gamesTotal: 1),
+        ])
+        let codes = list.violations().map(\.code)
+        #expect(codes.contains(.outOfRange))
+        #expect(codes.contains(.duplicateID))
+    }
+}

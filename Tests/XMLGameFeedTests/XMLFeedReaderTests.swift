@@ -1,0 +1,586 @@
+import Foundation
+import ProviderAPI
+import Testing
+import XMLGameFeed
+
+@Suite struct XMLFeedReaderTests {
+    // MARK: - Reading
+
+    @Test func readsTheDocumentedExampleFieldByField() throws {
+        // Given the example feed from PROVIDER_API.md, in a file
+        let directory = try TemporaryDirectory()
+        let url = try directory.write(Self.documentedExample, to: "feed.xml")
+
+        // When it is read
+        let feed = try XMLFeedReader.read(contentsOf: url)
+
+        // Then the header, the category and every game field come through raw
+        #expect(feed.provider == "acme")
+        #expect(feed.generatedAt == Date(timeIntervalSince1970: 1_795_168_800))
+        #expect(feed.version == "1")
+        #expect(
+            feed.categories == [
+                XMLFeed.Category(
+                    id: "VIDEOSLOTS", position: 1, names: ["en": "Video Slots", "fr": "Machines à sous"], line: 4)
+            ])
+        try #require(feed.games.count == 1)
+        let game = feed.games[0]
+        #expect(game.line == 10)
+        #expect(game.memberships == [XMLFeed.Membership(categoryId: "VIDEOSLOTS", position: 3)])
+        let record = game.record
+        #expect(record.id == .string("34795"))
+        #expect(record.slug == "lara-jones-is-cleopatra-rgs")
+        #expect(record.isNew == .string("false"))
+        #expect(record.hasFunMode == .string("true"))
+        #expect(record.hasAnonymousFunMode == .string("true"))
+        #expect(record.name == "Lara Jones is Cleopatra")
+        #expect(record.vendor == ProviderVendor(id: .string("266"), name: "RGS_Matrix"))
+        #expect(record.description == "Did you grow up playing <b>Tomb Raider</b>?")
+        #expect(record.thumbnail == "//static.example.com/c/C1CD.jpg")
+        #expect(record.backgroundImageUrl == "//static.example.com/b/B770.jpg")
+        #expect(record.launchUrl == "https://launch.example.com/Loader/Start/4093/lara-jones-is-cleopatra-rgs")
+        #expect(record.platform == .array(["iPhone", "Android"]))
+        #expect(record.popularity == .string("0.0"))
+        #expect(record.theoreticalPayOut == .string("96.46"))
+        #expect(record.tags == ProviderCollection(items: [ProviderReference(name: "Free Spins")]))
+        #expect(record.restrictedTerritories == .string("AF AD CA-ON"))
+        #expect(record.href == nil && record.gId == nil && record.gameId == nil && record.defaultThumbnail == nil)
+    }
+
+    @Test func readsTheSameFeedFromDataAsFromAFile() throws {
+        // Given the example feed as a file and as bytes
+        let directory = try TemporaryDirectory()
+        let url = try directory.write(Self.documentedExample, to: "feed.xml")
+
+        // When both are read
+        let fromFile = try XMLFeedReader.read(contentsOf: url)
+        let fromData = try XMLFeedReader.read(data: Data(Self.documentedExample.utf8), name: "feed.xml")
+
+        // Then they are equal
+        #expect(fromFile == fromData)
+    }
+
+    @Test func readsCategoriesWithNamesPerLanguageAndPositions() throws {
+        // Given three categories: two languages, no position, a name without lang
+        let xml = """
+            <feed provider="acme">
+              <categories>
+                <category id="VIDEOSLOTS" position="1">
+                  <name lang="en">Video Slots</name>
+                  <name lang="fr">Machines à sous</name>
+                  <name lang="de">Videoslots</name>
+                </category>
+                <category id="TABLE" position=" 2 "><name lang="en">Table Games</name><name lang="en">Ignored</name></category>
+                <category id="NEW"><name>New</name></category>
+              </categories>
+              <games>
+                <game id="1"><categories><category ref="TABLE" position="7"/><category ref="NEW"/></categories></game>
+              </games>
+            </feed>
+            """
+
+        // When it is read
+        let feed = try XMLFeedReader.read(data: Data(xml.utf8), name: "categories.xml")
+
+        // Then each category keeps its names by language, its position and its line, in order
+        #expect(
+            feed.categories == [
+                XMLFeed.Category(
+                    id: "VIDEOSLOTS", position: 1,
+                    names: ["en": "Video Slots", "fr": "Machines à sous", "de": "Videoslots"], line: 3),
+                XMLFeed.Category(id: "TABLE", position: 2, names: ["en": "Table Games"], line: 8),
+                XMLFeed.Category(id: "NEW", position: nil, names: ["": "New"], line: 9),
+            ])
+        #expect(
+            feed.games.first?.memberships == [
+                XMLFeed.Membership(categoryId: "TABLE", position: 7), XMLFeed.Membership(categoryId: "NEW"),
+            ])
+        #expect(feed.generatedAt == nil)
+        #expect(feed.version == nil)
+    }
+
+    @Test func ignoresUnknownElementsAndAttributes() throws {
+        // Given a feed with unknown elements at every level, some nested, and unknown attributes
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!-- exported by acme -->
+            <feed provider="acme" colour="blue">
+              <meta><owner><name>Not a game</name></owner></meta>
+              <categories><extra/><category id="A" colour="red"><icon>x</icon><name lang="en">A</name></category></categories>
+              <games>
+                <promo><game id="999"/></promo>
+                <game id="1" colour="green">
+                  <name>One<sup>TM</sup></name>
+                  <studio><name>Wrong</name></studio>
+                  <ext:launchUrl xmlns:ext="urn:x">https://wrong.example.com</ext:launchUrl>
+                  <platforms><platform>iPhone</platform><device>Fridge</device></platforms>
+                  <tags><tag>Hot</tag><label>Cold</label></tags>
+                  <?processing instruction?>
+                </game>
+              </games>
+              <trailer><game id="2"/></trailer>
+            </feed>
+            <!-- end -->
+            """
+
+        // When it is read
+        let feed = try XMLFeedReader.read(data: Data(xml.utf8), name: "unknown.xml")
+
+        // Then only the known parts are taken
+        #expect(feed.categories.map(\.id) == ["A"])
+        #expect(feed.categories.first?.names == ["en": "A"])
+        try #require(feed.games.count == 1)
+        let record = feed.games[0].record
+        #expect(record.id == .string("1"))
+        #expect(record.name == "One")
+        #expect(record.launchUrl == nil)
+        #expect(record.platform == .array(["iPhone"]))
+        #expect(record.tags == ProviderCollection(items: [ProviderReference(name: "Hot")]))
+    }
+
+    @Test func keepsAGameWithoutAnIdForTheMappingToReport() throws {
+        // Given a game with no attributes and empty elements
+        let xml = #"<feed provider="acme"><games><game><name/><rtp></rtp></game></games></feed>"#
+
+        // When it is read
+        let feed = try XMLFeedReader.read(data: Data(xml.utf8), name: "noid.xml")
+
+        // Then the game is there with a nil id and empty raw values
+        #expect(feed.games.map(\.record) == [ProviderGame(name: "", theoreticalPayOut: .string(""))])
+    }
+
+    @Test func keepsEscapedTextAndCharacterReferencesRaw() throws {
+        // Given predefined entities and character references, which are not forbidden
+        let xml = #"<feed provider="a&amp;b"><games><game id="&#x31;"><name>Rock &amp; Roll &lt;3 &#233;</name></game></games></feed>"#
+
+        // When it is read
+        let feed = try XMLFeedReader.read(data: Data(xml.utf8), name: "escapes.xml")
+
+        // Then they are decoded
+        #expect(feed.provider == "a&b")
+        #expect(feed.games.first?.record.id == .string("1"))
+        #expect(feed.games.first?.record.name == "Rock & Roll <3 é")
+    }
+
+    @Test func readsAGeneratedFeedOf10000Games() throws {
+        // Given a generated feed of 10,000 games in two categories
+        let directory = try TemporaryDirectory()
+        let url = try directory.write(Self.generatedFeed(games: 10_000), to: "big.xml")
+
+        // When it is read
+        let feed = try XMLFeedReader.read(contentsOf: url)
+
+        // Then every game is there in order, and a spot check matches
+        #expect(feed.games.count == 10_000)
+        #expect(feed.games.map(\.record.id) == (0..<10_000).map { .string("g\($0)") })
+        let game = feed.games[7_345]
+        #expect(game.record.name == "Game 7345 & Co")
+        #expect(game.record.vendor == ProviderVendor(id: .string("45"), name: "Vendor 45"))
+        #expect(game.record.platform == .array(["iPhone", "Android"]))
+        #expect(game.memberships == [XMLFeed.Membership(categoryId: "ODD", position: 7_345)])
+        #expect(game.line == 5 + 7_345 * 7)
+        #expect(feed.games.last?.line == 5 + 9_999 * 7)
+    }
+
+    @Test(arguments: [
+        ("2026-11-20T10:00:00Z", 1_795_168_800.0),
+        ("2026-11-20T12:00:00+02:00", 1_795_168_800.0),
+        ("2026-11-20T10:00:00.250Z", 1_795_168_800.25),
+    ])
+    func readsTheGeneratedDate(text: String, seconds: Double) throws {
+        // Given a feed generated at `text`
+        let xml = #"<feed provider="acme" generated="\#(text)"/>"#
+
+        // When it is read
+        let feed = try XMLFeedReader.read(data: Data(xml.utf8), name: "date.xml")
+
+        // Then the date is that instant
+        #expect(feed.generatedAt == Date(timeIntervalSince1970: seconds))
+    }
+
+    // MARK: - Hostile input
+
+    @Test(arguments: [
+        ("<!DOCTYPE feed>\n<feed provider=\"a\"/>", 1),
+        ("<?xml version=\"1.0\"?>\n<!-- <feed> -->\n<!DOCTYPE feed SYSTEM \"http://127.0.0.1:9/feed.dtd\">\n<feed provider=\"a\"/>", 3),
+        ("<!DOCTYPE feed [\n<!ELEMENT feed ANY>\n<!ATTLIST feed provider CDATA \"x\">\n]>\n<feed/>", 1),
+        ("<!DOCTYPE feed PUBLIC \"-//A//DTD//EN\" \"file:///etc/passwd\"><feed provider=\"a\"/>", 1),
+    ])
+    func rejectsADoctype(xml: String, line: Int) {
+        // Given a feed with a DOCTYPE (internal subset, external DTD, after a comment)
+        // When it is read
+        // Then it fails with doctypeForbidden and the DOCTYPE's line
+        let error = #expect(throws: XMLFeedError.self) {
+            try XMLFeedReader.read(data: Data(xml.utf8), name: "doctype.xml")
+        }
+        #expect(error?.code == .doctypeForbidden)
+        #expect(error?.line == line)
+        #expect(error?.description.hasPrefix("doctype.xml:\(line): ") == true)
+    }
+
+    @Test func rejectsADoctypeTheByteScannerCannotSee() throws {
+        // Given a feed with a DOCTYPE in UTF-16, where the DOCTYPE bytes are interleaved with zeros
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<!DOCTYPE feed>\n<feed provider=\"a\"/>"
+        let data = try #require(xml.data(using: .utf16))
+
+        // When it is read
+        // Then libxml2's document-type node is refused
+        let error = #expect(throws: XMLFeedError.self) {
+            try XMLFeedReader.read(data: data, name: "utf16.xml")
+        }
+        #expect(error?.code == .doctypeForbidden)
+    }
+
+    @Test func rejectsAnExternalEntityWithoutReadingIt() throws {
+        // Given the classic XXE feed, as a file and as bytes
+        let xml = #"<!DOCTYPE feed [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><feed>&xxe;</feed>"#
+        let directory = try TemporaryDirectory()
+        let url = try directory.write(xml, to: "xxe.xml")
+
+        // When it is read both ways
+        let errors = [
+            #expect(throws: XMLFeedError.self) { try XMLFeedReader.read(contentsOf: url) },
+            #expect(throws: XMLFeedError.self) { try XMLFeedReader.read(data: Data(xml.utf8), name: "xxe.xml") },
+        ]
+
+        // Then both fail on the DOCTYPE and nothing of /etc/passwd shows anywhere
+        for error in errors {
+            let error = try #require(error)
+            #expect(error.code == .doctypeForbidden)
+            #expect(error.line == 1)
+            for text in [error.description, error.message, String(reflecting: error)] {
+                #expect(!text.contains("root:"))
+            }
+        }
+    }
+
+    @Test(arguments: ["&xxe;", "&lt;&nbsp;", "<name>&amp;&copy;</name>"])
+    func rejectsAnEntityReferenceWithoutADoctype(content: String) {
+        // Given a feed using an undeclared entity
+        let xml = "<feed provider=\"a\">\n<games><game id=\"1\">\(content)</game></games></feed>"
+
+        // When it is read
+        // Then it fails with entityForbidden on the entity's line
+        let error = #expect(throws: XMLFeedError.self) {
+            try XMLFeedReader.read(data: Data(xml.utf8), name: "entity.xml")
+        }
+        #expect(error?.code == .entityForbidden)
+        #expect(error?.line == 2)
+    }
+
+    @Test func rejectsBillionLaughsQuickly() {
+        // Given the billion-laughs document
+        var xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n<!ENTITY lol \"lol\">\n"
+        for level in 1...9 {
+            let previous = level == 1 ? "lol" : "lol\(level - 1)"
+            xml += "<!ENTITY lol\(level) \"" + String(repeating: "&\(previous);", count: 10) + "\">\n"
+        }
+        xml += "]>\n<lolz>&lol9;</lolz>\n"
+
+        // When it is read
+        let clock = ContinuousClock()
+        var error: XMLFeedError?
+        let elapsed = clock.measure {
+            error = #expect(throws: XMLFeedError.self) {
+                try XMLFeedReader.read(data: Data(xml.utf8), name: "lolz.xml")
+            }
+        }
+
+        // Then it fails on the DOCTYPE, without expanding anything, well under a second
+        #expect(error?.code == .doctypeForbidden)
+        #expect(error?.line == 2)
+        #expect(elapsed < .milliseconds(200))
+    }
+
+    @Test(arguments: [InputKind.file, .data])
+    func rejectsAFeedOverMaxBytes(input: InputKind) throws {
+        // Given a well-formed feed of more than 1 KiB and a 1 KiB limit
+        let xml = Self.generatedFeed(games: 20)
+        #expect(xml.utf8.count > 1_024)
+        let limits = XMLFeedReader.Limits(maxBytes: 1_024)
+        let directory = try TemporaryDirectory()
+
+        // When it is read
+        let error = #expect(throws: XMLFeedError.self) {
+            switch input {
+            case .file: try XMLFeedReader.read(contentsOf: directory.write(xml, to: "big.xml"), limits: limits)
+            case .data: try XMLFeedReader.read(data: Data(xml.utf8), name: "big.xml", limits: limits)
+            }
+        }
+
+        // Then it fails as too large, naming the limit
+        #expect(error?.code == .tooLarge)
+        #expect(error?.message.contains("1024") == true)
+    }
+
+    @Test func rejectsMalformedXMLWithALineNumber() {
+        // Given a feed whose <game> is never closed
+        let xml = "<feed provider=\"a\">\n<games>\n<game id=\"1\">\n</games></feed>"
+
+        // When it is read
+        // Then it fails as malformed with libxml2's message and line
+        let error = #expect(throws: XMLFeedError.self) {
+            try XMLFeedReader.read(data: Data(xml.utf8), name: "broken.xml")
+        }
+        #expect(error?.code == .malformed)
+        #expect(error?.line == 4)
+        #expect(error?.message.contains("mismatch") == true)
+        #expect(error?.description.hasPrefix("broken.xml:4: ") == true)
+    }
+
+    @Test(arguments: [
+        #"<feed><games><game id="1"></games></feed>"#,
+        #"<feed provider="a"><games><game id="1"></game></games>"#,
+        #"<feed provider="a"></feed><feed provider="b"></feed>"#,
+        #"<feed provider="a"><name>a & b</name></feed>"#,
+        #"<feed provider="a" provider="b"/>"#,
+        "<feed provider=\"a\"><name>\u{FFFF}</name></feed>",
+        "   ",
+        "not xml at all",
+    ])
+    func rejectsMalformedXML(xml: String) {
+        // Given a document that is not well-formed
+        // When it is read
+        // Then it fails as malformed, with a line
+        let error = #expect(throws: XMLFeedError.self) {
+            try XMLFeedReader.read(data: Data(xml.utf8), name: "broken.xml")
+        }
+        #expect(error?.code == .malformed)
+        #expect(error?.line != nil)
+    }
+
+    @Test func rejectsAnEmptyFile() throws {
+        // Given a 0-byte file
+        let directory = try TemporaryDirectory()
+        let url = try directory.write("", to: "empty.xml")
+
+        // When it is read (and the same bytes as data)
+        let fromFile = #expect(throws: XMLFeedError.self) { try XMLFeedReader.read(contentsOf: url) }
+        let fromData = #expect(throws: XMLFeedError.self) { try XMLFeedReader.read(data: Data(), name: "empty.xml") }
+
+        // Then both fail as missing input
+        #expect(fromFile?.code == .missingInput)
+        #expect(fromFile?.file == url.path)
+        #expect(fromData?.code == .missingInput)
+    }
+
+    @Test func rejectsAMissingFile() throws {
+        // Given a path with no file
+        let directory = try TemporaryDirectory()
+        let url = directory.url.appendingPathComponent("absent.xml")
+
+        // When it is read
+        // Then it fails as missing input
+        let error = #expect(throws: XMLFeedError.self) { try XMLFeedReader.read(contentsOf: url) }
+        #expect(error?.code == .missingInput)
+    }
+
+    @Test func rejectsADirectory() throws {
+        // Given a directory where the feed should be
+        let directory = try TemporaryDirectory()
+
+        // When it is read
+        // Then it fails as an I/O error
+        let error = #expect(throws: XMLFeedError.self) { try XMLFeedReader.read(contentsOf: directory.url) }
+        #expect(error?.code == .io)
+    }
+
+    @Test func rejectsTooManyGames() {
+        // Given a feed of 6 games and a limit of 5
+        let xml = Self.generatedFeed(games: 6)
+
+        // When it is read
+        // Then it fails on the sixth game
+        let error = #expect(throws: XMLFeedError.self) {
+            try XMLFeedReader.read(data: Data(xml.utf8), name: "many.xml", limits: .init(maxGames: 5))
+        }
+        #expect(error?.code == .tooManyGames)
+        #expect(error?.line == 5 + 5 * 7)
+    }
+
+    @Test func acceptsExactlyMaxGames() throws {
+        // Given a feed of 5 games and a limit of 5
+        let xml = Self.generatedFeed(games: 5)
+
+        // When it is read
+        let feed = try XMLFeedReader.read(data: Data(xml.utf8), name: "five.xml", limits: .init(maxGames: 5))
+
+        // Then all five are there
+        #expect(feed.games.count == 5)
+    }
+
+    @Test func rejectsTextOverMaxTextBytes() {
+        // Given a name of 200 bytes and a limit of 100
+        let xml = "<feed provider=\"a\"><games>\n<game id=\"1\"><name>\(String(repeating: "x", count: 200))</name></game></games></feed>"
+
+        // When it is read
+        // Then it fails as too large on the element's line
+        let error = #expect(throws: XMLFeedError.self) {
+            try XMLFeedReader.read(data: Data(xml.utf8), name: "long.xml", limits: .init(maxTextBytes: 100))
+        }
+        #expect(error?.code == .tooLarge)
+        #expect(error?.line == 2)
+    }
+
+    @Test func rejectsAnAttributeOverMaxTextBytes() {
+        // Given an id of 200 bytes and a limit of 100
+        let xml = "<feed provider=\"a\"><games><game id=\"\(String(repeating: "9", count: 200))\"/></games></feed>"
+
+        // When it is read
+        // Then it fails as too large
+        let error = #expect(throws: XMLFeedError.self) {
+            try XMLFeedReader.read(data: Data(xml.utf8), name: "long.xml", limits: .init(maxTextBytes: 100))
+        }
+        #expect(error?.code == .tooLarge)
+    }
+
+    @Test func rejectsNestingDeeperThanMaxDepth() {
+        // Given unknown elements nested 40 deep inside a game, and the default limit of 32
+        let xml = "<feed provider=\"a\"><games><game id=\"1\">" + String(repeating: "<x>", count: 40)
+            + String(repeating: "</x>", count: 40) + "</game></games></feed>"
+
+        // When it is read
+        // Then it fails as too large, even though the elements would be skipped
+        let error = #expect(throws: XMLFeedError.self) {
+            try XMLFeedReader.read(data: Data(xml.utf8), name: "deep.xml")
+        }
+        #expect(error?.code == .tooLarge)
+        #expect(error?.message.contains("32") == true)
+    }
+
+    @Test func rejectsADocumentThatIsNotAFeed() {
+        // Given a well-formed document with another root
+        let xml = "<rss><channel/></rss>"
+
+        // When it is read
+        // Then it fails as malformed, naming the root
+        let error = #expect(throws: XMLFeedError.self) {
+            try XMLFeedReader.read(data: Data(xml.utf8), name: "rss.xml")
+        }
+        #expect(error?.code == .malformed)
+        #expect(error?.message.contains("<rss>") == true)
+    }
+
+    @Test(arguments: [
+        #"<feed/>"#,
+        #"<feed provider=" "/>"#,
+        #"<feed provider="a" generated="yesterday"/>"#,
+        #"<feed provider="a"><categories><category position="1"/></categories></feed>"#,
+        #"<feed provider="a"><categories><category id="A" position="first"/></categories></feed>"#,
+        #"<feed provider="a"><games><game id="1"><categories><category position="1"/></categories></game></games></feed>"#,
+        #"<feed provider="a"><games><game id="1"><categories><category ref="A" position="1.5"/></categories></game></games></feed>"#,
+    ])
+    func rejectsAnInvalidStructuralValue(xml: String) {
+        // Given a feed missing its provider, with a bad date, a category without id, or a bad position
+        // When it is read
+        // Then it fails as an invalid value, with the element's line
+        let error = #expect(throws: XMLFeedError.self) {
+            try XMLFeedReader.read(data: Data(xml.utf8), name: "values.xml")
+        }
+        #expect(error?.code == .invalidValue)
+        #expect(error?.line == 1)
+    }
+
+    @Test func describesAnErrorWithFileAndLine() {
+        // Given errors with and without a line
+        let withLine = XMLFeedError(.malformed, "bad", file: "feed.xml", line: 12)
+        let withoutLine = XMLFeedError(.io, "gone", file: "feed.xml")
+
+        // When they are described
+        // Then they read like compiler diagnostics
+        #expect(withLine.description == "feed.xml:12: bad")
+        #expect(withoutLine.description == "feed.xml: gone")
+        #expect(XMLFeedError.Code.doctypeForbidden.description == "doctype-forbidden")
+    }
+
+    @Test func exposesTheDocumentedDefaultLimits() {
+        // Given the default limits
+        let limits = XMLFeedReader.Limits.default
+
+        // Then they are the documented values
+        #expect(limits.maxBytes == 64 * 1_024 * 1_024)
+        #expect(limits.maxGames == 200_000)
+        #expect(limits.maxTextBytes == 64 * 1_024)
+        #expect(limits.maxDepth == 32)
+    }
+}
+
+// MARK: - Fixtures
+
+enum InputKind: String, CustomTestStringConvertible, Sendable {
+    case file, data
+    var testDescription: String { rawValue }
+}
+
+extension XMLFeedReaderTests {
+    /// The example feed from PROVIDER_API.md, verbatim.
+    static let documentedExample = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <feed provider="acme" generated="2026-11-20T10:00:00Z" version="1">
+          <categories>
+            <category id="VIDEOSLOTS" position="1">
+              <name lang="en">Video Slots</name><name lang="fr">Machines à sous</name>
+            </category>
+          </categories>
+          <games>
+            <game id="34795" slug="lara-jones-is-cleopatra-rgs" isNew="false" funMode="true" anonymousFunMode="true">
+              <name>Lara Jones is Cleopatra</name>
+              <vendor id="266">RGS_Matrix</vendor>
+              <description><![CDATA[Did you grow up playing <b>Tomb Raider</b>?]]></description>
+              <thumbnail>//static.example.com/c/C1CD.jpg</thumbnail>
+              <background>//static.example.com/b/B770.jpg</background>
+              <launchUrl>https://launch.example.com/Loader/Start/4093/lara-jones-is-cleopatra-rgs</launchUrl>
+              <platforms><platform>iPhone</platform><platform>Android</platform></platforms>
+              <categories><category ref="VIDEOSLOTS" position="3"/></categories>
+              <popularity>0.0</popularity><rtp>96.46</rtp>
+              <tags><tag>Free Spins</tag></tags>
+              <restrictedTerritories>AF AD CA-ON</restrictedTerritories>
+            </game>
+          </games>
+        </feed>
+        """
+
+    /// A feed of `count` games, 7 lines each; game `i` starts on line `5 + 7 i`.
+    static func generatedFeed(games count: Int) -> String {
+        var xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <feed provider="generated" version="1">
+              <categories><category id="EVEN" position="1"><name lang="en">Even</name></category><category id="ODD" position="2"><name lang="en">Odd</name></category></categories>
+              <games>
+
+            """
+        for index in 0..<count {
+            xml += """
+                    <game id="g\(index)" slug="game-\(index)" isNew="\(index % 2 == 0)">
+                      <name>Game \(index) &amp; Co</name>
+                      <vendor id="\(index % 100)">Vendor \(index % 100)</vendor>
+                      <launchUrl>https://launch.example.com/\(index)</launchUrl>
+                      <platforms><platform>iPhone</platform><platform>Android</platform></platforms>
+                      <categories><category ref="\(index % 2 == 0 ? "EVEN" : "ODD")" position="\(index)"/></categories>
+                    </game>
+
+                """
+        }
+        xml += "  </games>\n</feed>\n"
+        return xml
+    }
+}
+
+/// A fresh directory under the system's temporary directory, removed when the value goes.
+final class TemporaryDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("XMLFeedReaderTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// Writes `text` as UTF-8 to `name` in the directory.
+    func write(_ text: String, to name: String) throws -> URL {
+        let file = url.appendingPathComponent(name)
+        try Data(text.utf8).write(to: file)
+        return file
+    }
+}
