@@ -19,7 +19,8 @@ Only the standard library is used. Randomness comes from random.Random(20261120)
 are never iterated, and every JSON file is json.dumps(obj, indent=2, ensure_ascii=False) plus
 a newline, so the output depends on nothing but this file.
 
-WHERE THE QUIRKS ARE (the exact game ids and files are listed in the generated README.md):
+WHERE THE QUIRKS ARE (the exact game ids and files are listed in the generated README.md; the
+QUIRK_* names below are the comments on the lines of assign_quirks() that pick the games):
   * protocol-relative image URLs ("//static.example-cdn.com/...")  -> most games; see image_url()
   * absolute https image URLs                                        -> QUIRK_HTTPS_IMAGES
   * description with HTML tags and entities                          -> LARA_DESCRIPTION, QUIRK_HTML
@@ -34,7 +35,7 @@ WHERE THE QUIRKS ARE (the exact game ids and files are listed in the generated R
   * restrictedTerritories with subdivisions ("CA-ON", "US-NJ")       -> every full-field game
   * names with surrounding whitespace                                -> WHITESPACE_NAMES
   * French category names: decomposed "e" + U+0301, padded name      -> CATEGORIES (fr names)
-  * lean records (subset of fields) for 2 of 3 games                 -> game_item(full=False)
+  * full field set for FULL_GAMES (22) games, lean records for the rest -> assign_full(), game_item()
 EDGE RECORDS (the normalizer must drop them):
   * VIDEOSLOTS: the last game of page 0 appears again first on page 10 (duplicate across pages)
   * NEW:        one record with an empty name (page 10; 1 of 23)    -> INVALID_EMPTY_NAME
@@ -130,25 +131,41 @@ TABLE_VENDORS = [22, 38, 71, 266]
 LIVE_VENDORS = [45, 203, 71]
 
 # ---------------------------------------------------------------------------------------------
-# The game pool: 120 invented games. kind decides category membership.
+# The game pool: 120 invented games. Each has a role; the role decides its kind (category
+# membership) and its popularity band, and the bands are laid out so that every pool game is
+# recorded at least once while the category pages stay consistent with sortedField=popularity:
+#   top slots      70-96   -> VIDEOSLOTS pages 0 and 10 (the 19 most popular slots)
+#   popular slots  60-70   -> POPULAR only (curated, see below)
+#   new slots       1-30   -> NEW only (isNew)
+#   megaways       30-60   -> MEGAWAYS page 0;  jackpot-megaways 1-10 -> JACKPOTS (and MEGAWAYS, unrecorded)
+#   jackpots        1-60   -> JACKPOTS (complete)
+#   other tables   50-95   -> TABLEGAMES page 0 (RNG blackjack/roulette rank below them)
+#   roulette RNG   20-50, live roulette 50-90 -> ROULETTE page 0 (all ten)
+#   blackjack RNG   1-50, live blackjack 1-60 -> BLACKJACK (complete)
+#   live other     90-99.9 -> LIVECASINO page 0 (live blackjack/roulette rank below them)
 # ---------------------------------------------------------------------------------------------
 
 SLOTS = [
+    # top slots (19)
     "Lara Jones is Cleopatra", "Book of Pharaohs", "Golden Reels Deluxe", "Fruit Fiesta 5",
     "Sweet Cascade", "Wild West Gold Rush", "Moonlit Princess", "Neon Nights", "Lucky Sevens Classic",
     "Hot Chilli Fiesta", "Mystic Forest", "Legend of the Kraken", "Space Miners", "Candy Carnival",
     "Rise of Anubis", "Robin's Arrow", "Gods of Asgard", "Frozen Crystals", "Tiki Treasures",
+    # popular slots (8)
     "Lucky Panda Bamboo", "Crimson Dragon", "Château Fortune", "Le Bandit Doré", "Big Bass Lagoon",
-    "Blazing Joker",
+    "Blazing Joker", "Wild Buffalo Plains", "Pearl Diver's Fortune",
+    # new slots (15)
+    "Samba Spins", "Mayan Moonstone", "Lucky Clover Farm", "Spartan Shields", "Ice Queen's Palace",
+    "Circus of Wonders", "Dragon's Lair Riches", "Gold Rush Gordon", "Honey Hive Wilds",
+    "Jade Emperor's Garden", "Midnight Vampire", "Safari Sunset", "Viking Voyage", "Zeus Thunder Reels",
+    "Mermaid's Lagoon",
 ]
 MEGAWAYS = [
     "Gold Quarry Megaways", "Viking Tides Megaways", "Thunder Bison Megaways", "Gems of Atlantis Megaways",
     "Wolf Moon Rising Megaways", "Pirate's Plunder Megaways", "Dragon Forge Megaways",
-    "Jungle Cascade Megaways", "Neon Tiger Megaways", "Sugar Storm Megaways", "Olympus Ascent Megaways",
-    "Highland Stag Megaways", "Aztec Sunstone Megaways", "Reel Heist Megaways",
-    "Lucky Leprechaun's Loot Megaways", "Emerald Serpent Megaways", "Samurai Steel Megaways",
-    "Polar Gold Megaways", "Carnival Fuego Megaways", "Mystic Orchard Megaways",
+    "Jungle Cascade Megaways", "Neon Tiger Megaways", "Sugar Storm Megaways",
 ]
+JACKPOT_MEGAWAYS = ["Jackpot Raiders Megaways"]  # in JACKPOTS and MEGAWAYS
 JACKPOTS = [
     "Divine Riches Jackpot", "Pharaoh's Vault Mega Jackpot", "Treasure Nile Progressive",
     "Cash Volcano Jackpot", "Lucky Dragon Pearls Jackpot", "Major Millions Reels", "Diamond Empire Jackpot",
@@ -156,38 +173,54 @@ JACKPOTS = [
     "Big Bank Bonanza", "Midas Reels Jackpot", "Cosmic Gems Jackpot", "Piggy Heist Jackpot",
     "Castle Gold Jackpot",
 ]
-JACKPOT_MEGAWAYS = ["Jackpot Raiders Megaways"]  # in JACKPOTS and MEGAWAYS
+RNG_TABLE = [
+    "Punto Banco Baccarat", "Casino Hold'em", "Three Card Poker", "Sic Bo Dragons", "Red Dog",
+    "Caribbean Stud Poker", "Pai Gow Deluxe", "Texas Hold'em Bonus", "Craps Royale", "Baccarat Gold Edition",
+]
+RNG_ROULETTE = [
+    "European Roulette", "French Roulette", "American Roulette", "Crème de la Crème Roulette",
+    "Double Ball Roulette",
+]
+LIVE_ROULETTE = [
+    "Thunderbolt Roulette Live", "Auto Roulette Live", "Speed Roulette Live", "Live Roulette Française",
+    "Golden Ball Roulette Live",
+]
 RNG_BLACKJACK = [
     "Blackjack Classic", "European Blackjack", "Atlantic City Blackjack", "Multihand Blackjack Pro",
     "Blackjack Switch Deluxe", "Single Deck Blackjack", "Vegas Strip Blackjack", "Double Exposure Blackjack",
     "Blackjack Lucky Sevens", "Perfect Pairs Blackjack", "Blackjack Surrender",
-]
-RNG_ROULETTE = [
-    "European Roulette", "French Roulette", "American Roulette", "Roulette Royale", "Double Ball Roulette",
-    "Mini Roulette", "Multi-Wheel Roulette", "Crème de la Crème Roulette", "Neon Roulette",
-    "Gold Bar Roulette", "Roulette Nouveau", "Zoom Roulette 3D",
-]
-RNG_TABLE = [
-    "Punto Banco Baccarat", "Casino Hold'em", "Three Card Poker", "Sic Bo Dragons", "Red Dog",
-    "Caribbean Stud Poker",
 ]
 LIVE_BLACKJACK = [
     "Live Blackjack A", "Live Blackjack VIP Gold", "Infinite Blackjack Live", "Speed Blackjack Live",
     "Blackjack Party Live", "Live Blackjack Français", "Power Blackjack Live", "Salon Privé Blackjack",
     "Free Bet Blackjack Live", "Blackjack Royale Live",
 ]
-LIVE_ROULETTE = [
-    "Thunderbolt Roulette Live", "Auto Roulette Live", "Speed Roulette Live", "Live Roulette Française",
-    "Golden Ball Roulette Live", "Double Wheel Roulette Live", "VIP Roulette Live", "Quantum Spin Roulette Live",
-]
 LIVE_OTHER = [
     "Live Baccarat Squeeze", "Speed Baccarat Live", "No Commission Baccarat Live", "Dragon Tiger Live",
     "Mega Wheel Live", "Fortune Wheel Live", "Crazy Coin Flip Live", "Money Drop Live", "Candy Drop Live",
-    "Goal Rush Live", "Casino Hold'em Live",
+    "Goal Rush Live",
 ]
 
-# Fixed values for the documented example game and the whitespace-name games, which must be
-# recorded (high popularity puts them on VIDEOSLOTS page 0 and POPULAR page 0).
+# (names, kind, popularity band lo, hi)
+ROLES = [
+    (SLOTS[:19], "slot", 70, 96),
+    (SLOTS[19:27], "slot", 60, 70),
+    (SLOTS[27:], "slot", 1, 30),
+    (MEGAWAYS, "megaways", 30, 60),
+    (JACKPOT_MEGAWAYS, "jackpot-megaways", 1, 10),
+    (JACKPOTS, "jackpot", 1, 60),
+    (RNG_TABLE, "table", 50, 95),
+    (RNG_ROULETTE, "roulette", 20, 50),
+    (LIVE_ROULETTE, "live-roulette", 50, 90),
+    (RNG_BLACKJACK, "blackjack", 1, 50),
+    (LIVE_BLACKJACK, "live-blackjack", 1, 60),
+    (LIVE_OTHER, "live-other", 90, 100),
+]
+POPULAR_SLOTS = SLOTS[19:27]
+NEW_SLOTS = SLOTS[27:]
+
+# Fixed values for the documented example game and the whitespace-name games (all top slots,
+# on VIDEOSLOTS page 0 and POPULAR page 0).
 LARA_ID = 34795
 LARA_DESCRIPTION = {
     "en": "<p>Did you grow up playing <b>Tomb Raider</b>? &amp; more</p>",
@@ -203,8 +236,9 @@ INVALID_EMPTY_NAME = {"category": "NEW", "position": 14, "id": "48210", "name": 
 INVALID_HTTP = {"category": "BLACKJACK", "position": 17, "id": "51377", "name": "Blackjack Live Test Table",
                 "slug": "blackjack-live-test-table-evo", "vendor": 45, "launchUrl": "http://insecure.example.com/x"}
 
-TAG_NAMES = ["Free Spins", "Bonus Buy", "Hold & Win", "Cascading Reels", "Multiplier", "Megaways", "Jackpot",
-             "Classic", "Live Dealer", "Game Show", "Table Games", "French"]
+# How many recorded games carry the full field set (the rest are lean). A third of the pool
+# would not fit the 700 KB budget of data/ (25 directories alone take 100 KB on ext4).
+FULL_GAMES = 22
 
 TERRITORY_SETS = [
     ["AF", "AD", "CA-ON", "US"],
@@ -221,7 +255,7 @@ def slugify(text):
 
 
 class PoolGame:
-    def __init__(self, index, name, kind, vendor, gid, popularity, rtp_bp, rng):
+    def __init__(self, index, name, kind, vendor, gid, popularity, rtp_bp):
         self.index = index
         self.name = name
         self.kind = kind
@@ -230,7 +264,7 @@ class PoolGame:
         self.popularity = popularity
         self.rtp_bp = rtp_bp  # basis points, 9646 -> 0.9646 / 96.46 / "96.46"
         self.slug = slugify(name) + "-" + VENDORS[vendor][2]
-        self.full = False  # set by assign_full(): a third of the recorded games
+        self.full = False  # set by assign_full()
         self.is_new = False
         self.popular = False
         self.categories = []  # category ids this game belongs to, lobby order
@@ -244,33 +278,13 @@ class PoolGame:
 
 
 def build_pool(rng):
-    spec = []
-    for n in SLOTS:
-        spec.append((n, "slot"))
-    for n in MEGAWAYS:
-        spec.append((n, "megaways"))
-    for n in JACKPOTS:
-        spec.append((n, "jackpot"))
-    for n in JACKPOT_MEGAWAYS:
-        spec.append((n, "jackpot-megaways"))
-    for n in RNG_BLACKJACK:
-        spec.append((n, "blackjack"))
-    for n in RNG_ROULETTE:
-        spec.append((n, "roulette"))
-    for n in RNG_TABLE:
-        spec.append((n, "table"))
-    for n in LIVE_BLACKJACK:
-        spec.append((n, "live-blackjack"))
-    for n in LIVE_ROULETTE:
-        spec.append((n, "live-roulette"))
-    for n in LIVE_OTHER:
-        spec.append((n, "live-other"))
-    assert len(spec) == len({n for n, _ in spec}) == 120, len(spec)
+    spec = [(name, kind, lo, hi) for names, kind, lo, hi in ROLES for name in names]
+    assert len(spec) == len({s[0] for s in spec}) == 120, len(spec)
 
     gids = rng.sample(range(10000, 59999), len(spec))
     taken_pop = list(FIXED_POPULARITY.values())
     pool = []
-    for i, (name, kind) in enumerate(spec):
+    for i, (name, kind, lo, hi) in enumerate(spec):
         if name == "Lara Jones is Cleopatra":
             vendor, gid = 266, LARA_ID
         else:
@@ -284,7 +298,7 @@ def build_pool(rng):
             pop = FIXED_POPULARITY[name]
         else:
             while True:
-                pop = rng.randint(100, 9599) / 100
+                pop = rng.randint(lo * 100, hi * 100 - 1) / 100
                 if pop not in taken_pop:
                     break
             taken_pop.append(pop)
@@ -298,19 +312,22 @@ def build_pool(rng):
             rtp = rng.randint(9780, 9890)
         else:
             rtp = rng.randint(9400, 9700)
-        g = PoolGame(i, name, kind, vendor, gid, pop, rtp, rng)
-        pool.append(g)
+        pool.append(PoolGame(i, name, kind, vendor, gid, pop, rtp))
 
-    # isNew: NEW's total minus its invalid record (22 games), a seeded sample across all kinds.
+    # isNew: NEW's total minus its invalid record (22 games): the 15 new slots plus a seeded
+    # sample of 7 others (so some games are in NEW and in their own category).
     new_total = next(c[3] for c in CATEGORIES if c[0] == "NEW") - 1
-    for i in sorted(rng.sample(range(3, len(pool)), new_total)):
-        pool[i].is_new = True
+    others = [g for g in pool if g.name not in NEW_SLOTS and g.name not in FIXED_POPULARITY]
+    for g in [g for g in pool if g.name in NEW_SLOTS] + rng.sample(others, new_total - len(NEW_SLOTS)):
+        g.is_new = True
 
-    # POPULAR is curated (editorial), not simply the top of the pool: the three fixed games plus a
-    # seeded sample; its pages are still sorted by popularity.
+    # POPULAR is curated (editorial), 40 games; its pages are sorted by popularity like any other.
+    # The 20 recorded are the 3 fixed top slots, 9 other games of popularity >= 70 (also on their
+    # own category's page) and the 8 popular slots (60-70); the 20 unrecorded ones are below 60.
     fixed = [g for g in pool if g.name in FIXED_POPULARITY]
-    rest = [g for g in pool if g.name not in FIXED_POPULARITY]
-    for g in fixed + rng.sample(rest, 37):
+    high = [g for g in pool if g.popularity >= 70 and g not in fixed]
+    low = [g for g in pool if g.popularity < 60]
+    for g in fixed + [g for g in pool if g.name in POPULAR_SLOTS] + rng.sample(high, 9) + rng.sample(low, 20):
         g.popular = True
 
     # Tags and jackpots, from the kind plus a seeded pick.
@@ -389,21 +406,22 @@ def recorded_records(members):
 
 
 def assign_full(pool, records):
-    """A third of the recorded games get the full field set, the rest the lean one.
+    """FULL_GAMES recorded games get the full field set, the rest the lean one.
 
-    To keep data/ small, the full games are preferably ones recorded only once (so a full record
-    is rarely repeated across categories); the documented example game (Lara Jones) is always full.
+    The documented example game (Lara Jones) is always full; the others are spread evenly over
+    the games recorded only once (so a full record is rarely repeated across categories).
     """
     appearances = {}
     for cid in records:
         for kind, g in records[cid]:
             if kind == "game":
                 appearances[g.index] = appearances.get(g.index, 0) + 1
-    recorded = [g for g in pool if g.index in appearances]
-    want = round(len(recorded) / 3)
-    ranked = sorted(recorded, key=lambda g: (g.index != 0, appearances[g.index], g.index))
-    for g in ranked[:want]:
-        g.full = True
+    assert len(appearances) == len(pool), "every pool game must be recorded"
+    pool[0].full = True
+    singles = [g for g in pool if appearances[g.index] == 1 and g.index != 0]
+    want = FULL_GAMES - 1
+    for k in range(want):
+        singles[k * len(singles) // want].full = True
 
 
 def assign_quirks(pool, records):
@@ -627,11 +645,11 @@ def invalid_item(inv, popularity):
         "slug": inv["slug"],
         "name": inv["name"],
         "launchUrl": inv.get("launchUrl", f"{LAUNCH}/{inv['slug']}"),
-        "thumbnail": f"//{CDN}/cms2/base/_casino/0/{inv['id']}0000000000.jpg",
+        "thumbnail": f"//{CDN}/cms2/base/_casino/0/{inv['id']}00A.jpg",
         "hasFunMode": True,
         "hasAnonymousFunMode": False,
         "popularity": popularity,
-        "isNew": False,
+        "isNew": inv["category"] == "NEW",
         "vendor": vendor_object(inv["vendor"]),
         "tags": href_envelope([]),
         "platform": ["iPhone", "Android"],
@@ -920,9 +938,12 @@ def write_readme(out, pool, records, written, feed_games, feed_cats):
     L.append("")
     distinct = [g for g in pool if any(g is x for c in records for k, x in records[c] if k == "game")]
     L.append(f"Game pool: {len(pool)} invented games, {len(distinct)} of them recorded; a game can be in several")
-    L.append("categories (the same record everywhere). Games with the full field set: every third game of the")
-    L.append("pool; the rest are lean (id, slug, name, description, launchUrl, thumbnail, backgroundImageUrl,")
+    L.append("categories (the same record everywhere, e.g. Lara Jones is Cleopatra in POPULAR and VIDEOSLOTS).")
+    L.append(f"{FULL_GAMES} games carry the full field set (Lara Jones plus games spread over those recorded only")
+    L.append("once); the rest are lean (id, slug, name, description, launchUrl, thumbnail, backgroundImageUrl,")
     L.append("hasFunMode, hasAnonymousFunMode, popularity, isNew, vendor, tags, theoreticalPayOut, platform).")
+    L.append("Full records are about 2.5 times the size of lean ones, so more of them would not fit the")
+    L.append("700 KB budget of data/ (its 25 directories alone count 100 KB in `du -sb` on ext4).")
     L.append("fr-iPhone differs from en-iPhone only in category names, descriptions and `language=fr` links.")
     L.append("")
     L.append("## Edge records (the normalizer must drop them)")

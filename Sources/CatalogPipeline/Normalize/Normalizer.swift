@@ -123,6 +123,11 @@ public struct Normalizer: Sendable {
                 logger.debug("dropped empty category", metadata: ["pipeline.category": "\(category.id)", "pipeline.edition": "\(edition)"])
                 continue
             }
+            if let violation = category.violations().first {
+                state.warnings.append(
+                    PipelineWarning(file: sourceEdition.location, record: location, message: "category skipped: \(violation)"))
+                continue
+            }
             let categoryPages = try cutPages(
                 for: &category, edition: edition, sourceCategory: sourceCategory, from: source, state: &state)
             categories.append(category)

@@ -35,6 +35,8 @@ final class FeedInput {
     private var prolog = PrologScanner()
     /// The bytes handed to libxml2 so far.
     private(set) var bytesRead = 0
+    /// Whether the last byte was handed out.
+    private(set) var isExhausted = false
     /// Set when the input refused to go on; the read fails with it.
     private(set) var stop: Stop?
 
@@ -73,6 +75,7 @@ final class FeedInput {
             offset += count
         }
         bytesRead += count
+        if count == 0 { isExhausted = true }
         if bytesRead > maxBytes {
             stop = .overLimit
             return -1

@@ -113,6 +113,21 @@ final class XMLCursor {
                 line: line)
         case Int32(XML_ERR_DOCUMENT_EMPTY.rawValue):
             return error(.malformed, "the feed has no root element; expected <feed>", line: line)
+        // libxml2's push parser says "Extra content at the end of the document" for all three.
+        case Int32(XML_ERR_DOCUMENT_END.rawValue) where diagnostic.openElements > 0:
+            return error(
+                .malformed, "the document ends inside an element; the feed is truncated, fetch it again", line: line)
+        case Int32(XML_ERR_DOCUMENT_END.rawValue) where diagnostic.isAfterRoot:
+            return error(
+                .malformed, "not well-formed XML: content after the root element's end; fix the feed at the source",
+                line: line)
+        case Int32(XML_ERR_DOCUMENT_END.rawValue):
+            return error(.malformed, "the feed has no root element; expected <feed>", line: line)
+        case _ where input.isExhausted && diagnostic.isAtEndOfData && diagnostic.openElements > 0:
+            return error(
+                .malformed,
+                "not well-formed XML: \(diagnostic.message) at the very end, inside an element; the feed is probably truncated, fetch it again",
+                line: line)
         default:
             return error(
                 .malformed, "not well-formed XML: \(diagnostic.message); fix the feed at the source (the whole file is rejected)",

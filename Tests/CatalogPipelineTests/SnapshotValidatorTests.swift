@@ -1,0 +1,139 @@
+import CasinoCatalog
+import CatalogPipeline
+import Foundation
+import Gzip
+import Testing
+
+@Suite struct SnapshotValidatorTests {
+    let directory: TemporaryDirectory
+    let out: URL
+    let manifest: Manifest
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        let recording = RecordingBuilder(root: directory.child("provider"))
+        try recording.writeMetadata(editions: [enIPhone])
+        try recording.writeCategories([("SLOTS", "Slots", 25), ("LIVE", "Live", 4)])
+        try recording.writeCategory("SLOTS", games: 25)
+        try recording.writeCategory("LIVE", games: 4, firstID: 500)
+        out = directory.child("out")
+        manifest = try buildSnapshot(from: recording.layout.root, to: out)
+    }
+
+    var firstPage: Manifest.Entry { manifest.files.first { $0.kind == .gamesPage }! }
+
+    func validate() -> ValidationReport { SnapshotValidator().validate(directory: out) }
+
+    /// Rewrites a snapshot's JSON and fixes the manifest's sizes and hashes, so only the
+    /// content change remains to be found.
+    func rewrite(_ entry: Manifest.Entry, _ change: (inout [String: Any]) -> Void) throws {
+        let url = out.appendingPathComponent(entry.path)
+        let json = try Gzip.decompress(Data(contentsOf: url), limit: 1 << 20)
+        var object = try JSONSerialization.jsonObject(with: json) as! [String: Any]
+        change(&object)
+        let newJSON = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        let packed = try Gzip.compress(newJSON)
+        try packed.write(to: url)
+        var newManifest = manifest
+        let index = newManifest.files.firstIndex { $0.path == entry.path }!
+        newManifest.files[index].compressedBytes = packed.count
+        newManifest.files[index].uncompressedBytes = newJSON.count
+        newManifest.files[index].sha256 = FileNaming.hexSHA256(packed)
+        try CatalogCoding.prettyEncoder().encode(newManifest).write(to: out.appendingPathComponent(Manifest.fileName))
+    }
+
+    @Test func acceptsWhatTheWriterWrote() {
+        let report = validate()
+        #expect(report.problems.isEmpty)
+        #expect(report.filesChecked == manifest.files.count)
+        #expect(report.gamesChecked == 29)
+    }
+
+    @Test func catchesAFlippedByte() throws {
+        let url = out.appendingPathComponent(firstPage.path)
+        var data = try Data(contentsOf: url)
+        data[data.count / 2] ^= 0x20
+        try data.write(to: url)
+        let problems = validate().problems
+        #expect(problems.contains { $0.file == firstPage.path && $0.message.contains("SHA-256") })
+    }
+
+    @Test func catchesATruncatedFile() throws {
+        let url = out.appendingPathComponent(firstPage.path)
+        try Data(contentsOf: url).prefix(20).write(to: url)
+        let problems = validate().problems.filter { $0.file == firstPage.path }
+        #expect(problems.contains { $0.message.contains("bytes, the manifest says") })
+        #expect(problems.contains { $0.message.contains("gzip") })
+    }
+
+    @Test func catchesAMissingFile() throws {
+        try FileManager.default.removeItem(at: out.appendingPathComponent(firstPage.path))
+        #expect(validate().problems.contains { $0.file == firstPage.path && $0.message.hasPrefix("missing") })
+    }
+
+    @Test func catchesAnExtraUnlistedFile() throws {
+        try Data("{}".utf8).write(to: out.appendingPathComponent("en-iPhone/extra.json.gz"))
+        #expect(validate().problems.contains { $0.file == "en-iPhone/extra.json.gz" && $0.message.contains("not listed") })
+    }
+
+    @Test func catchesAWrongSchemaVersionInTheManifest() throws {
+        let url = out.appendingPathComponent(Manifest.fileName)
+        let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "\"schemaVersion\" : 1", with: "\"schemaVersion\" : 99")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        #expect(validate().problems.contains { $0.file == Manifest.fileName && $0.message.contains("99") })
+    }
+
+    @Test func catchesAWrongSchemaVersionInASnapshot() throws {
+        try rewrite(firstPage) { $0["schemaVersion"] = 2 }
+        #expect(validate().problems.contains { $0.file == firstPage.path && $0.record == "schemaVersion" })
+    }
+
+    @Test func catchesADuplicateGameIDWithinAPage() throws {
+        try rewrite(firstPage) { object in
+            var payload = object["payload"] as! [String: Any]
+            var items = payload["items"] as! [[String: Any]]
+            items[1]["id"] = items[0]["id"]
+            payload["items"] = items
+            object["payload"] = payload
+        }
+        #expect(validate().problems.contains { $0.file == firstPage.path && $0.message.contains("duplicate-id") })
+    }
+
+    @Test func catchesADuplicateGameIDAcrossPages() throws {
+        let second = manifest.files.first { $0.key.description.hasSuffix("SLOTS/10") }!
+        try rewrite(second) { object in
+            var payload = object["payload"] as! [String: Any]
+            var items = payload["items"] as! [[String: Any]]
+            items[0]["id"] = "1"
+            payload["items"] = items
+            object["payload"] = payload
+        }
+        #expect(validate().problems.contains { $0.file == second.path && $0.message.contains("duplicate game id 1") })
+    }
+
+    @Test func catchesAPageWhoseCountDisagreesWithItsItems() throws {
+        try rewrite(firstPage) { object in
+            var payload = object["payload"] as! [String: Any]
+            payload["count"] = 7
+            object["payload"] = payload
+        }
+        #expect(validate().problems.contains { $0.file == firstPage.path && $0.record == "payload.count" })
+    }
+
+    @Test func reportsEveryProblemInOnePass() throws {
+        // Given three different corruptions
+        try FileManager.default.removeItem(at: out.appendingPathComponent(firstPage.path))
+        try Data("x".utf8).write(to: out.appendingPathComponent("stray.txt"))
+        let categories = manifest.files.first { $0.kind == .categories }!
+        try Data(contentsOf: out.appendingPathComponent(categories.path)).dropLast(3).write(to: out.appendingPathComponent(categories.path))
+        // When validated
+        let files = Set(validate().problems.map(\.file))
+        // Then each is reported
+        #expect(files.isSuperset(of: [firstPage.path, "stray.txt", categories.path]))
+    }
+
+    @Test func catchesAMissingManifest() throws {
+        try FileManager.default.removeItem(at: out.appendingPathComponent(Manifest.fileName))
+        #expect(validate().problems.first?.file == Manifest.fileName)
+    }
+}

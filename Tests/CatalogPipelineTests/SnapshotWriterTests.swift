@@ -1,0 +1,128 @@
+import CasinoCatalog
+import CatalogPipeline
+import Foundation
+import Gzip
+import ProviderAPI
+import Testing
+
+@Suite struct SnapshotWriterTests {
+    let directory: TemporaryDirectory
+    let recording: RecordingBuilder
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        recording = RecordingBuilder(root: directory.child("provider"))
+        try recording.writeMetadata(editions: [enIPhone, frIPhone])
+        for edition in [enIPhone, frIPhone] {
+            try recording.writeCategories([("SLOTS", "Slots", 25), ("LIVE", "Live", 4), ("NONE", "None", 0)], edition: edition)
+            try recording.writeCategory("SLOTS", games: 25, edition: edition)
+            try recording.writeCategory("LIVE", games: 4, firstID: 500, edition: edition)
+        }
+    }
+
+    @Test func writesTheSameBytesOnEveryRun() throws {
+        // When the same recording is built twice into different directories
+        try buildSnapshot(from: recording.layout.root, to: directory.child("a"))
+        try buildSnapshot(from: recording.layout.root, to: directory.child("b"))
+        // Then every file, the manifest included, is byte-identical
+        let first = try fileTree(directory.child("a"))
+        let second = try fileTree(directory.child("b"))
+        #expect(first.keys.sorted() == second.keys.sorted())
+        #expect(first == second)
+        #expect(first.keys.contains("manifest.json"))
+        #expect(first.keys.contains("en-iPhone/games/\(FileNaming.component(for: "SLOTS"))/20.json.gz"))
+    }
+
+    @Test func writesGzipThatTheGzipToolAcceptsAndJSONWithTheEnvelope() throws {
+        let out = directory.child("out")
+        let manifest = try buildSnapshot(from: recording.layout.root, to: out)
+        #expect(manifest.files.count == 2 * (1 + 3 + 1))
+        for entry in manifest.files {
+            #expect(try run(["gzip", "-t", out.appendingPathComponent(entry.path).path]) == 0, "\(entry.path)")
+        }
+        let page = manifest.files.first { $0.kind == .gamesPage }!
+        let json = try Gzip.decompress(Data(contentsOf: out.appendingPathComponent(page.path)), limit: 1 << 20)
+        let snapshot = try CatalogCoding.decoder().decode(Snapshot<GamesPage>.self, from: json)
+        #expect(snapshot.schemaVersion == CatalogSchema.version)
+        #expect(snapshot.key == page.key)
+        #expect(snapshot.generatedAt == recording.fetchedAt)
+        #expect(manifest.generatedAt == recording.fetchedAt)
+    }
+
+    @Test func replacesThePreviousOutputAsAWhole() throws {
+        let out = directory.child("out")
+        try buildSnapshot(from: recording.layout.root, to: out)
+        try Data("stale".utf8).write(to: out.appendingPathComponent("stale.txt"))
+        try buildSnapshot(from: recording.layout.root, to: out)
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("stale.txt").path))
+        #expect(SnapshotValidator().validate(directory: out).isValid)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix(".out.") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func leavesThePreviousOutputByteForByteIntactWhenABuildFails() throws {
+        // Given a good out/
+        let out = directory.child("out")
+        try buildSnapshot(from: recording.layout.root, to: out)
+        let before = try fileTree(out)
+        // When the next build meets a corrupt page
+        try recording.writeRawPage("{ truncated", category: "SLOTS", offset: 10)
+        #expect(throws: PipelineError.self) { try buildSnapshot(from: recording.layout.root, to: out) }
+        try recording.writeCategory("SLOTS", games: 25)
+        // And when a catalogue that breaks the schema reaches the writer
+        var catalog = try Normalizer(configuration: .default, logger: quietLogger)
+            .normalize(RecordedProviderSource(directory: directory.child("provider")), generatedAt: Date(timeIntervalSince1970: 0))
+            .catalog
+        catalog.editions[0].pages[0].items[1].id = catalog.editions[0].pages[0].items[0].id
+        let error = #expect(throws: PipelineError.self) { try SnapshotWriter(logger: quietLogger).write(catalog, to: out) }
+        #expect(error?.code == .validationFailed)
+        // Then out/ is exactly as it was, and no staging directory is left behind
+        #expect(try fileTree(out) == before)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix(".out.") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test(arguments: ["../../etc/passwd", "a/b", "🎰 Slots", "..", "C:\\Windows", "videoslots", "%2e%2e"])
+    func keepsHostileCategoryIDsInsideTheOutput(categoryId: String) throws {
+        // Given a category whose id tries to escape, or differs from another only in case
+        try recording.writeCategories([(categoryId, "Hostile", 3), ("VIDEOSLOTS", "Slots", 2)])
+        try recording.writeCategory(categoryId, games: 3)
+        try recording.writeCategory("VIDEOSLOTS", games: 2, firstID: 50)
+        try recording.writeMetadata(editions: [enIPhone])
+        // When built
+        let out = directory.child("out")
+        let manifest = try buildSnapshot(from: recording.layout.root, to: out)
+        // Then every file lies under out/ with a safe path, the hostile id survives in the content
+        for entry in manifest.files {
+            #expect(CatalogRules.isSafeRelativePath(entry.path))
+            #expect(entry.path.hasPrefix("en-iPhone/"))
+        }
+        let keys = manifest.files.compactMap { entry -> String? in
+            if case .gamesPage(_, let id, _) = entry.key { return id }
+            return nil
+        }
+        #expect(Set(keys) == Set([categoryId, "VIDEOSLOTS"]))
+        #expect(try fileTree(directory.url).keys.allSatisfy { !$0.contains("etc/passwd") || $0.hasPrefix("provider") })
+        #expect(SnapshotValidator().validate(directory: out).isValid)
+    }
+
+    @Test func skipsACategoryWhoseIDHoldsANULWithANamedWarning() throws {
+        try recording.writeMetadata(editions: [enIPhone])
+        try recording.writeCategories([("nul\u{0}byte", "Hostile", 3), ("VIDEOSLOTS", "Slots", 2)])
+        try recording.writeCategory("nul\u{0}byte", games: 3)
+        try recording.writeCategory("VIDEOSLOTS", games: 2, firstID: 50)
+        let result = try Normalizer(configuration: .default, logger: quietLogger)
+            .normalize(RecordedProviderSource(directory: recording.layout.root))
+        #expect(result.catalog.editions[0].categories.items.map(\.id) == ["VIDEOSLOTS"])
+        let warning = try #require(result.warnings.first)
+        #expect(warning.record == "items[0]")
+        #expect(warning.message.contains("control characters"))
+    }
+
+    @Test func namesFilesCollisionFreeAcrossCase() {
+        #expect(FileNaming.component(for: "VIDEOSLOTS") != FileNaming.component(for: "videoslots"))
+        #expect(FileNaming.component(for: "a/b") != FileNaming.component(for: "a_b"))
+        #expect(FileNaming.component(for: "../../etc/passwd").hasPrefix("etc_passwd-"))
+        #expect(FileNaming.component(for: String(repeating: "x", count: 500)).count == 40 + 11)
+    }
+}
