@@ -93,14 +93,19 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	@echo "== end to end: data/ → $(WORK)/e2e-out (debug build)"
-	rm -rf $(WORK)/e2e-out $(WORK)/e2e-again
+	rm -rf $(WORK)/e2e-out $(WORK)/e2e-again $(WORK)/e2e-feed $(WORK)/e2e-bad
 	$(DEBUG_CATALOG) snapshot --source data/provider --config data/catalog.json --out $(WORK)/e2e-out --quiet
 	$(DEBUG_CATALOG) validate $(WORK)/e2e-out
 	find $(WORK)/e2e-out -name '*.json.gz' -print0 | xargs -0 gzip -t
 	$(DEBUG_CATALOG) snapshot --source data/provider --config data/catalog.json --out $(WORK)/e2e-again --quiet
 	diff -r $(WORK)/e2e-out $(WORK)/e2e-again
-	$(DEBUG_CATALOG) snapshot --source data/feed/acme-feed.xml --out $(WORK)/e2e-feed --quiet
+	$(DEBUG_CATALOG) snapshot --source data/feed/acme-feed.xml --config data/catalog.json --out $(WORK)/e2e-feed --quiet
 	$(DEBUG_CATALOG) validate $(WORK)/e2e-feed
+	@echo "== a corrupted copy must fail validation with exit status 1"
+	rm -rf $(WORK)/e2e-bad && cp -R $(WORK)/e2e-out $(WORK)/e2e-bad
+	printf 'x' >> "$$(find $(WORK)/e2e-bad -name '0.json.gz' | sort | head -n 1)"
+	status=0; $(DEBUG_CATALOG) validate $(WORK)/e2e-bad --quiet 2>/dev/null || status=$$?; \
+	  [ $$status -eq 1 ] || { echo "validate exited $$status on a corrupted snapshot, expected 1"; exit 1; }
 	@echo "end to end: passed"
 
 sample: $(RELEASE_CATALOG)

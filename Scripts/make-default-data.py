@@ -10,7 +10,7 @@ Writes, deterministically (byte-identical on every run):
   data/README.md                                   layout, DIR rule, where each quirk lives
 
 The provider files are synthesized in the shape of verbatim EveryMatrix-style API responses
-(see docs / PROVIDER_API.md); nothing here was fetched from a real server. Every game name,
+(see docs/PROVIDER_API.md); nothing here was fetched from a real server. Every game name,
 id and URL is invented.
 
 Usage: Scripts/make-default-data.py [--out DIR]   (default: <repo>/data)
@@ -886,7 +886,7 @@ def write_readme(out, pool, records, written, feed_games, feed_cats):
     L.append("")
     L.append("Synthesized by `Scripts/make-default-data.py` (deterministic, stdlib only; regenerate with")
     L.append("`python3 Scripts/make-default-data.py`) **in the shape of recorded responses** of an")
-    L.append("EveryMatrix-style casino API (see PROVIDER_API.md). Nothing was fetched from a real server;")
+    L.append("EveryMatrix-style casino API (see docs/PROVIDER_API.md). Nothing was fetched from a real server;")
     L.append("every game, id and URL is invented. Do not edit by hand: change the script and rerun it.")
     L.append("")
     L.append("## Layout")
@@ -978,7 +978,7 @@ def write_readme(out, pool, records, written, feed_games, feed_cats):
     L.append("")
     used = [c for c, _, _ in FEED_CATEGORIES if any(c in cats for cats in feed_cats.values())]
     unused = [c for c, _, _ in FEED_CATEGORIES if c not in used]
-    L.append(f"Format of PROVIDER_API.md's \"XML game feed\": UTF-8, no DOCTYPE, root")
+    L.append(f"Format of docs/PROVIDER_API.md's \"XML game feed\": UTF-8, no DOCTYPE, root")
     L.append(f"`<feed provider=\"acme\" generated=\"{FETCHED_AT}\" version=\"1\">`. {len(FEED_CATEGORIES)} categories"
              f" with en/fr names ({', '.join(unused)} has no game referencing it), {len(feed_games)} games, each in")
     L.append("1-3 categories with its position there; descriptions are CDATA holding HTML; image URLs are")

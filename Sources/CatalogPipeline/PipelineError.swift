@@ -1,7 +1,7 @@
 /// Why a pipeline step failed: what, where (file and record) and what to do about it.
 ///
 /// ```
-/// data/provider/en-iPhone/games/videoslots-1c2d3e4f5a/10.json: items[3] (game 34795):
+/// data/provider/en-iPhone/games/videoslots-d4a8b457ac/10.json: items[3] (game 34795):
 /// launchUrl: not an absolute https URL: 'http://x' — fix the record or drop it at the provider
 /// ```
 public struct PipelineError: Error, Sendable, CustomStringConvertible {

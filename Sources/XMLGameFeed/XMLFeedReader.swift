@@ -8,7 +8,7 @@ import Musl
 import Darwin
 #endif
 
-/// Reads XML game feeds (PROVIDER_API.md, "The XML game feed") as hostile input.
+/// Reads XML game feeds (docs/PROVIDER_API.md, "The XML game feed") as hostile input.
 ///
 /// The document is streamed through libxml2's `xmlTextReader` with the network off and
 /// entity substitution off. A `<!DOCTYPE>` or an entity reference fails the read before

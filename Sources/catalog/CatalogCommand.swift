@@ -9,9 +9,15 @@ struct CatalogCommand: AsyncParsableCommand {
         discussion: """
             The usual flow is `make snapshot`, which runs `normalize` then `snapshot`.
 
-            Exit status: 0 success; 1 the snapshot directory does not validate; 64 bad arguments;
-            65 bad input data (malformed JSON/XML, too many invalid records, over a size cap);
-            66 input not found; 74 I/O error; 78 bad configuration.
+            Exit status:
+              0   success
+              1   the snapshot directory does not validate
+              64  bad arguments, or a source kind this build cannot read
+              65  bad input data (malformed JSON or XML, too many invalid records, over a size cap)
+              66  input not found
+              70  internal error
+              74  I/O error
+              78  bad configuration
             """,
         version: "0.1.0",
         subcommands: [

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CasinoCatalog
+import CatalogPipeline
 import Foundation
 
 struct InspectCommand: ParsableCommand {
@@ -7,19 +8,15 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Summarize a snapshot directory's manifest: editions, categories, games, sizes.")
 
+    @OptionGroup var global: GlobalOptions
+
     @Argument(help: "The snapshot directory.")
     var directory = "out"
 
     func run() throws {
-        let url = URL(fileURLWithPath: directory).appendingPathComponent(Manifest.fileName)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw ValidationError("\(url.relativePath) not found; run make snapshot first")
-        }
-        let manifest: Manifest
-        do {
-            manifest = try CatalogCoding.decoder().decode(Manifest.self, from: data)
-        } catch {
-            throw ValidationError("\(url.relativePath) is not a manifest: \(error)")
+        let logger = global.makeLogger()
+        let manifest = try reportingErrors(logger) {
+            try SnapshotValidator.readManifest(in: URL(fileURLWithPath: directory))
         }
         print(ManifestSummary(manifest: manifest).text)
     }

@@ -20,7 +20,7 @@ struct NormalizeCommand: ParsableCommand {
         let logger = global.makeLogger()
         try reportingErrors(logger) {
             let catalog = try source.normalize(logger: logger)
-            try CatalogFiles.writeNormalized(catalog, to: URL(fileURLWithPath: output))
+            try NormalizedCatalogFile.write(catalog, to: URL(fileURLWithPath: output))
             let pages = catalog.editions.reduce(0) { $0 + $1.pages.count }
             logger.info("normalized \(catalog.editions.count) editions, \(pages) pages -> \(output)")
         }

@@ -11,12 +11,18 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
+    @Option(name: .long, help: "A pipeline configuration JSON file whose size caps apply.")
+    var config: String?
+
     @Argument(help: "The snapshot directory.")
     var directory = "out"
 
     func run() throws {
         let logger = global.makeLogger()
-        let report = SnapshotValidator().validate(directory: URL(fileURLWithPath: directory))
+        let limits = try reportingErrors(logger) {
+            try config.map { try PipelineConfiguration.load(from: URL(fileURLWithPath: $0)).limits } ?? .default
+        }
+        let report = SnapshotValidator(limits: limits).validate(directory: URL(fileURLWithPath: directory))
         for problem in report.problems {
             logger.error("\(directory)/\(problem)")
         }

@@ -20,9 +20,20 @@ import Testing
         #expect(page.violations().contains { $0.code == .pageArithmetic && $0.path == "count" })
     }
 
-    @Test func reportsAShortPageThatIsNotTheLast() {
-        let page = GamesPage(categoryId: "SLOTS", offset: 0, limit: 10, total: 30, items: (1...4).map { Self.game("\($0)") })
-        #expect(page.violations().contains { $0.code == .pageArithmetic })
+    @Test func acceptsAPageWithHolesLeftByRefusedRecords() {
+        // Given the first of three pages, two of its records refused by the normalizer
+        let page = GamesPage(categoryId: "SLOTS", offset: 0, limit: 10, total: 30, items: (1...8).map { Self.game("\($0)") })
+        // Then it is valid, and the next page still starts at the provider's offset 10
+        #expect(page.violations().isEmpty)
+        #expect(page.hasMore)
+        #expect(page.nextOffset == 10)
+    }
+
+    @Test func reportsAPageThatStartsPastTheTotalOrHoldsMoreThanItsLimit() {
+        let late = GamesPage(categoryId: "SLOTS", offset: 30, limit: 10, total: 30, items: [Self.game("1")])
+        #expect(late.violations().contains { $0.code == .pageArithmetic && $0.path == "offset" })
+        let full = GamesPage(categoryId: "SLOTS", offset: 0, limit: 2, total: 30, items: (1...3).map { Self.game("\($0)") })
+        #expect(full.violations().contains { $0.code == .pageArithmetic && $0.path == "items" })
     }
 
     @Test func reportsAnOffsetThatIsNotAMultipleOfTheLimit() {

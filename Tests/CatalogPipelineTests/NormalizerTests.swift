@@ -45,15 +45,18 @@ import Testing
         try recording.writePage(page, category: "SLOTS", offset: 10, total: 30)
         // When normalized
         let result = try normalize()
-        // Then the record is skipped, named by file, index and field, and the total says 29
+        // Then the record is skipped, named by file, index and field, leaving a hole in its page
+        // (later pages keep the provider's offsets and the total stays the provider's)
         let warning = try #require(result.warnings.first { $0.message.contains("launchUrl") })
         #expect(warning.file.hasSuffix("games/\(FileNaming.component(for: "SLOTS"))/10.json"))
         #expect(warning.record == "items[4]")
         #expect(warning.message.contains("game 15"))
         let pages = result.catalog.editions[0].pages
-        #expect(pages.map(\.count) == [10, 10, 9])
-        #expect(pages.allSatisfy { $0.total == 29 })
-        #expect(result.catalog.editions[0].categories.items[0].gamesTotal == 29)
+        #expect(pages.map(\.count) == [10, 9, 10])
+        #expect(pages.map(\.offset) == [0, 10, 20])
+        #expect(!pages[1].items.contains { $0.id == "15" })
+        #expect(pages.allSatisfy { $0.total == 30 })
+        #expect(result.catalog.editions[0].categories.items[0].gamesTotal == 30)
     }
 
     @Test func failsWhenMoreThanTheAllowedShareOfACategoryIsInvalid() throws {
@@ -109,6 +112,7 @@ import Testing
         let items = result.catalog.editions[0].pages.flatMap(\.items)
         #expect(items.filter { $0.id == "5" }.map(\.name) == ["Game 5"])
         #expect(items.count == 19)
+        #expect(result.catalog.editions[0].pages.map(\.count) == [10, 9])
         #expect(result.warnings.contains { $0.message.contains("duplicate") && $0.record.contains("game 5") })
     }
 
@@ -121,6 +125,18 @@ import Testing
         let pages = try normalize(configuration).catalog.editions[0].pages
         #expect(pages.map(\.offset) == [0, 20])
         #expect(pages.allSatisfy { $0.limit == 20 && $0.total == 95 && $0.hasMore })
+    }
+
+    @Test func bundlesOnlyFullyRecordedPages() throws {
+        // Given a provider total of 40 but only 15 records recorded
+        try recording.writeCategories([("SLOTS", "Slots", 40)])
+        try recording.writePage((1...10).map { RecordingBuilder.game($0) }, category: "SLOTS", offset: 0, total: 40)
+        try recording.writePage((11...15).map { RecordingBuilder.game($0) }, category: "SLOTS", offset: 10, total: 40)
+        // When normalized
+        let result = try normalize()
+        // Then only the complete first page is bundled, with a warning
+        #expect(result.catalog.editions[0].pages.map(\.offset) == [0])
+        #expect(result.warnings.contains { $0.message.contains("ends mid-page") })
     }
 
     @Test func failsWhenACategoryWithGamesHasNoPages() throws {

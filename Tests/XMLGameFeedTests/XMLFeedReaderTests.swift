@@ -1,7 +1,7 @@
 import Foundation
 import ProviderAPI
 import Testing
-import XMLGameFeed
+@testable import XMLGameFeed
 
 @Suite struct XMLFeedReaderTests {
     // MARK: - Reading
@@ -162,6 +162,22 @@ import XMLGameFeed
         #expect(feed.games.first?.record.name == "Rock & Roll <3 é")
     }
 
+    @Test func allowsCommentsAndInstructionsBeforeTheRoot() throws {
+        // Given a prolog whose comment and processing instruction mention a DOCTYPE
+        let xml = """
+            \u{FEFF}<?xml version="1.0"?>
+            <?note <!DOCTYPE in an instruction ?>
+            <!-- <!DOCTYPE feed> in a comment -->
+            <feed provider="acme"/>
+            """
+
+        // When it is read
+        let feed = try XMLFeedReader.read(data: Data(xml.utf8), name: "prolog.xml")
+
+        // Then it is an empty feed
+        #expect(feed == XMLFeed(provider: "acme"))
+    }
+
     @Test func readsAGeneratedFeedOf10000Games() throws {
         // Given a generated feed of 10,000 games in two categories
         let directory = try TemporaryDirectory()
@@ -182,6 +198,23 @@ import XMLGameFeed
         // Past line 65,534 libxml2 stores no exact line; the parser's position runs a little ahead
         let lastLine = try #require(feed.games.last?.line)
         #expect((5 + 9_999 * 7)...(5 + 9_999 * 7 + 10) ~= lastLine)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func readsFeedsConcurrently() async throws {
+        // Given eight feeds of different sizes
+        let feeds = (1...8).map { Data(Self.generatedFeed(games: $0 * 250).utf8) }
+
+        // When they are read on eight tasks at once
+        let counts = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for (index, data) in feeds.enumerated() {
+                group.addTask { (index, try XMLFeedReader.read(data: data, name: "feed\(index).xml").games.count) }
+            }
+            return try await group.reduce(into: [Int: Int]()) { $0[$1.0] = $1.1 }
+        }
+
+        // Then each read is whole and independent
+        #expect(counts == Dictionary(uniqueKeysWithValues: (0..<8).map { ($0, ($0 + 1) * 250) }))
     }
 
     @Test(arguments: [
@@ -321,6 +354,22 @@ import XMLGameFeed
         // Then it fails as too large, naming the limit
         #expect(error?.code == .tooLarge)
         #expect(error?.message.contains("1024") == true)
+    }
+
+    @Test func rejectsBytesPastMaxBytesWhileStreaming() {
+        // Given a stream that yields more than it measured (a file growing while read): a
+        // complete feed, then a long comment
+        let feed = Self.generatedFeed(games: 2)
+        let xml = feed + "<!--" + String(repeating: "x", count: 10_000) + "-->"
+        let input = FeedInput(data: Data(xml.utf8), maxBytes: feed.utf8.count + 100)
+
+        // When it is parsed
+        // Then it fails as too large once the limit is passed, though the feed itself was whole
+        let error = #expect(throws: XMLFeedError.self) {
+            try FeedParser.parse(input, file: "growing.xml", limits: .default)
+        }
+        #expect(error?.code == .tooLarge)
+        #expect(input.stop == .overLimit)
     }
 
     @Test func rejectsMalformedXMLWithALineNumber() {

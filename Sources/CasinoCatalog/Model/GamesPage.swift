@@ -1,7 +1,10 @@
-/// One page of a category's game list, as the lobby pages it.
+/// One page of a category's game list, cut exactly where the provider cuts it.
 ///
-/// Pages are addressed by `offset`, never by a page number: the page after this one starts
-/// at `offset + count`, and ``hasMore`` says whether there is one.
+/// A page covers the provider's positions `offset ..< offset + limit`; the page after it starts
+/// at `offset + limit` (never at a page number times a hard-coded size). Records the normalizer
+/// refused (invalid, or a duplicate of an earlier game) leave the page shorter than `limit`
+/// without moving later pages, so a page fetched live for the same offset replaces a bundled
+/// one exactly. ``hasMore`` follows the provider: `offset + limit < total`.
 public struct GamesPage: Codable, Sendable, Hashable {
     /// The category the page belongs to.
     public var categoryId: String
@@ -9,7 +12,7 @@ public struct GamesPage: Codable, Sendable, Hashable {
     public var offset: Int
     /// The page size the page was cut with (its capacity).
     public var limit: Int
-    /// How many items the page holds; always `items.count`.
+    /// How many items the page holds; always `items.count`, at most `limit`.
     public var count: Int
     /// How many games the category holds in all.
     public var total: Int
@@ -26,6 +29,9 @@ public struct GamesPage: Codable, Sendable, Hashable {
         self.items = items
     }
 
-    /// Whether the category has games after this page: `offset + count < total`.
-    public var hasMore: Bool { offset + count < total }
+    /// Whether the category has games after this page: `offset + limit < total`.
+    public var hasMore: Bool { offset + limit < total }
+
+    /// The offset of the next page: `offset + limit`.
+    public var nextOffset: Int { offset + limit }
 }

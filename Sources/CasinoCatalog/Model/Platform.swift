@@ -13,7 +13,7 @@ public enum Platform: String, Codable, Sendable, Hashable, CaseIterable, Compara
     ///
     /// - Returns: `nil` for a value outside the closed vocabulary.
     public init?(lenient text: some StringProtocol) {
-        let folded = text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        let folded = text.trimmingWhitespace().lowercased()
         guard let match = Platform.allCases.first(where: { $0.rawValue.lowercased() == folded }) else {
             return nil
         }

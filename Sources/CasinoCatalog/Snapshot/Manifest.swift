@@ -58,7 +58,7 @@ public struct Manifest: Codable, Sendable, Hashable {
     /// One snapshot file.
     public struct Entry: Codable, Sendable, Hashable {
         /// The path relative to the snapshot directory, `/`-separated
-        /// (`en-iPhone/games/videoslots-1c2d3e4f5a/0.json.gz`).
+        /// (`en-iPhone/games/videoslots-d4a8b457ac/0.json.gz`).
         public var path: String
         /// The content's identity; its kind and edition tell what the file holds.
         public var key: SnapshotKey

@@ -25,7 +25,7 @@ public enum CatalogRules {
         guard !authority.contains("@") else { return false }
         let host = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         guard let name = host.first, !name.isEmpty, !name.hasPrefix("."), !name.hasPrefix("-"),
-            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") })
+            name.utf8.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") })
         else { return false }
         if host.count == 2 {
             guard let port = Int(host[1]), (1...65535).contains(port) else { return false }
@@ -66,7 +66,13 @@ public enum CatalogRules {
 
     /// Whether `text` holds a control character (other than none: tabs and newlines count too).
     static func hasControlCharacters(_ text: String) -> Bool {
-        text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return false }  // printable ASCII: the common case
+        return text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    private static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     private static func isURLByte(_ byte: UInt8) -> Bool {
@@ -94,7 +100,7 @@ struct ViolationCollector {
     }
 
     mutating func requireText(_ text: String, at path: String, maxLength: Int) {
-        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        if text.trimmingWhitespace().isEmpty {
             add(.emptyField, at: path, "must not be empty")
         } else if text.count > maxLength {
             add(.tooLong, at: path, "longer than \(maxLength) characters (\(text.count))")

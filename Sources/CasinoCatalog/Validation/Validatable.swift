@@ -99,13 +99,13 @@ extension GamesPage: Validatable {
                 check.add(.pageArithmetic, at: "items", "holds \(items.count) items, more than limit \(limit)")
             }
         }
-        if items.isEmpty {
-            check.add(.pageArithmetic, at: "items", "a bundled page must hold at least one game")
+        if total <= 0 {
+            check.add(.pageArithmetic, at: "total", "must be greater than 0 (empty categories are not bundled), got \(total)")
+        } else if offset >= total {
+            check.add(.pageArithmetic, at: "offset", "\(offset) is past the category's total \(total)")
         }
         if offset + items.count > total {
             check.add(.pageArithmetic, at: "total", "offset \(offset) + \(items.count) items exceeds total \(total)")
-        } else if items.count < limit && offset + items.count != total {
-            check.add(.pageArithmetic, at: "count", "a short page (\(items.count) of \(limit)) must be the last: offset \(offset) + \(items.count) != total \(total)")
         }
         for (index, game) in items.enumerated() {
             check.add(contentsOf: game.violations(), under: "items[\(index)]")

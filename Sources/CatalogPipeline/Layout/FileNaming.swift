@@ -4,8 +4,8 @@ public import Foundation
 /// Derives file and directory names from provider ids, which are hostile input.
 ///
 /// A name is a readable, lowercased prefix of the id followed by the first 10 hex digits of the
-/// id's SHA-256: `VIDEOSLOTS` → `videoslots-3f2a9c1b0d`, `../../etc/passwd` →
-/// `etc_passwd-9a0364b9e9`. No id can leave its directory (`/`, `\`, `..`, NUL never survive),
+/// id's SHA-256: `VIDEOSLOTS` → `videoslots-d4a8b457ac`, `../../etc/passwd` →
+/// `etc_passwd-3754d6cb3a`. No id can leave its directory (`/`, `\`, `..`, NUL never survive),
 /// and ids that differ only in case or punctuation still get different names, also on
 /// case-insensitive file systems.
 public enum FileNaming {

@@ -6,8 +6,8 @@ public import Foundation
 /// ```
 /// data/provider/recording.json                                  when and from where
 /// data/provider/en-iPhone/categories.json                        GET /v1/casino/categories?language=en&platform=iPhone…
-/// data/provider/en-iPhone/games/videoslots-3f2a9c1b0d/0.json     GET /v1/casino/games?…&pagination=offset=0,limit=10&filter=categories(id=VIDEOSLOTS)
-/// data/provider/en-iPhone/games/videoslots-3f2a9c1b0d/10.json    the next page, named by its offset
+/// data/provider/en-iPhone/games/videoslots-d4a8b457ac/0.json     GET /v1/casino/games?…&pagination=offset=0,limit=10&filter=categories(id=VIDEOSLOTS)
+/// data/provider/en-iPhone/games/videoslots-d4a8b457ac/10.json    the next page, named by its offset
 /// ```
 /// Category directories are named by ``FileNaming/component(for:)``.
 public struct RecordingLayout: Sendable {

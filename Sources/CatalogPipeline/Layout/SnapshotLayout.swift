@@ -6,8 +6,8 @@ public import CasinoCatalog
 /// out/manifest.json
 /// out/README.md
 /// out/en-iPhone/categories.json.gz
-/// out/en-iPhone/games/videoslots-3f2a9c1b0d/0.json.gz
-/// out/en-iPhone/games/videoslots-3f2a9c1b0d/10.json.gz
+/// out/en-iPhone/games/videoslots-d4a8b457ac/0.json.gz
+/// out/en-iPhone/games/videoslots-d4a8b457ac/10.json.gz
 /// ```
 /// Readers never derive these paths: they take them from the manifest. Writers call ``path(for:)``.
 public enum SnapshotLayout {

@@ -3,8 +3,8 @@ public import Foundation
 public import Logging
 import ProviderAPI
 
-/// Turns what a source delivers into a ``Catalog``: the lobby-ready categories and the first
-/// pages of each, every record mapped by the shared ``ProviderMapping``.
+/// Turns what a source delivers into a `Catalog`: the lobby-ready categories and the first
+/// pages of each, every record mapped by the shared `ProviderMapping`.
 ///
 /// Per edition it drops categories with no games, maps and validates every game record, skips
 /// invalid records and duplicates (first wins) with a named warning, keeps provider order, and
@@ -39,8 +39,10 @@ public struct Normalizer: Sendable {
 
     /// Normalizes `source`.
     ///
-    /// - Parameter generatedAt: The time to stamp (from `SOURCE_DATE_EPOCH`); the source's fetch
-    ///   time when `nil`.
+    /// - Parameters:
+    ///   - source: Where to read the catalogue from.
+    ///   - generatedAt: The time to stamp (from `SOURCE_DATE_EPOCH`); the source's fetch time
+    ///     when `nil`.
     /// - Throws: ``PipelineError`` naming the file and record that stopped the build.
     public func normalize(_ source: any CatalogSource, generatedAt: Date? = nil) throws(PipelineError) -> Result {
         try configuration.check()
@@ -112,7 +114,7 @@ public struct Normalizer: Sendable {
                     PipelineWarning(file: sourceEdition.location, record: location, message: "category skipped: \(error)"))
                 continue
             }
-            var category = mapped.value
+            let category = mapped.value
             guard seenCategories.insert(category.id).inserted else {
                 state.warnings.append(
                     PipelineWarning(file: sourceEdition.location, record: "\(location) (category \(category.id))",
@@ -129,7 +131,7 @@ public struct Normalizer: Sendable {
                 continue
             }
             let categoryPages = try cutPages(
-                for: &category, edition: edition, sourceCategory: sourceCategory, from: source, state: &state)
+                for: category, edition: edition, sourceCategory: sourceCategory, from: source, state: &state)
             categories.append(category)
             pages += categoryPages
         }
@@ -145,99 +147,100 @@ public struct Normalizer: Sendable {
         return EditionCatalog(edition: edition, categories: list, pages: pages)
     }
 
-    /// Reads a category's pages until enough distinct valid games are found, and cuts them into
-    /// bundled pages; adjusts the category's `gamesTotal` for dropped records.
+    /// Reads a category's records up to the last bundled position and cuts them into pages at
+    /// the provider's positions: page `k` holds the usable records at positions
+    /// `k * pageSize ..< (k + 1) * pageSize`. Refused records leave holes instead of shifting later
+    /// records, so bundled pages line up with pages fetched live for the same offsets.
     private func cutPages(
-        for category: inout CasinoCatalog.Category, edition: Edition, sourceCategory: SourceCategory,
+        for category: CasinoCatalog.Category, edition: Edition, sourceCategory: SourceCategory,
         from source: any CatalogSource, state: inout State
     ) throws(PipelineError) -> [GamesPage] {
-        let wanted = configuration.pageSize * configuration.maxPagesPerCategory
+        let size = configuration.pageSize
+        let total = category.gamesTotal
+        let wantedEnd = min(size * configuration.maxPagesPerCategory, total)
         var games: [(position: Int, game: Game)] = []
         var seen = Set<String>()
         var invalid: [PipelineWarning] = []
-        var dropped = 0
         var read = 0
+        var covered = 0  // positions 0 ..< covered have been read
         var expectedOffset = 0
-        var exhausted = true
-        for (pageIndex, reference) in sourceCategory.pages.enumerated() {
-            if games.count >= wanted {
-                exhausted = false
-                break
-            }
+        for (pageIndex, reference) in sourceCategory.pages.enumerated() where covered < wantedEnd {
             guard reference.offset == expectedOffset else {
-                let previous = pageIndex == 0 ? "the first page must be at offset 0" : "the previous page ends at offset \(expectedOffset)"
+                let previous =
+                    pageIndex == 0
+                    ? "the first page must be at offset 0" : "the previous page ends at offset \(expectedOffset)"
                 throw PipelineError(
-                    .invalidContent, "category \(category.id) (\(edition)): page at offset \(reference.offset) does not continue the list: \(previous); re-record the missing page",
+                    .invalidContent,
+                    "category \(category.id) (\(edition)): page at offset \(reference.offset) does not continue the list: \(previous); re-record the missing page",
                     file: reference.location)
             }
             let page = try source.page(reference)
+            if page.records.isEmpty { break }
             expectedOffset = reference.offset + page.records.count
-            if let total = page.total, total != category.gamesTotal {
+            if let pageTotal = page.total, pageTotal != total {
                 state.warnings.append(
-                    PipelineWarning(file: page.location, record: "",
-                        message: "page total \(total) differs from the category's games total \(category.gamesTotal); using \(category.gamesTotal)"))
+                    PipelineWarning(
+                        file: page.location, record: "",
+                        message: "page total \(pageTotal) differs from the category's games total \(total); using \(total)"))
             }
-            for record in page.records {
+            for record in page.records where record.position < wantedEnd {
                 read += 1
+                covered = max(covered, record.position + 1)
                 switch map(record) {
                 case .failure(let reason):
-                    dropped += 1
                     invalid.append(PipelineWarning(file: page.location, record: record.location, message: "game skipped: \(reason)"))
                 case .success(let game):
                     guard seen.insert(game.id).inserted else {
-                        dropped += 1
                         state.warnings.append(
-                            PipelineWarning(file: page.location, record: "\(record.location) (game \(game.id))",
+                            PipelineWarning(
+                                file: page.location, record: "\(record.location) (game \(game.id))",
                                 message: "duplicate of an earlier game in category \(category.id); the first one wins"))
                         continue
                     }
                     games.append((record.position, game))
                 }
             }
-            if page.records.isEmpty { break }
         }
         state.recordsRead += read
         state.warnings += invalid
         if read > 0, Double(invalid.count) / Double(read) > configuration.maxInvalidShare {
             let examples = invalid.prefix(3).map(\.description).joined(separator: "; ")
+            let allowed = String(format: "%g", configuration.maxInvalidShare * 100)
             throw PipelineError(
                 .invalidContent,
-                "category \(category.id) (\(edition)): \(invalid.count) of \(read) records are invalid, more than the allowed \(Int(configuration.maxInvalidShare * 100)) %; fix the source or raise maxInvalidShare. First: \(examples)",
+                "category \(category.id) (\(edition)): \(invalid.count) of \(read) records are invalid, more than the allowed \(allowed) %; fix the source or raise maxInvalidShare. First: \(examples)",
                 file: sourceCategory.pagesLocation)
         }
         guard !games.isEmpty else {
             throw PipelineError(
                 .invalidContent,
-                "category \(category.id) (\(edition)) has \(category.gamesTotal) games at the provider but none usable was found (\(read) records read); record its pages",
+                "category \(category.id) (\(edition)) has \(total) games at the provider but none usable was found (\(read) records read); record its pages",
                 file: sourceCategory.pagesLocation)
+        }
+        // Bundle the pages whose positions were all read (the last one may end at the total).
+        let pageCount = (0..<configuration.maxPagesPerCategory).prefix { index in
+            index * size < total && min((index + 1) * size, total) <= covered
+        }.count
+        let partial = (0..<configuration.maxPagesPerCategory).filter { $0 * size < wantedEnd }.count - pageCount
+        if partial > 0 {
+            guard pageCount > 0 else {
+                throw PipelineError(
+                    .invalidContent,
+                    "category \(category.id) (\(edition)): only positions 0..<\(covered) of \(total) were recorded; record at least one full page of \(size)",
+                    file: sourceCategory.pagesLocation)
+            }
+            state.warnings.append(
+                PipelineWarning(
+                    file: sourceCategory.pagesLocation, record: "",
+                    message: "category \(category.id) (\(edition)): the recording ends mid-page (positions 0..<\(covered) of \(total)); bundling \(pageCount) full pages"))
         }
         // Provider order, then id: stable for sources that give equal positions.
         games.sort { ($0.position, $0.game.id) < ($1.position, $1.game.id) }
-        let total = exhausted && read >= category.gamesTotal - dropped
-            ? games.count : max(category.gamesTotal - dropped, games.count)
-        var kept = Array(games.prefix(wanted).map(\.game))
-        let size = configuration.pageSize
-        let shortTail = kept.count % size
-        if shortTail != 0 && kept.count != total {
-            // A short last page that is not the category's end would misstate where the next
-            // live page starts; bundle only full pages.
-            if kept.count > shortTail {
-                state.warnings.append(
-                    PipelineWarning(file: sourceCategory.pagesLocation, record: "",
-                        message: "category \(category.id) (\(edition)): the recording ends mid-page (\(kept.count) usable games of \(total)); bundling \(kept.count - shortTail)"))
-                kept.removeLast(shortTail)
-            } else {
-                throw PipelineError(
-                    .invalidContent,
-                    "category \(category.id) (\(edition)): only \(kept.count) usable games were recorded but the provider has \(total); record at least one full page of \(size)",
-                    file: sourceCategory.pagesLocation)
-            }
-        }
-        category.gamesTotal = total
-        return stride(from: 0, to: kept.count, by: size).map { start in
-            GamesPage(
-                categoryId: category.id, offset: start, limit: size, total: total,
-                items: Array(kept[start..<min(start + size, kept.count)]))
+        return (0..<pageCount).map { index in
+            let range = index * size..<(index + 1) * size
+            return GamesPage(
+                categoryId: category.id, offset: range.lowerBound, limit: size, total: total,
+                items: games.filter { range.contains($0.position) }.map(\.game))
         }
     }
 

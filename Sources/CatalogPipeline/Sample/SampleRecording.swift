@@ -25,7 +25,7 @@ public struct SampleRecording: Sendable {
     /// The seed of the generator: 2026 by default.
     public var seed: UInt64 = 2026
     /// The fetch time recorded: 2026-11-20T10:00:00Z by default.
-    public var fetchedAt = Date(timeIntervalSince1970: 1_763_632_800)
+    public var fetchedAt = Date(timeIntervalSince1970: 1_795_168_800)
 
     public static let defaultEditions: [Edition] = [
         try! Edition(language: "en", platform: .iPhone), try! Edition(language: "fr", platform: .iPhone),

@@ -3,7 +3,7 @@ public import Foundation
 import Gzip
 public import Logging
 
-/// Writes a ``Catalog`` as a snapshot directory: one deterministic gzip file per category list
+/// Writes a `Catalog` as a snapshot directory: one deterministic gzip file per category list
 /// and page, a `manifest.json` and a README, published atomically.
 ///
 /// The files are built in a staging directory beside the target, validated with

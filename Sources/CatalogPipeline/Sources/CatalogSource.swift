@@ -59,10 +59,13 @@ public struct SourcePageReference: Sendable, Hashable {
     public var location: String
     /// The offset of the page's first record in the category.
     public var offset: Int
+    /// What the source needs to find the page again; opaque to everybody else.
+    public var sourceKey: String
 
-    public init(location: String, offset: Int) {
+    public init(location: String, offset: Int, sourceKey: String = "") {
         self.location = location
         self.offset = offset
+        self.sourceKey = sourceKey
     }
 }
 

@@ -9,11 +9,15 @@ public enum SourceKind: String, Sendable, CaseIterable {
     /// The provider's live API at an http(s) base URL.
     case http
 
-    /// Detects the kind: an `http://` or `https://` URL, a directory, or a file (XML).
+    /// Detects the kind: an `http://` or `https://` URL, an existing file or a path ending in
+    /// `.xml` (an XML feed), else a recorded provider directory.
     public static func detect(_ source: String) -> SourceKind {
         let lowered = source.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return .http }
-        return FileInput.isDirectory(URL(fileURLWithPath: source)) ? .recorded : .xml
+        if lowered.hasSuffix(".xml") { return .xml }
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory)
+        return exists && !isDirectory.boolValue ? .xml : .recorded
     }
 
     /// Opens `source` as a source of this kind.

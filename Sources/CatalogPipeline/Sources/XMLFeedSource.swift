@@ -3,7 +3,7 @@ public import Foundation
 import ProviderAPI
 public import XMLGameFeed
 
-/// An XML game feed (see PROVIDER_API.md) read as a catalogue source.
+/// An XML game feed (see docs/PROVIDER_API.md) read as a catalogue source.
 ///
 /// Editions are the feed's languages (from category names) × platforms: the configured editions
 /// when there are any, else every language with every platform a game names. A category's
@@ -18,7 +18,10 @@ public struct XMLFeedSource: CatalogSource {
 
     /// Parses `file` with the hardened libxml2 reader.
     ///
-    /// - Parameter editions: The editions to build; empty means every one the feed has.
+    /// - Parameters:
+    ///   - url: The feed file.
+    ///   - editions: The editions to build; empty means every one the feed has.
+    ///   - limits: Size caps; ``PipelineConfiguration/Limits/maxFeedBytes`` bounds the file.
     /// - Throws: ``PipelineError`` naming the file and line for malformed or hostile XML.
     public init(file url: URL, editions: [Edition] = [], limits: PipelineConfiguration.Limits = .default) throws(PipelineError) {
         var readerLimits = XMLFeedReader.Limits.default
@@ -55,14 +58,12 @@ public struct XMLFeedSource: CatalogSource {
     }
 
     public func page(_ reference: SourcePageReference) throws(PipelineError) -> SourcePage {
-        // The reference's location is "<file>#<edition>/<category id>": the whole category is one page.
-        guard let fragment = reference.location.split(separator: "#", maxSplits: 1).last,
-            let slash = fragment.firstIndex(of: "/"),
-            let edition = try? Edition(id: String(fragment[..<slash]))
-        else {
-            throw PipelineError(.invalidContent, "unknown page reference \(reference.location)", file: file)
+        // The whole category is one page; its key is "<edition>/<category id>".
+        let key = reference.sourceKey
+        guard let slash = key.firstIndex(of: "/"), let edition = try? Edition(id: String(key[..<slash])) else {
+            throw PipelineError(.invalidContent, "unknown page reference '\(key)'", file: file)
         }
-        let categoryId = String(fragment[fragment.index(after: slash)...])
+        let categoryId = String(key[key.index(after: slash)...])
         let records = games(in: categoryId, edition: edition).enumerated().map { index, game in
             SourceRecord(game: Lossy(game.record), location: "line \(game.line) (game \(game.record.bestID ?? "?"))", position: index)
         }
@@ -83,10 +84,10 @@ public struct XMLFeedSource: CatalogSource {
         let total = games(in: category.id, edition: edition).count
         let record = ProviderCategory(
             id: .string(category.id), name: name, games: ProviderCollection(count: 0, total: total, items: []))
-        let location = "\(file)#\(edition.id)/\(category.id)"
+        let reference = SourcePageReference(location: file, offset: 0, sourceKey: "\(edition.id)/\(category.id)")
         return SourceCategory(
             record: Lossy(record), recordLocation: "line \(category.line) (category \(category.id))",
-            pages: total > 0 ? [SourcePageReference(location: location, offset: 0)] : [], pagesLocation: file)
+            pages: total > 0 ? [reference] : [], pagesLocation: file)
     }
 
     /// The games of a category on an edition's platform, by position then document order.

@@ -1,4 +1,4 @@
-import CasinoCatalog
+public import CasinoCatalog
 public import Foundation
 import Gzip
 
@@ -65,33 +65,37 @@ public struct SnapshotValidator: Sendable {
     // MARK: - Manifest
 
     private func readManifest(in directory: URL, into report: inout ValidationReport) -> Manifest? {
+        do {
+            return try Self.readManifest(in: directory, limits: limits)
+        } catch {
+            report.add(Manifest.fileName, error.record, error.message)
+            return nil
+        }
+    }
+
+    /// Reads and decodes the manifest of a snapshot directory, capped at
+    /// ``PipelineConfiguration/Limits/maxJSONFileBytes``.
+    ///
+    /// - Throws: ``PipelineError``: `.missingInput` when there is none, `.malformedInput` when it
+    ///   does not decode or follows another schema version.
+    public static func readManifest(in directory: URL, limits: PipelineConfiguration.Limits = .default) throws(PipelineError) -> Manifest {
         let url = directory.appendingPathComponent(Manifest.fileName)
         guard FileManager.default.fileExists(atPath: url.path) else {
-            report.add(Manifest.fileName, nil, "missing: \(directory.relativePath) is not a snapshot directory (run make snapshot)")
-            return nil
+            throw PipelineError(
+                .missingInput, "missing: \(directory.relativePath) is not a snapshot directory (run make snapshot)",
+                file: Manifest.fileName)
         }
-        let data: Data
-        do {
-            data = try FileInput.read(url, limit: limits.maxJSONFileBytes, what: "manifest")
-        } catch {
-            report.add(Manifest.fileName, nil, error.message)
-            return nil
-        }
+        let data = try FileInput.read(url, limit: limits.maxJSONFileBytes, what: "manifest")
         // Check the version before the shape, so a future manifest gets a clear message.
         if let versioned = try? CatalogCoding.decoder().decode(SchemaVersioned.self, from: data),
             versioned.schemaVersion != CatalogSchema.version
         {
-            report.add(
-                Manifest.fileName, "schemaVersion",
-                "is \(versioned.schemaVersion), this build reads \(CatalogSchema.version); regenerate with this version of catalog")
-            return nil
+            throw PipelineError(
+                .malformedInput,
+                "is \(versioned.schemaVersion), this build reads \(CatalogSchema.version); regenerate with this version of catalog",
+                file: Manifest.fileName, record: "schemaVersion")
         }
-        do {
-            return try JSONInput.decode(Manifest.self, from: data, file: Manifest.fileName)
-        } catch {
-            report.add(Manifest.fileName, nil, error.message)
-            return nil
-        }
+        return try JSONInput.decode(Manifest.self, from: data, file: Manifest.fileName)
     }
 
     private func checkManifest(_ manifest: Manifest, into report: inout ValidationReport) {
@@ -245,7 +249,7 @@ public struct SnapshotValidator: Sendable {
                     if page.offset != expectedOffset {
                         report.add(path, "payload.offset", "is \(page.offset), expected \(expectedOffset): a page of \(category.id) is missing")
                     }
-                    expectedOffset = page.offset + page.count
+                    expectedOffset = page.offset + page.limit
                     if page.total != category.gamesTotal {
                         report.add(path, "payload.total", "is \(page.total), category \(category.id) says gamesTotal \(category.gamesTotal)")
                     }

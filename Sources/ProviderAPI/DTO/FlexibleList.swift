@@ -1,3 +1,4 @@
+import CasinoCatalog
 import Foundation
 
 /// A list the provider gives either as a JSON array or as one delimited string
@@ -32,6 +33,6 @@ public enum FlexibleList: Codable, Sendable, Hashable {
             case .string(let text):
                 text.split(whereSeparator: { $0 == "," || $0 == ";" || $0.isWhitespace }).map(String.init)
             }
-        return raw.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+        return raw.map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }
     }
 }

@@ -1,3 +1,4 @@
+import CasinoCatalog
 import Foundation
 
 /// A scalar the provider spells in more than one way: `true`, `"1"`, `1`, `"96.21"`, `96.21`.
@@ -55,7 +56,7 @@ public enum FlexibleValue: Codable, Sendable, Hashable {
         case .int(let value): return value == 0 ? false : value == 1 ? true : nil
         case .double(let value): return value == 0 ? false : value == 1 ? true : nil
         case .string(let value):
-            switch value.trimmingCharacters(in: .whitespaces).lowercased() {
+            switch value.trimmingWhitespace().lowercased() {
             case "1", "true", "yes": return true
             case "0", "false", "no": return false
             default: return nil
@@ -71,7 +72,7 @@ public enum FlexibleValue: Codable, Sendable, Hashable {
         case .int(let value): return Double(value)
         case .double(let value): return value
         case .string(let value):
-            let trimmed = value.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: ",", with: ".")
+            let trimmed = value.trimmingWhitespace().replacingOccurrences(of: ",", with: ".")
             return Double(trimmed.hasSuffix("%") ? String(trimmed.dropLast()) : trimmed)
         }
     }

@@ -1,3 +1,4 @@
+import CasinoCatalog
 import Foundation
 
 /// A game record as the provider (or an XML feed) delivers it, with every quirk intact.
@@ -68,7 +69,7 @@ public struct ProviderGame: Codable, Sendable, Hashable {
     /// The best identifier the record offers (`id`, else `gId`, else `gameId`), trimmed.
     public var bestID: String? {
         for candidate in [id, gId, gameId] {
-            if let text = candidate?.text.trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty {
+            if let text = candidate?.text.trimmingWhitespace(), !text.isEmpty {
                 return text
             }
         }

@@ -61,7 +61,7 @@ public enum ProviderMapping {
     /// - Throws: ``RecordError`` for a missing id or name.
     public static func category(from record: ProviderCategory) throws(RecordError) -> Mapped<CasinoCatalog.Category> {
         var notes: [String] = []
-        guard let id = record.id.map({ $0.text.trimmingCharacters(in: .whitespacesAndNewlines) }), !id.isEmpty else {
+        guard let id = record.id.map({ $0.text.trimmingWhitespace() }), !id.isEmpty else {
             throw RecordError(.missingField, field: "id", "the category has no id")
         }
         try requireLength(id, field: "id", max: CatalogRules.maxIDLength)
@@ -84,7 +84,7 @@ public enum ProviderMapping {
     }
 
     private static func requiredURL(_ text: String?, field: String) throws(RecordError) -> String {
-        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard let text, !text.trimmingWhitespace().isEmpty else {
             throw RecordError(.missingField, field: field, "missing; the lobby cannot show the game without it")
         }
         guard let url = URLCleaning.https(text) else {
@@ -95,7 +95,7 @@ public enum ProviderMapping {
     }
 
     private static func optionalURL(_ text: String?, field: String, notes: inout [String]) -> String? {
-        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
+        guard let text, !text.trimmingWhitespace().isEmpty else { return nil }
         guard let url = URLCleaning.https(text) else {
             notes.append("\(field): dropped, not an absolute https URL: '\(text.prefix(120))'")
             return nil

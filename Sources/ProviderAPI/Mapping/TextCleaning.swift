@@ -6,6 +6,7 @@ public enum TextCleaning {
     /// Cleans a one-line text such as a name: trims, collapses whitespace runs to one space,
     /// removes control characters and NFC-normalizes (`"  Cafe\u{301} "` → `"Café"`).
     public static func line(_ text: String) -> String {
+        if isCleanASCII(text) { return text }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         var pendingSpace = false
@@ -21,6 +22,19 @@ public enum TextCleaning {
             result.unicodeScalars.append(scalar)
         }
         return result.precomposedStringWithCanonicalMapping
+    }
+
+    /// Whether `text` is printable ASCII with single inner spaces and none at the ends: already
+    /// clean (and NFC), the common case, checked without Unicode tables.
+    private static func isCleanASCII(_ text: String) -> Bool {
+        var previousWasSpace = true  // rejects a leading space
+        for byte in text.utf8 {
+            guard byte >= 0x20, byte < 0x7F else { return false }
+            let isSpace = byte == 0x20
+            if isSpace && previousWasSpace { return false }
+            previousWasSpace = isSpace
+        }
+        return !previousWasSpace || text.isEmpty
     }
 
     /// Converts HTML to plain text: drops tags (and the content of `script` and `style`),

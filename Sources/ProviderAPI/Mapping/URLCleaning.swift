@@ -10,7 +10,7 @@ public enum URLCleaning {
     /// - Spaces inside the path are percent-encoded.
     /// - `http:` is **not** upgraded: the host may not serve https; such a URL is rejected.
     public static func https(_ text: String) -> String? {
-        var url = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var url = text.trimmingWhitespace()
         if url.hasPrefix("//") {
             url = "https:" + url
         } else if url.lowercased().hasPrefix("https://") {

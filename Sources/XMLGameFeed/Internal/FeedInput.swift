@@ -89,4 +89,21 @@ final class FeedInput {
         }
         return Int32(count)
     }
+
+    /// The error for ``stop``, if the input stopped.
+    func stopError(file: String) -> XMLFeedError? {
+        switch stop {
+        case .overLimit:
+            XMLFeedError(
+                .tooLarge,
+                "the feed is over the limit of \(maxBytes) bytes (it grew while being read?); raise Limits.maxBytes if it really is that large",
+                file: file)
+        case .doctype(let line):
+            XMLFeedError(.doctypeForbidden, XMLCursor.doctypeMessage, file: file, line: line)
+        case .readFailed(let code):
+            XMLFeedError(.io, "reading the file failed after \(bytesRead) bytes: \(String(cString: strerror(code)))", file: file)
+        case nil:
+            nil
+        }
+    }
 }

@@ -21,6 +21,7 @@ struct FeedParser {
             { _ in 0 },  // the caller owns (and closes) the file descriptor
             Unmanaged.passUnretained(input).toOpaque(), nil, nil, LibXML2.readerOptions)
         guard let reader else {
+            if let error = input.stopError(file: file) { throw error }
             throw XMLFeedError(.io, "libxml2 could not create a reader for the feed (out of memory?)", file: file)
         }
         defer {

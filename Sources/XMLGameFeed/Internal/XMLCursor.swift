@@ -51,9 +51,7 @@ final class XMLCursor {
         guard status == 1 else { return false }
         switch kind {
         case .documentType:
-            throw error(
-                .doctypeForbidden, "the feed has a <!DOCTYPE>; feeds must not carry a DTD, remove it at the source",
-                line: line)
+            throw error(.doctypeForbidden, Self.doctypeMessage, line: line)
         case .entity:
             throw error(
                 .entityForbidden,
@@ -81,19 +79,8 @@ final class XMLCursor {
     /// Throws what stopped the input or libxml2, input first: libxml2's error is then only a
     /// consequence (the input refused to go on).
     private func checkHealth() throws(XMLFeedError) {
-        switch input.stop {
-        case .overLimit:
-            throw error(
-                .tooLarge,
-                "the feed is over the limit of \(limits.maxBytes) bytes (it grew while being read?); raise Limits.maxBytes if it really is that large")
-        case .doctype(let line):
-            throw error(
-                .doctypeForbidden, "the feed has a <!DOCTYPE>; feeds must not carry a DTD, remove it at the source",
-                line: line)
-        case .readFailed(let code):
-            throw error(.io, "reading the file failed after \(input.bytesRead) bytes: \(String(cString: strerror(code)))")
-        case nil:
-            break
+        if let error = input.stopError(file: file) {
+            throw error
         }
         if let diagnostic = diagnostics.first {
             throw error(for: diagnostic)
@@ -272,6 +259,8 @@ final class XMLCursor {
     private func unexpectedEnd(in element: String) -> XMLFeedError {
         error(.malformed, "the document ends inside <\(element.prefix(60))>; the feed is truncated, fetch it again", line: parserLine)
     }
+
+    static let doctypeMessage = "the feed has a <!DOCTYPE>; feeds must not carry a DTD, remove it at the source"
 
     // MARK: - libxml2 node types
 

@@ -27,7 +27,7 @@ let frIPhone = try! Edition(id: "fr-iPhone")
 /// Builds recorded provider directories for tests, file by file.
 struct RecordingBuilder {
     let layout: RecordingLayout
-    var fetchedAt = Date(timeIntervalSince1970: 1_763_632_800)
+    var fetchedAt = Date(timeIntervalSince1970: 1_795_168_800)
 
     init(root: URL) {
         layout = RecordingLayout(root: root)
