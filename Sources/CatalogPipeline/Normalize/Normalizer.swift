@@ -221,8 +221,7 @@ public struct Normalizer: Sendable {
         let pageCount = (0..<configuration.maxPagesPerCategory).prefix { index in
             index * size < total && min((index + 1) * size, total) <= covered
         }.count
-        let partial = (0..<configuration.maxPagesPerCategory).filter { $0 * size < wantedEnd }.count - pageCount
-        if partial > 0 {
+        if covered > pageCount * size {  // records of a page that was not recorded to its end
             guard pageCount > 0 else {
                 throw PipelineError(
                     .invalidContent,
@@ -232,7 +231,7 @@ public struct Normalizer: Sendable {
             state.warnings.append(
                 PipelineWarning(
                     file: sourceCategory.pagesLocation, record: "",
-                    message: "category \(category.id) (\(edition)): the recording ends mid-page (positions 0..<\(covered) of \(total)); bundling \(pageCount) full pages"))
+                    message: "category \(category.id) (\(edition)): the recording ends mid-page (positions 0..<\(covered) of \(total)); bundling the \(pageCount) complete pages"))
         }
         // Provider order, then id: stable for sources that give equal positions.
         games.sort { ($0.position, $0.game.id) < ($1.position, $1.game.id) }
