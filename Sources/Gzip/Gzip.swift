@@ -1,5 +1,5 @@
-public import Foundation
 import CZlib
+public import Foundation
 
 /// Deterministic gzip over the system zlib.
 ///

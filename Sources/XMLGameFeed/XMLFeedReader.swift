@@ -64,7 +64,8 @@ public enum XMLFeedReader {
             throw XMLFeedError(.io, "cannot open the file: \(String(cString: strerror(code)))", file: path)
         }
         defer { close(descriptor) }
-        return try FeedParser.parse(FeedInput(descriptor: descriptor, maxBytes: limits.maxBytes), file: path, limits: limits)
+        return try FeedParser.parse(
+            FeedInput(descriptor: descriptor, maxBytes: limits.maxBytes), file: path, limits: limits)
     }
 
     /// Reads the feed in `data`.
@@ -85,7 +86,8 @@ public enum XMLFeedReader {
 
     private static func checkSize(_ size: Int, limits: Limits, file: String) throws(XMLFeedError) {
         guard size > 0 else {
-            throw XMLFeedError(.missingInput, "the feed is empty (0 bytes); the download probably failed, fetch it again", file: file)
+            throw XMLFeedError(
+                .missingInput, "the feed is empty (0 bytes); the download probably failed, fetch it again", file: file)
         }
         guard size <= limits.maxBytes else {
             throw XMLFeedError(

@@ -34,7 +34,8 @@ struct ManifestSummary {
         lines.append("generated \(ISO8601DateFormatter().string(from: manifest.generatedAt)) from \(manifest.source)")
         lines.append("content \(manifest.contentHash)")
         lines.append(
-            "\(manifest.files.count) files, \(format(compressed)) gzip (\(format(uncompressed)) JSON), page size \(manifest.pageSize)")
+            "\(manifest.files.count) files, \(format(compressed)) gzip (\(format(uncompressed)) JSON), page size \(manifest.pageSize)"
+        )
         lines.append("")
         for edition in manifest.editions {
             let files = manifest.files.filter { $0.edition == edition }
@@ -50,10 +51,14 @@ struct ManifestSummary {
             let games = pages.reduce(0) { $0 + $1.count }
             let bytes = files.reduce(0) { $0 + $1.compressedBytes }
             let marker = edition == manifest.defaultEdition ? " (default)" : ""
-            lines.append("\(edition)\(marker): \(perCategory.count) categories, \(pages.count) pages, \(games) games, \(format(bytes))")
+            lines.append(
+                "\(edition)\(marker): \(perCategory.count) categories, \(pages.count) pages, \(games) games, \(format(bytes))"
+            )
             for categoryId in order.sorted() {
                 let stats = perCategory[categoryId]!
-                lines.append("  \(categoryId.padding(toLength: 24, withPad: " ", startingAt: 0)) \(stats.pages) pages  \(stats.games) of \(stats.total) games")
+                lines.append(
+                    "  \(categoryId.padding(toLength: 24, withPad: " ", startingAt: 0)) \(stats.pages) pages  \(stats.games) of \(stats.total) games"
+                )
             }
         }
         return lines.joined(separator: "\n")

@@ -67,7 +67,8 @@ struct SourceOptions: ParsableArguments {
     func normalize(logger: Logger) throws -> Catalog {
         let configuration = try configuration()
         let source = try openSource(configuration)
-        let result = try Normalizer(configuration: configuration, logger: logger).normalize(source, generatedAt: try generatedAt())
+        let result = try Normalizer(configuration: configuration, logger: logger).normalize(
+            source, generatedAt: try generatedAt())
         for warning in result.warnings {
             logger.warning("\(warning)")
         }

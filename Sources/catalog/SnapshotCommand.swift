@@ -36,7 +36,8 @@ struct SnapshotCommand: ParsableCommand {
             let manifest = try SnapshotWriter(limits: configuration.limits, logger: logger)
                 .write(catalog, to: URL(fileURLWithPath: out))
             let bytes = manifest.files.reduce(0) { $0 + $1.compressedBytes }
-            logger.info("wrote \(manifest.files.count) files (\(bytes) bytes) to \(out); contentHash \(manifest.contentHash)")
+            logger.info(
+                "wrote \(manifest.files.count) files (\(bytes) bytes) to \(out); contentHash \(manifest.contentHash)")
         }
     }
 }

@@ -20,7 +20,9 @@ import Testing
         #expect(!CatalogRules.isAbsoluteHTTPS(url))
     }
 
-    @Test(arguments: ["en-iPhone/categories.json.gz", "en-iPhone/games/videoslots-3f2a9c1b0d/0.json.gz", "manifest.json"])
+    @Test(arguments: [
+        "en-iPhone/categories.json.gz", "en-iPhone/games/videoslots-3f2a9c1b0d/0.json.gz", "manifest.json",
+    ])
     func acceptsSafeRelativePaths(path: String) {
         #expect(CatalogRules.isSafeRelativePath(path))
     }
@@ -30,7 +32,9 @@ import Testing
         #expect(!CatalogRules.isSafeRelativePath(path))
     }
 
-    @Test(arguments: [("FR", true), ("CA-ON", true), ("GB-ENG", true), ("fr", false), ("FRA", false), ("CA-", false), ("", false)])
+    @Test(arguments: [
+        ("FR", true), ("CA-ON", true), ("GB-ENG", true), ("fr", false), ("FRA", false), ("CA-", false), ("", false),
+    ])
     func recognizesTerritoryCodes(code: String, valid: Bool) {
         #expect(CatalogRules.isTerritoryCode(code) == valid)
     }

@@ -11,7 +11,10 @@ import Testing
         #expect(edition.id == id)
     }
 
-    @Test(arguments: ["", "en", "en-", "-iPhone", "en-iphone", "EN-iPhone", "../en-iPhone", "en/x-iPhone", "e\u{0}n-iPhone", "english-iPhone"])
+    @Test(arguments: [
+        "", "en", "en-", "-iPhone", "en-iphone", "EN-iPhone", "../en-iPhone", "en/x-iPhone", "e\u{0}n-iPhone",
+        "english-iPhone",
+    ])
     func rejectsMalformedIDs(id: String) {
         #expect(throws: Edition.InvalidID.self) { try Edition(id: id) }
     }

@@ -7,10 +7,14 @@ import Testing
 
     @Test func spellsCategoriesAndPagesReadably() {
         #expect(SnapshotKey.categories(edition).description == "en-iPhone/categories")
-        #expect(SnapshotKey.gamesPage(edition, categoryId: "VIDEOSLOTS", offset: 10).description == "en-iPhone/games/VIDEOSLOTS/10")
+        #expect(
+            SnapshotKey.gamesPage(edition, categoryId: "VIDEOSLOTS", offset: 10).description
+                == "en-iPhone/games/VIDEOSLOTS/10")
     }
 
-    @Test(arguments: ["VIDEOSLOTS", "../../etc/passwd", "a/b", "nul\u{0}byte", "🎰 slots", "100%", "Machines à sous", "..", "x%2Fy"])
+    @Test(arguments: [
+        "VIDEOSLOTS", "../../etc/passwd", "a/b", "nul\u{0}byte", "🎰 slots", "100%", "Machines à sous", "..", "x%2Fy",
+    ])
     func roundTripsHostileCategoryIDs(categoryId: String) throws {
         // Given a key for a category id with separators, NUL, emoji or escapes
         let key = SnapshotKey.gamesPage(edition, categoryId: categoryId, offset: 20)
@@ -24,8 +28,10 @@ import Testing
         #expect(try CatalogCoding.decoder().decode([SnapshotKey].self, from: json) == [key])
     }
 
-    @Test(arguments: ["", "en-iPhone", "en-iPhone/games", "en-iPhone/games/X/-1", "en-iPhone/games/X/01", "en-iPhone/games//0",
-        "en-iPhone/games/a/b/0", "en-iPhone/games/%ZZ/0", "xx/categories", "en-iPhone/categories/extra"])
+    @Test(arguments: [
+        "", "en-iPhone", "en-iPhone/games", "en-iPhone/games/X/-1", "en-iPhone/games/X/01", "en-iPhone/games//0",
+        "en-iPhone/games/a/b/0", "en-iPhone/games/%ZZ/0", "xx/categories", "en-iPhone/categories/extra",
+    ])
     func rejectsMalformedSpellings(text: String) {
         #expect(SnapshotKey(text) == nil)
     }

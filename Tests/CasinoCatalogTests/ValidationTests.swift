@@ -9,20 +9,23 @@ import Testing
     }
 
     @Test func acceptsAWellFormedPage() {
-        let page = GamesPage(categoryId: "SLOTS", offset: 10, limit: 10, total: 13, items: (1...3).map { Self.game("\($0)") })
+        let page = GamesPage(
+            categoryId: "SLOTS", offset: 10, limit: 10, total: 13, items: (1...3).map { Self.game("\($0)") })
         #expect(page.violations().isEmpty)
         #expect(!page.hasMore)
     }
 
     @Test func reportsACountThatDisagreesWithItems() {
-        var page = GamesPage(categoryId: "SLOTS", offset: 0, limit: 10, total: 30, items: (1...10).map { Self.game("\($0)") })
+        var page = GamesPage(
+            categoryId: "SLOTS", offset: 0, limit: 10, total: 30, items: (1...10).map { Self.game("\($0)") })
         page.count = 9
         #expect(page.violations().contains { $0.code == .pageArithmetic && $0.path == "count" })
     }
 
     @Test func acceptsAPageWithHolesLeftByRefusedRecords() {
         // Given the first of three pages, two of its records refused by the normalizer
-        let page = GamesPage(categoryId: "SLOTS", offset: 0, limit: 10, total: 30, items: (1...8).map { Self.game("\($0)") })
+        let page = GamesPage(
+            categoryId: "SLOTS", offset: 0, limit: 10, total: 30, items: (1...8).map { Self.game("\($0)") })
         // Then it is valid, and the next page still starts at the provider's offset 10
         #expect(page.violations().isEmpty)
         #expect(page.hasMore)
@@ -32,17 +35,21 @@ import Testing
     @Test func reportsAPageThatStartsPastTheTotalOrHoldsMoreThanItsLimit() {
         let late = GamesPage(categoryId: "SLOTS", offset: 30, limit: 10, total: 30, items: [Self.game("1")])
         #expect(late.violations().contains { $0.code == .pageArithmetic && $0.path == "offset" })
-        let full = GamesPage(categoryId: "SLOTS", offset: 0, limit: 2, total: 30, items: (1...3).map { Self.game("\($0)") })
+        let full = GamesPage(
+            categoryId: "SLOTS", offset: 0, limit: 2, total: 30, items: (1...3).map { Self.game("\($0)") })
         #expect(full.violations().contains { $0.code == .pageArithmetic && $0.path == "items" })
     }
 
     @Test func reportsAnOffsetThatIsNotAMultipleOfTheLimit() {
-        let page = GamesPage(categoryId: "SLOTS", offset: 5, limit: 10, total: 30, items: (1...10).map { Self.game("\($0)") })
+        let page = GamesPage(
+            categoryId: "SLOTS", offset: 5, limit: 10, total: 30, items: (1...10).map { Self.game("\($0)") })
         #expect(page.violations().contains { $0.path == "offset" })
     }
 
     @Test func reportsDuplicateGameIDsWithBothPositions() {
-        let page = GamesPage(categoryId: "SLOTS", offset: 0, limit: 10, total: 3, items: [Self.game("1"), Self.game("2"), Self.game("1")])
+        let page = GamesPage(
+            categoryId: "SLOTS", offset: 0, limit: 10, total: 3,
+            items: [Self.game("1"), Self.game("2"), Self.game("1")])
         let violation = page.violations().first { $0.code == .duplicateID }
         #expect(violation?.path == "items[2].id")
         #expect(violation?.message.contains("items[0]") == true)

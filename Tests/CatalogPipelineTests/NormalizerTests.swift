@@ -28,7 +28,10 @@ import Testing
         let edition = try normalize().catalog.editions[0]
         // Then the empty one is gone and the order and pages are the provider's
         #expect(edition.categories.items.map(\.id) == ["SLOTS", "LIVE"])
-        #expect(edition.pages.map { "\($0.categoryId)@\($0.offset)#\($0.count)" } == ["SLOTS@0#10", "SLOTS@10#2", "LIVE@0#3"])
+        #expect(
+            edition.pages.map { "\($0.categoryId)@\($0.offset)#\($0.count)" } == [
+                "SLOTS@0#10", "SLOTS@10#2", "LIVE@0#3",
+            ])
         #expect(edition.pages[0].items.map(\.id) == (1...10).map(String.init))
         #expect(edition.pages[0].items[0].thumbnail == "https://static.example.com/1.jpg")
         #expect(edition.pages[0].items[0].rtp == 0.965)
@@ -92,7 +95,8 @@ import Testing
         try recording.writeCategories([("SLOTS", "Slots", 30)])
         try recording.writeCategory("SLOTS", games: 30)
         let games = try String(data: JSONEncoder().encode((1...9).map { RecordingBuilder.game($0) }), encoding: .utf8)!
-        let page = #"{"count": 10, "total": 30, "items": [{"id": "99", "name": {"en": "Object"}}, "# + games.dropFirst() + "}"
+        let page =
+            #"{"count": 10, "total": 30, "items": [{"id": "99", "name": {"en": "Object"}}, "# + games.dropFirst() + "}"
         try recording.writeRawPage(page, category: "SLOTS", offset: 0)
         let result = try normalize()
         let warning = try #require(result.warnings.first { $0.record == "items[0]" })
@@ -156,7 +160,8 @@ import Testing
     @Test func failsOnAPageMissingFromTheMiddle() throws {
         try recording.writeCategories([("SLOTS", "Slots", 30)])
         try recording.writeCategory("SLOTS", games: 30)
-        try FileManager.default.removeItem(at: recording.layout.gamesPageFile(for: enIPhone, categoryId: "SLOTS", offset: 10))
+        try FileManager.default.removeItem(
+            at: recording.layout.gamesPageFile(for: enIPhone, categoryId: "SLOTS", offset: 10))
         let error = #expect(throws: PipelineError.self) { try normalize() }
         #expect(error?.message.contains("offset 20 does not continue") == true)
     }

@@ -73,12 +73,14 @@ import Testing
 
     @Test func catchesAnExtraUnlistedFile() throws {
         try Data("{}".utf8).write(to: out.appendingPathComponent("en-iPhone/extra.json.gz"))
-        #expect(validate().problems.contains { $0.file == "en-iPhone/extra.json.gz" && $0.message.contains("not listed") })
+        #expect(
+            validate().problems.contains { $0.file == "en-iPhone/extra.json.gz" && $0.message.contains("not listed") })
     }
 
     @Test func catchesAWrongSchemaVersionInTheManifest() throws {
         let url = out.appendingPathComponent(Manifest.fileName)
-        let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(of: "\"schemaVersion\" : 1", with: "\"schemaVersion\" : 99")
+        let text = try String(contentsOf: url, encoding: .utf8).replacingOccurrences(
+            of: "\"schemaVersion\" : 1", with: "\"schemaVersion\" : 99")
         try text.write(to: url, atomically: true, encoding: .utf8)
         #expect(validate().problems.contains { $0.file == Manifest.fileName && $0.message.contains("99") })
     }
@@ -125,7 +127,8 @@ import Testing
         try FileManager.default.removeItem(at: out.appendingPathComponent(firstPage.path))
         try Data("x".utf8).write(to: out.appendingPathComponent("stray.txt"))
         let categories = manifest.files.first { $0.kind == .categories }!
-        try Data(contentsOf: out.appendingPathComponent(categories.path)).dropLast(3).write(to: out.appendingPathComponent(categories.path))
+        try Data(contentsOf: out.appendingPathComponent(categories.path)).dropLast(3).write(
+            to: out.appendingPathComponent(categories.path))
         // When validated
         let files = Set(validate().problems.map(\.file))
         // Then each is reported

@@ -14,7 +14,8 @@ import Testing
         recording = RecordingBuilder(root: directory.child("provider"))
         try recording.writeMetadata(editions: [enIPhone, frIPhone])
         for edition in [enIPhone, frIPhone] {
-            try recording.writeCategories([("SLOTS", "Slots", 25), ("LIVE", "Live", 4), ("NONE", "None", 0)], edition: edition)
+            try recording.writeCategories(
+                [("SLOTS", "Slots", 25), ("LIVE", "Live", 4), ("NONE", "None", 0)], edition: edition)
             try recording.writeCategory("SLOTS", games: 25, edition: edition)
             try recording.writeCategory("LIVE", games: 4, firstID: 500, edition: edition)
         }
@@ -56,7 +57,9 @@ import Testing
         try buildSnapshot(from: recording.layout.root, to: out)
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("stale.txt").path))
         #expect(SnapshotValidator().validate(directory: out).isValid)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix(".out.") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter {
+            $0.hasPrefix(".out.")
+        }
         #expect(leftovers.isEmpty)
     }
 
@@ -71,14 +74,21 @@ import Testing
         try recording.writeCategory("SLOTS", games: 25)
         // And when a catalogue that breaks the schema reaches the writer
         var catalog = try Normalizer(configuration: .default, logger: quietLogger)
-            .normalize(RecordedProviderSource(directory: directory.child("provider")), generatedAt: Date(timeIntervalSince1970: 0))
+            .normalize(
+                RecordedProviderSource(directory: directory.child("provider")),
+                generatedAt: Date(timeIntervalSince1970: 0)
+            )
             .catalog
         catalog.editions[0].pages[0].items[1].id = catalog.editions[0].pages[0].items[0].id
-        let error = #expect(throws: PipelineError.self) { try SnapshotWriter(logger: quietLogger).write(catalog, to: out) }
+        let error = #expect(throws: PipelineError.self) {
+            try SnapshotWriter(logger: quietLogger).write(catalog, to: out)
+        }
         #expect(error?.code == .validationFailed)
         // Then out/ is exactly as it was, and no staging directory is left behind
         #expect(try fileTree(out) == before)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix(".out.") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter {
+            $0.hasPrefix(".out.")
+        }
         #expect(leftovers.isEmpty)
     }
 

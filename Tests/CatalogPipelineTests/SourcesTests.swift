@@ -20,7 +20,10 @@ import Testing
 
     @Test(arguments: [
         (#"<?xml version="1.0"?><!DOCTYPE feed [<!ENTITY x "y">]><feed provider="p"/>"#, "DOCTYPE"),
-        (#"<?xml version="1.0"?><!DOCTYPE feed [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><feed provider="p">&xxe;</feed>"#, "DOCTYPE"),
+        (
+            #"<?xml version="1.0"?><!DOCTYPE feed [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><feed provider="p">&xxe;</feed>"#,
+            "DOCTYPE"
+        ),
         (#"<feed provider="p"><games><game id="1"></games></feed>"#, "line"),
         ("", "empty"),
     ])
@@ -55,7 +58,9 @@ import Testing
     }
 
     @Test func saysHTTPIsNotSupportedYet() {
-        let error = #expect(throws: PipelineError.self) { try SourceKind.http.open("http://127.0.0.1:1", configuration: .default) }
+        let error = #expect(throws: PipelineError.self) {
+            try SourceKind.http.open("http://127.0.0.1:1", configuration: .default)
+        }
         #expect(error?.code == .unsupportedSource)
     }
 
@@ -87,7 +92,8 @@ import Testing
     @Test func buildsAValidDeterministicSnapshotFromTheDefaultData() throws {
         // Given the embedded recording and configuration
         let directory = try TemporaryDirectory()
-        let configuration = try PipelineConfiguration.load(from: repositoryRoot.appendingPathComponent("data/catalog.json"))
+        let configuration = try PipelineConfiguration.load(
+            from: repositoryRoot.appendingPathComponent("data/catalog.json"))
         // When it is built twice
         let provider = repositoryRoot.appendingPathComponent("data/provider")
         let manifest = try buildSnapshot(from: provider, to: directory.child("a"), configuration: configuration)

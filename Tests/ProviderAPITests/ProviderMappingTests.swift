@@ -49,7 +49,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (FlexibleValue.double(0.9646), 0.9646), (.double(96.46), 0.9646), (.string("96.21"), 0.9621), (.string(" 0.95 "), 0.95),
+        (FlexibleValue.double(0.9646), 0.9646), (.double(96.46), 0.9646), (.string("96.21"), 0.9621),
+        (.string(" 0.95 "), 0.95),
         (.int(97), 0.97), (.string("96,5"), 0.965), (.string("96.5%"), 0.965),
     ])
     func coercesRTPToAFraction(value: FlexibleValue, expected: Double) throws {
@@ -65,7 +66,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (FlexibleValue.string("1"), true), (.string("0"), false), (.int(1), true), (.bool(true), true), (.string("true"), true),
+        (FlexibleValue.string("1"), true), (.string("0"), false), (.int(1), true), (.bool(true), true),
+        (.string("true"), true),
         (.string("maybe"), false),
     ])
     func coercesBooleans(value: FlexibleValue, expected: Bool) throws {
@@ -113,10 +115,15 @@ import Testing
     }
 
     @Test func mapsACategoryWithItsGamesTotal() throws {
-        let json = #"{"href": "//api.example.com/v1/casino/categories/VIDEOSLOTS", "id": "VIDEOSLOTS", "name": "Video Slots", "games": {"count": 0, "total": 133, "items": []}}"#
+        let json =
+            #"{"href": "//api.example.com/v1/casino/categories/VIDEOSLOTS", "id": "VIDEOSLOTS", "name": "Video Slots", "games": {"count": 0, "total": 133, "items": []}}"#
         let record = try JSONDecoder().decode(ProviderCategory.self, from: Data(json.utf8))
         let category = try ProviderMapping.category(from: record).value
-        #expect(category == Category(id: "VIDEOSLOTS", name: "Video Slots", href: "https://api.example.com/v1/casino/categories/VIDEOSLOTS", gamesTotal: 133))
+        #expect(
+            category
+                == Category(
+                    id: "VIDEOSLOTS", name: "Video Slots",
+                    href: "https://api.example.com/v1/casino/categories/VIDEOSLOTS", gamesTotal: 133))
     }
 
     @Test func keepsAnUndecodableItemAsItsErrorWithoutFailingThePage() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import ProviderAPI
 import Testing
+
 @testable import XMLGameFeed
 
 @Suite struct XMLFeedReaderTests {
@@ -151,7 +152,8 @@ import Testing
 
     @Test func keepsEscapedTextAndCharacterReferencesRaw() throws {
         // Given predefined entities and character references, which are not forbidden
-        let xml = #"<feed provider="a&amp;b"><games><game id="&#x31;"><name>Rock &amp; Roll &lt;3 &#233;</name></game></games></feed>"#
+        let xml =
+            #"<feed provider="a&amp;b"><games><game id="&#x31;"><name>Rock &amp; Roll &lt;3 &#233;</name></game></games></feed>"#
 
         // When it is read
         let feed = try XMLFeedReader.read(data: Data(xml.utf8), name: "escapes.xml")
@@ -237,7 +239,10 @@ import Testing
 
     @Test(arguments: [
         ("<!DOCTYPE feed>\n<feed provider=\"a\"/>", 1),
-        ("<?xml version=\"1.0\"?>\n<!-- <feed> -->\n<!DOCTYPE feed SYSTEM \"http://127.0.0.1:9/feed.dtd\">\n<feed provider=\"a\"/>", 3),
+        (
+            "<?xml version=\"1.0\"?>\n<!-- <feed> -->\n<!DOCTYPE feed SYSTEM \"http://127.0.0.1:9/feed.dtd\">\n<feed provider=\"a\"/>",
+            3
+        ),
         ("<!DOCTYPE feed [\n<!ELEMENT feed ANY>\n<!ATTLIST feed provider CDATA \"x\">\n]>\n<feed/>", 1),
         ("<!DOCTYPE feed PUBLIC \"-//A//DTD//EN\" \"file:///etc/passwd\"><feed provider=\"a\"/>", 1),
     ])
@@ -507,7 +512,8 @@ import Testing
 
     @Test func rejectsTextOverMaxTextBytes() {
         // Given a name of 200 bytes and a limit of 100
-        let xml = "<feed provider=\"a\"><games>\n<game id=\"1\"><name>\(String(repeating: "x", count: 200))</name></game></games></feed>"
+        let xml =
+            "<feed provider=\"a\"><games>\n<game id=\"1\"><name>\(String(repeating: "x", count: 200))</name></game></games></feed>"
 
         // When it is read
         // Then it fails as too large on the element's line
@@ -532,7 +538,8 @@ import Testing
 
     @Test func rejectsNestingDeeperThanMaxDepth() {
         // Given unknown elements nested 40 deep inside a game, and the default limit of 32
-        let xml = "<feed provider=\"a\"><games><game id=\"1\">" + String(repeating: "<x>", count: 40)
+        let xml =
+            "<feed provider=\"a\"><games><game id=\"1\">" + String(repeating: "<x>", count: 40)
             + String(repeating: "</x>", count: 40) + "</game></games></feed>"
 
         // When it is read

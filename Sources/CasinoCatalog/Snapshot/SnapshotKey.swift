@@ -71,7 +71,8 @@ public enum SnapshotKey: Sendable, Hashable, Comparable, CustomStringConvertible
             if isUnreserved(byte) {
                 result.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                result += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
+                result +=
+                    "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
             }
         }
         return result

@@ -61,7 +61,8 @@ public enum CatalogRules {
             parts[0].allSatisfy({ $0.isASCII && $0.isUppercase })
         else { return false }
         return parts.count == 1
-            || ((1...3).contains(parts[1].count) && parts[1].allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) })
+            || ((1...3).contains(parts[1].count)
+                && parts[1].allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) })
     }
 
     /// Whether `text` holds a control character (other than none: tabs and newlines count too).

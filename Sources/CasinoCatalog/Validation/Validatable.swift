@@ -62,7 +62,9 @@ extension Category: Validatable {
         check.requireText(name, at: "name", maxLength: CatalogRules.maxNameLength)
         check.requireHTTPS(href, at: "href")
         if gamesTotal <= 0 {
-            check.add(.outOfRange, at: "gamesTotal", "must be greater than 0 (empty categories are not bundled), got \(gamesTotal)")
+            check.add(
+                .outOfRange, at: "gamesTotal",
+                "must be greater than 0 (empty categories are not bundled), got \(gamesTotal)")
         }
         return check.violations
     }
@@ -93,14 +95,16 @@ extension GamesPage: Validatable {
             check.add(.pageArithmetic, at: "limit", "must be greater than 0, got \(limit)")
         } else {
             if offset < 0 || offset % limit != 0 {
-                check.add(.pageArithmetic, at: "offset", "must be a non-negative multiple of limit \(limit), got \(offset)")
+                check.add(
+                    .pageArithmetic, at: "offset", "must be a non-negative multiple of limit \(limit), got \(offset)")
             }
             if items.count > limit {
                 check.add(.pageArithmetic, at: "items", "holds \(items.count) items, more than limit \(limit)")
             }
         }
         if total <= 0 {
-            check.add(.pageArithmetic, at: "total", "must be greater than 0 (empty categories are not bundled), got \(total)")
+            check.add(
+                .pageArithmetic, at: "total", "must be greater than 0 (empty categories are not bundled), got \(total)")
         } else if offset >= total {
             check.add(.pageArithmetic, at: "offset", "\(offset) is past the category's total \(total)")
         }

@@ -47,9 +47,11 @@ public struct PipelineConfiguration: Codable, Sendable, Hashable {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             let defaults = Limits()
-            maxJSONFileBytes = try container.decodeIfPresent(Int.self, forKey: .maxJSONFileBytes) ?? defaults.maxJSONFileBytes
+            maxJSONFileBytes =
+                try container.decodeIfPresent(Int.self, forKey: .maxJSONFileBytes) ?? defaults.maxJSONFileBytes
             maxFeedBytes = try container.decodeIfPresent(Int.self, forKey: .maxFeedBytes) ?? defaults.maxFeedBytes
-            maxRecordsPerFile = try container.decodeIfPresent(Int.self, forKey: .maxRecordsPerFile) ?? defaults.maxRecordsPerFile
+            maxRecordsPerFile =
+                try container.decodeIfPresent(Int.self, forKey: .maxRecordsPerFile) ?? defaults.maxRecordsPerFile
             maxSnapshotFileBytes =
                 try container.decodeIfPresent(Int.self, forKey: .maxSnapshotFileBytes) ?? defaults.maxSnapshotFileBytes
         }

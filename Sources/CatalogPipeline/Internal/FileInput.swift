@@ -17,7 +17,8 @@ enum FileInput {
         }
         if let size = (attributes[.size] as? NSNumber)?.intValue, size > limit {
             throw PipelineError(
-                .inputTooLarge, "\(what) is \(size) bytes, over the cap of \(limit) bytes; raise limits in the configuration if it is genuine",
+                .inputTooLarge,
+                "\(what) is \(size) bytes, over the cap of \(limit) bytes; raise limits in the configuration if it is genuine",
                 file: path)
         }
         let data: Data

@@ -5,7 +5,9 @@ import ProviderAPI
 /// Decodes JSON input, turning every failure into a ``PipelineError`` that names the file and
 /// the path inside it.
 enum JSONInput {
-    static func decode<Value: Decodable>(_ type: Value.Type, from data: Data, file: String) throws(PipelineError) -> Value {
+    static func decode<Value: Decodable>(
+        _ type: Value.Type, from data: Data, file: String
+    ) throws(PipelineError) -> Value {
         guard !data.isEmpty else {
             throw PipelineError(.malformedInput, "the file is empty (0 bytes); re-record or remove it", file: file)
         }

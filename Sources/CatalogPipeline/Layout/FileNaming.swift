@@ -18,7 +18,9 @@ public enum FileNaming {
         var pendingSeparator = false
         for byte in id.utf8 {
             let lower = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
-            if (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(lower) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(lower) {
+            if (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(lower)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(lower)
+            {
                 if pendingSeparator && !prefix.isEmpty { prefix.append("_") }
                 pendingSeparator = false
                 prefix.unicodeScalars.append(Unicode.Scalar(lower))

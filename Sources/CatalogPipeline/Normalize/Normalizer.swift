@@ -56,7 +56,8 @@ public struct Normalizer: Sendable {
         if !configuration.editions.isEmpty {
             for wanted in configuration.editions where !available.contains(where: { $0.edition == wanted }) {
                 throw PipelineError(
-                    .missingInput, "edition \(wanted) is configured but the source has no such edition (it has: \(available.map(\.edition.id).joined(separator: ", ")))",
+                    .missingInput,
+                    "edition \(wanted) is configured but the source has no such edition (it has: \(available.map(\.edition.id).joined(separator: ", ")))",
                     file: source.description)
             }
             available = available.filter { configuration.editions.contains($0.edition) }
@@ -72,7 +73,8 @@ public struct Normalizer: Sendable {
         let defaultEdition = configuration.defaultEdition ?? editions[0].edition
         guard editions.contains(where: { $0.edition == defaultEdition }) else {
             throw PipelineError(
-                .invalidConfiguration, "defaultEdition \(defaultEdition) is not among the built editions", file: source.description)
+                .invalidConfiguration, "defaultEdition \(defaultEdition) is not among the built editions",
+                file: source.description)
         }
         let catalog = Catalog(
             generatedAt: stamp, source: source.description, pageSize: configuration.pageSize,
@@ -102,7 +104,8 @@ public struct Normalizer: Sendable {
             let location = "\(sourceCategory.recordLocation)"
             guard let record = sourceCategory.record.value else {
                 state.warnings.append(
-                    PipelineWarning(file: sourceEdition.location, record: location,
+                    PipelineWarning(
+                        file: sourceEdition.location, record: location,
                         message: "category skipped: \(sourceCategory.record.failure ?? "undecodable")"))
                 continue
             }
@@ -111,23 +114,28 @@ public struct Normalizer: Sendable {
                 mapped = try ProviderMapping.category(from: record)
             } catch {
                 state.warnings.append(
-                    PipelineWarning(file: sourceEdition.location, record: location, message: "category skipped: \(error)"))
+                    PipelineWarning(
+                        file: sourceEdition.location, record: location, message: "category skipped: \(error)"))
                 continue
             }
             let category = mapped.value
             guard seenCategories.insert(category.id).inserted else {
                 state.warnings.append(
-                    PipelineWarning(file: sourceEdition.location, record: "\(location) (category \(category.id))",
+                    PipelineWarning(
+                        file: sourceEdition.location, record: "\(location) (category \(category.id))",
                         message: "duplicate category id skipped; the first one wins"))
                 continue
             }
             guard category.gamesTotal > 0 else {
-                logger.debug("dropped empty category", metadata: ["pipeline.category": "\(category.id)", "pipeline.edition": "\(edition)"])
+                logger.debug(
+                    "dropped empty category",
+                    metadata: ["pipeline.category": "\(category.id)", "pipeline.edition": "\(edition)"])
                 continue
             }
             if let violation = category.violations().first {
                 state.warnings.append(
-                    PipelineWarning(file: sourceEdition.location, record: location, message: "category skipped: \(violation)"))
+                    PipelineWarning(
+                        file: sourceEdition.location, record: location, message: "category skipped: \(violation)"))
                 continue
             }
             let categoryPages = try cutPages(
@@ -181,14 +189,17 @@ public struct Normalizer: Sendable {
                 state.warnings.append(
                     PipelineWarning(
                         file: page.location, record: "",
-                        message: "page total \(pageTotal) differs from the category's games total \(total); using \(total)"))
+                        message:
+                            "page total \(pageTotal) differs from the category's games total \(total); using \(total)"))
             }
             for record in page.records where record.position < wantedEnd {
                 read += 1
                 covered = max(covered, record.position + 1)
                 switch map(record) {
                 case .failure(let reason):
-                    invalid.append(PipelineWarning(file: page.location, record: record.location, message: "game skipped: \(reason)"))
+                    invalid.append(
+                        PipelineWarning(
+                            file: page.location, record: record.location, message: "game skipped: \(reason)"))
                 case .success(let game):
                     guard seen.insert(game.id).inserted else {
                         state.warnings.append(
@@ -231,7 +242,9 @@ public struct Normalizer: Sendable {
             state.warnings.append(
                 PipelineWarning(
                     file: sourceCategory.pagesLocation, record: "",
-                    message: "category \(category.id) (\(edition)): the recording ends mid-page (positions 0..<\(covered) of \(total)); bundling the \(pageCount) complete pages"))
+                    message:
+                        "category \(category.id) (\(edition)): the recording ends mid-page (positions 0..<\(covered) of \(total)); bundling the \(pageCount) complete pages"
+                ))
         }
         // Provider order, then id: stable for sources that give equal positions.
         games.sort { ($0.position, $0.game.id) < ($1.position, $1.game.id) }
@@ -243,7 +256,10 @@ public struct Normalizer: Sendable {
         }
     }
 
-    private enum Mapping { case success(Game), failure(String) }
+    private enum Mapping {
+        case success(Game)
+        case failure(String)
+    }
 
     private func map(_ record: SourceRecord) -> Mapping {
         guard let dto = record.game.value else {
@@ -259,7 +275,8 @@ public struct Normalizer: Sendable {
             return .failure("game \(mapped.value.id): \(violation)")
         }
         for note in mapped.notes {
-            logger.debug("repaired record", metadata: ["pipeline.record": "\(record.location)", "pipeline.note": "\(note)"])
+            logger.debug(
+                "repaired record", metadata: ["pipeline.record": "\(record.location)", "pipeline.note": "\(note)"])
         }
         return .success(mapped.value)
     }

@@ -71,14 +71,17 @@ public struct SampleRecording: Sendable {
                     for offset in stride(from: 0, to: gameIndexes.count, by: pageLimit) {
                         let slice = gameIndexes[offset..<min(offset + pageLimit, gameIndexes.count)]
                         let page = ProviderCollection(
-                            count: slice.count, total: gameIndexes.count, items: slice.map { game($0, edition: edition) },
+                            count: slice.count, total: gameIndexes.count,
+                            items: slice.map { game($0, edition: edition) },
                             pages: .init(
                                 first: pageURL(edition, id, 0),
-                                next: offset + pageLimit < gameIndexes.count ? pageURL(edition, id, offset + pageLimit) : nil,
+                                next: offset + pageLimit < gameIndexes.count
+                                    ? pageURL(edition, id, offset + pageLimit) : nil,
                                 previous: offset > 0 ? pageURL(edition, id, offset - pageLimit) : nil,
                                 last: pageURL(edition, id, (gameIndexes.count - 1) / pageLimit * pageLimit)))
                         try FileOutput.write(
-                            try encoder.encode(page), to: layout.gamesPageFile(for: edition, categoryId: id, offset: offset))
+                            try encoder.encode(page),
+                            to: layout.gamesPageFile(for: edition, categoryId: id, offset: offset))
                         written += 1
                     }
                 }
@@ -105,7 +108,9 @@ public struct SampleRecording: Sendable {
     }
 
     private func categoryName(_ index: Int, language: String) -> String {
-        guard index < categories else { return language == "fr" ? "Vide \(index - categories + 1)" : "Empty \(index - categories + 1)" }
+        guard index < categories else {
+            return language == "fr" ? "Vide \(index - categories + 1)" : "Empty \(index - categories + 1)"
+        }
         let names = language == "fr" ? Self.frenchCategoryNames : Self.englishCategoryNames
         let name = names[index % names.count]
         return index < names.count ? name : "\(name) \(index / names.count + 1)"
@@ -159,12 +164,14 @@ public struct SampleRecording: Sendable {
                 ? ProviderVendor(href: "\(Self.baseURL)/v1/casino/vendors/\(200 + vendorIndex)")
                 : ProviderVendor(
                     href: "\(Self.baseURL)/v1/casino/vendors/\(200 + vendorIndex)", id: .int(200 + vendorIndex),
-                    name: vendorName, displayName: vendorName, logo: "//static.example-cdn.com/vendors/\(200 + vendorIndex).png"),
+                    name: vendorName, displayName: vendorName,
+                    logo: "//static.example-cdn.com/vendors/\(200 + vendorIndex).png"),
             tags: ProviderCollection(
                 count: 2, total: 2,
                 items: [
                     ProviderReference(href: "\(Self.baseURL)/v1/casino/tags/Free%20Spins"),
-                    ProviderReference(href: "\(Self.baseURL)/v1/casino/tags/\(index % 2 == 0 ? "Megaways" : "Bonus%20Buy")"),
+                    ProviderReference(
+                        href: "\(Self.baseURL)/v1/casino/tags/\(index % 2 == 0 ? "Megaways" : "Bonus%20Buy")"),
                 ]),
             restrictedTerritories: index % 2 == 0 ? .array(["AF", "CA-ON", "US"]) : .string("AF AD CA-ON"))
         let rtp = 94.0 + Double(random.next() % 400) / 100

@@ -30,11 +30,14 @@ struct DirectoryPublisher {
         var isDirectory: ObjCBool = false
         let exists = fileManager.fileExists(atPath: target.path, isDirectory: &isDirectory)
         if exists && !isDirectory.boolValue {
-            throw PipelineError(.io, "the output path exists and is not a directory; move it away", file: target.relativePath)
+            throw PipelineError(
+                .io, "the output path exists and is not a directory; move it away", file: target.relativePath)
         }
         if !exists {
             guard rename(staging.path, target.path) == 0 else {
-                throw PipelineError(.io, "cannot move the staged snapshot into place: \(String(cString: strerror(errno)))", file: target.relativePath)
+                throw PipelineError(
+                    .io, "cannot move the staged snapshot into place: \(String(cString: strerror(errno)))",
+                    file: target.relativePath)
             }
             return
         }
@@ -47,7 +50,9 @@ struct DirectoryPublisher {
         let previous = target.deletingLastPathComponent()
             .appendingPathComponent(".\(target.lastPathComponent).previous-\(UUID().uuidString)")
         guard rename(target.path, previous.path) == 0 else {
-            throw PipelineError(.io, "cannot move the previous snapshot aside: \(String(cString: strerror(errno)))", file: target.relativePath)
+            throw PipelineError(
+                .io, "cannot move the previous snapshot aside: \(String(cString: strerror(errno)))",
+                file: target.relativePath)
         }
         guard rename(staging.path, target.path) == 0 else {
             let reason = String(cString: strerror(errno))

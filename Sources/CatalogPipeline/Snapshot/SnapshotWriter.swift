@@ -47,7 +47,8 @@ public struct SnapshotWriter: Sendable {
             let path = SnapshotLayout.path(for: key)
             do {
                 let contentHash = "sha256:" + FileNaming.hexSHA256(try encoder.encode(payload))
-                let snapshot = Snapshot(key: key, contentHash: contentHash, generatedAt: catalog.generatedAt, payload: payload)
+                let snapshot = Snapshot(
+                    key: key, contentHash: contentHash, generatedAt: catalog.generatedAt, payload: payload)
                 let json = try encoder.encode(snapshot)
                 let packed = try Gzip.compress(json)
                 files.append(RenderedFile(path: path, data: packed))
@@ -64,7 +65,9 @@ public struct SnapshotWriter: Sendable {
 
         for edition in catalog.editions {
             let categories = edition.categories
-            try add(categories, key: .categories(edition.edition), count: categories.items.count, total: categories.items.count)
+            try add(
+                categories, key: .categories(edition.edition), count: categories.items.count,
+                total: categories.items.count)
             for page in edition.pages {
                 try add(
                     page, key: .gamesPage(edition.edition, categoryId: page.categoryId, offset: page.offset),
@@ -78,7 +81,10 @@ public struct SnapshotWriter: Sendable {
             contentHash: Self.contentHash(of: entries), pageSize: catalog.pageSize,
             defaultEdition: catalog.defaultEdition, editions: catalog.editions.map(\.edition).sorted(), files: entries)
         do {
-            files.append(RenderedFile(path: Manifest.fileName, data: try CatalogCoding.prettyEncoder().encode(manifest) + Data("\n".utf8)))
+            files.append(
+                RenderedFile(
+                    path: Manifest.fileName, data: try CatalogCoding.prettyEncoder().encode(manifest) + Data("\n".utf8))
+            )
         } catch {
             throw PipelineError(.invalidContent, "cannot encode the manifest: \(error)", file: Manifest.fileName)
         }

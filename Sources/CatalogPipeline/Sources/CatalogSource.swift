@@ -45,7 +45,9 @@ public struct SourceCategory: Sendable {
     /// Where the pages were looked for, for error messages.
     public var pagesLocation: String
 
-    public init(record: Lossy<ProviderCategory>, recordLocation: String, pages: [SourcePageReference], pagesLocation: String) {
+    public init(
+        record: Lossy<ProviderCategory>, recordLocation: String, pages: [SourcePageReference], pagesLocation: String
+    ) {
         self.record = record
         self.recordLocation = recordLocation
         self.pages = pages

@@ -27,7 +27,8 @@ public struct RecordedProviderSource: CatalogSource {
         self.limits = limits
         if FileManager.default.fileExists(atPath: layout.metadataFile.path) {
             let data = try FileInput.read(layout.metadataFile, limit: 1 << 20, what: "recording metadata")
-            metadata = try JSONInput.decode(RecordingLayout.Metadata.self, from: data, file: layout.metadataFile.relativePath)
+            metadata = try JSONInput.decode(
+                RecordingLayout.Metadata.self, from: data, file: layout.metadataFile.relativePath)
         } else {
             metadata = nil
         }
@@ -47,16 +48,19 @@ public struct RecordedProviderSource: CatalogSource {
         let envelope = try JSONInput.decode(
             ProviderCollection<Lossy<ProviderGame>>.self, from: data, file: reference.location)
         guard let items = envelope.items else {
-            throw PipelineError(.malformedInput, "the response has no items array; re-record the page", file: reference.location)
+            throw PipelineError(
+                .malformedInput, "the response has no items array; re-record the page", file: reference.location)
         }
         guard items.count <= limits.maxRecordsPerFile else {
             throw PipelineError(
-                .inputTooLarge, "\(items.count) records, over the cap of \(limits.maxRecordsPerFile)", file: reference.location)
+                .inputTooLarge, "\(items.count) records, over the cap of \(limits.maxRecordsPerFile)",
+                file: reference.location)
         }
         let records = items.enumerated().map { index, item in
             SourceRecord(game: item, location: "items[\(index)]", position: reference.offset + index)
         }
-        return SourcePage(location: reference.location, offset: reference.offset, total: envelope.total, records: records)
+        return SourcePage(
+            location: reference.location, offset: reference.offset, total: envelope.total, records: records)
     }
 
     /// The editions listed in `recording.json`, else every subdirectory named like one.
@@ -66,7 +70,8 @@ public struct RecordedProviderSource: CatalogSource {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: layout.root.path)
         } catch {
-            throw PipelineError(.io, "cannot list the directory: \(error.localizedDescription)", file: layout.root.relativePath)
+            throw PipelineError(
+                .io, "cannot list the directory: \(error.localizedDescription)", file: layout.root.relativePath)
         }
         return names.compactMap { try? Edition(id: $0) }.sorted()
     }
@@ -74,24 +79,30 @@ public struct RecordedProviderSource: CatalogSource {
     private func sourceEdition(_ edition: Edition) throws(PipelineError) -> SourceEdition {
         let file = layout.categoriesFile(for: edition)
         let data = try FileInput.read(file, limit: limits.maxJSONFileBytes, what: "categories response")
-        let envelope = try JSONInput.decode(ProviderCollection<Lossy<ProviderCategory>>.self, from: data, file: file.relativePath)
+        let envelope = try JSONInput.decode(
+            ProviderCollection<Lossy<ProviderCategory>>.self, from: data, file: file.relativePath)
         guard let items = envelope.items else {
-            throw PipelineError(.malformedInput, "the response has no items array; re-record it", file: file.relativePath)
+            throw PipelineError(
+                .malformedInput, "the response has no items array; re-record it", file: file.relativePath)
         }
         guard items.count <= limits.maxRecordsPerFile else {
-            throw PipelineError(.inputTooLarge, "\(items.count) categories, over the cap of \(limits.maxRecordsPerFile)", file: file.relativePath)
+            throw PipelineError(
+                .inputTooLarge, "\(items.count) categories, over the cap of \(limits.maxRecordsPerFile)",
+                file: file.relativePath)
         }
         var categories: [SourceCategory] = []
         for (index, item) in items.enumerated() {
             var pages: [SourcePageReference] = []
-            var pagesLocation = layout.root.appendingPathComponent(edition.id).appendingPathComponent("games").relativePath
+            var pagesLocation = layout.root.appendingPathComponent(edition.id).appendingPathComponent("games")
+                .relativePath
             if let id = item.value?.id?.text, !id.isEmpty {
                 let directory = layout.gamesDirectory(for: edition, categoryId: id)
                 pagesLocation = directory.relativePath
                 pages = try pageReferences(in: directory)
             }
             categories.append(
-                SourceCategory(record: item, recordLocation: "items[\(index)]", pages: pages, pagesLocation: pagesLocation))
+                SourceCategory(
+                    record: item, recordLocation: "items[\(index)]", pages: pages, pagesLocation: pagesLocation))
         }
         return SourceEdition(edition: edition, location: file.relativePath, categories: categories)
     }
@@ -103,7 +114,8 @@ public struct RecordedProviderSource: CatalogSource {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         } catch {
-            throw PipelineError(.io, "cannot list the directory: \(error.localizedDescription)", file: directory.relativePath)
+            throw PipelineError(
+                .io, "cannot list the directory: \(error.localizedDescription)", file: directory.relativePath)
         }
         return names.compactMap { name -> SourcePageReference? in
             guard name.hasSuffix(".json") else { return nil }

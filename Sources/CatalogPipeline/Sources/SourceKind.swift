@@ -24,7 +24,8 @@ public enum SourceKind: String, Sendable, CaseIterable {
     ///
     /// - Throws: ``PipelineError`` when it cannot be opened; `.unsupportedSource` for `http`,
     ///   which this build reads only through a recording made by a fetch.
-    public func open(_ source: String, configuration: PipelineConfiguration) throws(PipelineError) -> any CatalogSource {
+    public func open(_ source: String, configuration: PipelineConfiguration) throws(PipelineError) -> any CatalogSource
+    {
         switch self {
         case .recorded:
             return try RecordedProviderSource(directory: URL(fileURLWithPath: source), limits: configuration.limits)

@@ -23,7 +23,9 @@ public struct XMLFeedSource: CatalogSource {
     ///   - editions: The editions to build; empty means every one the feed has.
     ///   - limits: Size caps; ``PipelineConfiguration/Limits/maxFeedBytes`` bounds the file.
     /// - Throws: ``PipelineError`` naming the file and line for malformed or hostile XML.
-    public init(file url: URL, editions: [Edition] = [], limits: PipelineConfiguration.Limits = .default) throws(PipelineError) {
+    public init(
+        file url: URL, editions: [Edition] = [], limits: PipelineConfiguration.Limits = .default
+    ) throws(PipelineError) {
         var readerLimits = XMLFeedReader.Limits.default
         readerLimits.maxBytes = limits.maxFeedBytes
         readerLimits.maxGames = limits.maxRecordsPerFile
@@ -65,7 +67,9 @@ public struct XMLFeedSource: CatalogSource {
         }
         let categoryId = String(key[key.index(after: slash)...])
         let records = games(in: categoryId, edition: edition).enumerated().map { index, game in
-            SourceRecord(game: Lossy(game.record), location: "line \(game.line) (game \(game.record.bestID ?? "?"))", position: index)
+            SourceRecord(
+                game: Lossy(game.record), location: "line \(game.line) (game \(game.record.bestID ?? "?"))",
+                position: index)
         }
         return SourcePage(location: file, offset: 0, total: records.count, records: records)
     }
@@ -73,14 +77,17 @@ public struct XMLFeedSource: CatalogSource {
     private func editionList() -> [Edition] {
         if !requestedEditions.isEmpty { return requestedEditions.sorted() }
         let languages = Set(feed.categories.flatMap(\.names.keys)).filter(Edition.isLanguageTag)
-        let platforms = Set(feed.games.flatMap { $0.record.platform?.values.compactMap { Platform(lenient: $0) } ?? [] })
+        let platforms = Set(
+            feed.games.flatMap { $0.record.platform?.values.compactMap { Platform(lenient: $0) } ?? [] })
         return languages.flatMap { language in
             platforms.compactMap { try? Edition(language: language, platform: $0) }
         }.sorted()
     }
 
     private func sourceCategory(_ category: XMLFeed.Category, edition: Edition) -> SourceCategory {
-        let name = category.names[edition.language] ?? category.names["en"] ?? category.names.sorted { $0.key < $1.key }.first?.value
+        let name =
+            category.names[edition.language] ?? category.names["en"]
+            ?? category.names.sorted { $0.key < $1.key }.first?.value
         let total = games(in: category.id, edition: edition).count
         let record = ProviderCategory(
             id: .string(category.id), name: name, games: ProviderCollection(count: 0, total: total, items: []))

@@ -35,7 +35,8 @@ public struct SnapshotValidator: Sendable {
         var pages: [Edition: [String: [(path: String, page: GamesPage)]]] = [:]
         for entry in manifest.files {
             guard CatalogRules.isSafeRelativePath(entry.path) else {
-                report.add(Manifest.fileName, "files[\(entry.path)]", "unsafe path: it could leave the snapshot directory")
+                report.add(
+                    Manifest.fileName, "files[\(entry.path)]", "unsafe path: it could leave the snapshot directory")
                 continue
             }
             guard let json = readFile(entry, in: directory, into: &report) else { continue }
@@ -53,7 +54,8 @@ public struct SnapshotValidator: Sendable {
                 if let snapshot = decode(Snapshot<GamesPage>.self, json, entry, manifest, into: &report) {
                     check(snapshot.payload, entry, manifest, into: &report)
                     report.gamesChecked += snapshot.payload.items.count
-                    pages[entry.edition, default: [:]][snapshot.payload.categoryId, default: []].append((entry.path, snapshot.payload))
+                    pages[entry.edition, default: [:]][snapshot.payload.categoryId, default: []].append(
+                        (entry.path, snapshot.payload))
                 }
             }
         }
@@ -78,7 +80,9 @@ public struct SnapshotValidator: Sendable {
     ///
     /// - Throws: ``PipelineError``: `.missingInput` when there is none, `.malformedInput` when it
     ///   does not decode or follows another schema version.
-    public static func readManifest(in directory: URL, limits: PipelineConfiguration.Limits = .default) throws(PipelineError) -> Manifest {
+    public static func readManifest(
+        in directory: URL, limits: PipelineConfiguration.Limits = .default
+    ) throws(PipelineError) -> Manifest {
         let url = directory.appendingPathComponent(Manifest.fileName)
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw PipelineError(
@@ -115,10 +119,16 @@ public struct SnapshotValidator: Sendable {
         var keys = Set<SnapshotKey>()
         for (index, entry) in manifest.files.enumerated() {
             let record = "files[\(index)]"
-            if !paths.insert(entry.path).inserted { report.add(Manifest.fileName, record, "path \(entry.path) listed twice") }
-            if !keys.insert(entry.key).inserted { report.add(Manifest.fileName, record, "key \(entry.key) listed twice") }
+            if !paths.insert(entry.path).inserted {
+                report.add(Manifest.fileName, record, "path \(entry.path) listed twice")
+            }
+            if !keys.insert(entry.key).inserted {
+                report.add(Manifest.fileName, record, "key \(entry.key) listed twice")
+            }
             if entry.path != SnapshotLayout.path(for: entry.key) {
-                report.add(Manifest.fileName, record, "path \(entry.path) is not where key \(entry.key) belongs (\(SnapshotLayout.path(for: entry.key)))")
+                report.add(
+                    Manifest.fileName, record,
+                    "path \(entry.path) is not where key \(entry.key) belongs (\(SnapshotLayout.path(for: entry.key)))")
             }
             if !manifest.editions.contains(entry.edition) {
                 report.add(Manifest.fileName, record, "edition \(entry.edition) is not listed in editions")
@@ -129,7 +139,9 @@ public struct SnapshotValidator: Sendable {
         }
         let expectedHash = SnapshotWriter.contentHash(of: manifest.files)
         if manifest.contentHash != expectedHash {
-            report.add(Manifest.fileName, "contentHash", "is \(manifest.contentHash), the files' content hashes give \(expectedHash)")
+            report.add(
+                Manifest.fileName, "contentHash",
+                "is \(manifest.contentHash), the files' content hashes give \(expectedHash)")
         }
     }
 
@@ -155,16 +167,22 @@ public struct SnapshotValidator: Sendable {
         }
         var intact = true
         if data.count != entry.compressedBytes {
-            report.add(entry.path, nil, "is \(data.count) bytes, the manifest says \(entry.compressedBytes) (truncated or replaced)")
+            report.add(
+                entry.path, nil,
+                "is \(data.count) bytes, the manifest says \(entry.compressedBytes) (truncated or replaced)")
             intact = false
         }
         let digest = FileNaming.hexSHA256(data)
         if digest != entry.sha256 {
-            report.add(entry.path, nil, "SHA-256 \(digest) does not match the manifest's \(entry.sha256) (the file was changed)")
+            report.add(
+                entry.path, nil,
+                "SHA-256 \(digest) does not match the manifest's \(entry.sha256) (the file was changed)")
             intact = false
         }
         guard entry.uncompressedBytes <= limits.maxSnapshotFileBytes else {
-            report.add(entry.path, nil, "uncompressed size \(entry.uncompressedBytes) is over the cap of \(limits.maxSnapshotFileBytes) bytes")
+            report.add(
+                entry.path, nil,
+                "uncompressed size \(entry.uncompressedBytes) is over the cap of \(limits.maxSnapshotFileBytes) bytes")
             return nil
         }
         do {
@@ -193,9 +211,15 @@ public struct SnapshotValidator: Sendable {
             report.add(entry.path, nil, error.message)
             return nil
         }
-        if snapshot.key != entry.key { report.add(entry.path, "key", "is \(snapshot.key), the manifest says \(entry.key)") }
-        if snapshot.edition != entry.edition { report.add(entry.path, "edition", "is \(snapshot.edition), expected \(entry.edition)") }
-        if snapshot.kind != entry.kind { report.add(entry.path, "kind", "is \(snapshot.kind.rawValue), expected \(entry.kind.rawValue)") }
+        if snapshot.key != entry.key {
+            report.add(entry.path, "key", "is \(snapshot.key), the manifest says \(entry.key)")
+        }
+        if snapshot.edition != entry.edition {
+            report.add(entry.path, "edition", "is \(snapshot.edition), expected \(entry.edition)")
+        }
+        if snapshot.kind != entry.kind {
+            report.add(entry.path, "kind", "is \(snapshot.kind.rawValue), expected \(entry.kind.rawValue)")
+        }
         if snapshot.contentHash != entry.contentHash {
             report.add(entry.path, "contentHash", "is \(snapshot.contentHash), the manifest says \(entry.contentHash)")
         }
@@ -206,22 +230,37 @@ public struct SnapshotValidator: Sendable {
     }
 
     private func check(_ list: CategoryList, _ entry: Manifest.Entry, into report: inout ValidationReport) {
-        for violation in list.violations() { report.add(entry.path, "payload." + violation.path, "\(violation.message) (\(violation.code))") }
+        for violation in list.violations() {
+            report.add(entry.path, "payload." + violation.path, "\(violation.message) (\(violation.code))")
+        }
         if entry.count != list.items.count || entry.total != list.items.count {
-            report.add(entry.path, "payload.items", "holds \(list.items.count) categories, the manifest says count \(entry.count), total \(entry.total)")
+            report.add(
+                entry.path, "payload.items",
+                "holds \(list.items.count) categories, the manifest says count \(entry.count), total \(entry.total)")
         }
     }
 
-    private func check(_ page: GamesPage, _ entry: Manifest.Entry, _ manifest: Manifest, into report: inout ValidationReport) {
-        for violation in page.violations() { report.add(entry.path, "payload." + violation.path, "\(violation.message) (\(violation.code))") }
-        if case .gamesPage(_, let categoryId, let offset) = entry.key, categoryId != page.categoryId || offset != page.offset {
-            report.add(entry.path, "payload", "is page \(page.categoryId)@\(page.offset), the key says \(categoryId)@\(offset)")
+    private func check(
+        _ page: GamesPage, _ entry: Manifest.Entry, _ manifest: Manifest, into report: inout ValidationReport
+    ) {
+        for violation in page.violations() {
+            report.add(entry.path, "payload." + violation.path, "\(violation.message) (\(violation.code))")
+        }
+        if case .gamesPage(_, let categoryId, let offset) = entry.key,
+            categoryId != page.categoryId || offset != page.offset
+        {
+            report.add(
+                entry.path, "payload", "is page \(page.categoryId)@\(page.offset), the key says \(categoryId)@\(offset)"
+            )
         }
         if page.limit != manifest.pageSize {
             report.add(entry.path, "payload.limit", "is \(page.limit), the manifest's pageSize is \(manifest.pageSize)")
         }
         if entry.count != page.count || entry.total != page.total {
-            report.add(entry.path, "payload", "count \(page.count) / total \(page.total) disagree with the manifest's \(entry.count) / \(entry.total)")
+            report.add(
+                entry.path, "payload",
+                "count \(page.count) / total \(page.total) disagree with the manifest's \(entry.count) / \(entry.total)"
+            )
         }
     }
 
@@ -233,7 +272,9 @@ public struct SnapshotValidator: Sendable {
     ) {
         for edition in manifest.editions {
             guard let (listPath, list) = categoryLists[edition] else {
-                report.add(SnapshotLayout.path(for: .categories(edition)), nil, "edition \(edition) has no readable categories file")
+                report.add(
+                    SnapshotLayout.path(for: .categories(edition)), nil,
+                    "edition \(edition) has no readable categories file")
                 continue
             }
             let editionPages = pages[edition] ?? [:]
@@ -247,15 +288,21 @@ public struct SnapshotValidator: Sendable {
                 var seenGames: [String: String] = [:]
                 for (path, page) in categoryPages {
                     if page.offset != expectedOffset {
-                        report.add(path, "payload.offset", "is \(page.offset), expected \(expectedOffset): a page of \(category.id) is missing")
+                        report.add(
+                            path, "payload.offset",
+                            "is \(page.offset), expected \(expectedOffset): a page of \(category.id) is missing")
                     }
                     expectedOffset = page.offset + page.limit
                     if page.total != category.gamesTotal {
-                        report.add(path, "payload.total", "is \(page.total), category \(category.id) says gamesTotal \(category.gamesTotal)")
+                        report.add(
+                            path, "payload.total",
+                            "is \(page.total), category \(category.id) says gamesTotal \(category.gamesTotal)")
                     }
                     for (itemIndex, game) in page.items.enumerated() {
                         if let first = seenGames[game.id], first != path {
-                            report.add(path, "payload.items[\(itemIndex)].id", "duplicate game id \(game.id) in category \(category.id), also in \(first)")
+                            report.add(
+                                path, "payload.items[\(itemIndex)].id",
+                                "duplicate game id \(game.id) in category \(category.id), also in \(first)")
                         }
                         seenGames[game.id] = seenGames[game.id] ?? path
                     }
@@ -264,7 +311,8 @@ public struct SnapshotValidator: Sendable {
             let listed = Set(list.items.map(\.id))
             for (categoryId, orphans) in editionPages where !listed.contains(categoryId) {
                 for (path, _) in orphans {
-                    report.add(path, nil, "page of category \(categoryId), which the categories of \(edition) do not list")
+                    report.add(
+                        path, nil, "page of category \(categoryId), which the categories of \(edition) do not list")
                 }
             }
         }

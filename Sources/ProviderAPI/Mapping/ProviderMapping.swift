@@ -145,13 +145,15 @@ public enum ProviderMapping {
 
     private static func vendor(_ record: ProviderVendor?, notes: inout [String]) -> Vendor? {
         guard let record else { return nil }
-        let id = record.id.map { TextCleaning.line($0.text) }.flatMap { $0.isEmpty ? nil : $0 }
+        let id =
+            record.id.map { TextCleaning.line($0.text) }.flatMap { $0.isEmpty ? nil : $0 }
             ?? record.href.flatMap(URLCleaning.lastPathComponent)
         guard let id, id.count <= CatalogRules.maxIDLength else {
             notes.append("vendor: dropped, it has no id")
             return nil
         }
-        let name = [record.displayName, record.name].compactMap { $0.map(TextCleaning.line) }.first { !$0.isEmpty } ?? id
+        let name =
+            [record.displayName, record.name].compactMap { $0.map(TextCleaning.line) }.first { !$0.isEmpty } ?? id
         let logo = optionalURL(record.logo ?? record.image, field: "vendor.logo", notes: &notes)
         return Vendor(id: id, name: String(name.prefix(CatalogRules.maxNameLength)), logo: logo)
     }
@@ -160,7 +162,8 @@ public enum ProviderMapping {
         var seen = Set<String>()
         var result: [String] = []
         for reference in collection?.items ?? [] {
-            let name = reference.name.map(TextCleaning.line).flatMap { $0.isEmpty ? nil : $0 }
+            let name =
+                reference.name.map(TextCleaning.line).flatMap { $0.isEmpty ? nil : $0 }
                 ?? reference.id.map { TextCleaning.line($0.text) }.flatMap { $0.isEmpty ? nil : $0 }
                 ?? reference.href.flatMap(URLCleaning.lastPathComponent)
             if let name, name.count <= CatalogRules.maxNameLength, seen.insert(name).inserted {
@@ -204,7 +207,8 @@ public enum ProviderMapping {
             if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
                 if pendingDash && !slug.isEmpty { slug.append("-") }
                 pendingDash = false
-                slug.unicodeScalars.append(Unicode.Scalar(UInt8(scalar.value)).properties.lowercaseMapping.unicodeScalars.first!)
+                slug.unicodeScalars.append(
+                    Unicode.Scalar(UInt8(scalar.value)).properties.lowercaseMapping.unicodeScalars.first!)
             } else if !scalar.properties.isDiacritic && scalar.properties.generalCategory != .nonspacingMark {
                 pendingDash = true
             }

@@ -101,7 +101,8 @@ final class FeedInput {
         case .doctype(let line):
             XMLFeedError(.doctypeForbidden, XMLCursor.doctypeMessage, file: file, line: line)
         case .readFailed(let code):
-            XMLFeedError(.io, "reading the file failed after \(bytesRead) bytes: \(String(cString: strerror(code)))", file: file)
+            XMLFeedError(
+                .io, "reading the file failed after \(bytesRead) bytes: \(String(cString: strerror(code)))", file: file)
         case nil:
             nil
         }

@@ -31,7 +31,8 @@ struct FeedParser {
             withExtendedLifetime(diagnostics) {}
         }
         diagnostics.install(on: reader)
-        let parser = FeedParser(cursor: XMLCursor(reader: reader, input: input, diagnostics: diagnostics, file: file, limits: limits))
+        let parser = FeedParser(
+            cursor: XMLCursor(reader: reader, input: input, diagnostics: diagnostics, file: file, limits: limits))
         return try parser.feed()
     }
 
@@ -45,18 +46,21 @@ struct FeedParser {
         } while cursor.kind != .element
         guard cursor.name == "feed" else {
             throw cursor.error(
-                .malformed, "the root element is <\(cursor.name.prefix(60))>, expected <feed>; is this an XML game feed?",
+                .malformed,
+                "the root element is <\(cursor.name.prefix(60))>, expected <feed>; is this an XML game feed?",
                 line: cursor.line)
         }
         let line = cursor.line
         let attributes = try cursor.attributes()
         guard let provider = attributes["provider"], !provider.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw cursor.error(
-                .invalidValue, "<feed> has no provider attribute; the feed must name its provider (<feed provider=\"acme\">)",
+                .invalidValue,
+                "<feed> has no provider attribute; the feed must name its provider (<feed provider=\"acme\">)",
                 line: line)
         }
         var feed = XMLFeed(
-            provider: provider, generatedAt: try attributes["generated"].map { text throws(XMLFeedError) in try date(text, line: line) },
+            provider: provider,
+            generatedAt: try attributes["generated"].map { text throws(XMLFeedError) in try date(text, line: line) },
             version: attributes["version"])
 
         try cursor.forEachChild { name throws(XMLFeedError) in
@@ -100,7 +104,8 @@ struct FeedParser {
     private func position(_ text: String?, of element: String, line: Int) throws(XMLFeedError) -> Int? {
         guard let text else { return nil }
         guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
-            throw cursor.error(.invalidValue, "\(element): position=\"\(text.prefix(40))\" is not an integer", line: line)
+            throw cursor.error(
+                .invalidValue, "\(element): position=\"\(text.prefix(40))\" is not an integer", line: line)
         }
         return value
     }
@@ -151,7 +156,8 @@ struct FeedParser {
             case "categories": memberships += try self.memberships(of: label)
             case "popularity": record.popularity = .string(try cursor.text())
             case "rtp": record.theoreticalPayOut = .string(try cursor.text())
-            case "tags": record.tags = ProviderCollection(items: try texts(of: "tag").map { ProviderReference(name: $0) })
+            case "tags":
+                record.tags = ProviderCollection(items: try texts(of: "tag").map { ProviderReference(name: $0) })
             case "restrictedTerritories": record.restrictedTerritories = .string(try cursor.text())
             default: break
             }
@@ -181,7 +187,8 @@ struct FeedParser {
             }
             result.append(
                 XMLFeed.Membership(
-                    categoryId: ref, position: try position(attributes["position"], of: "\(label) in \(ref)", line: line)))
+                    categoryId: ref,
+                    position: try position(attributes["position"], of: "\(label) in \(ref)", line: line)))
         }
         return result
     }

@@ -60,7 +60,8 @@ final class XMLCursor {
         case .element:
             if depth + 1 > limits.maxDepth {
                 throw error(
-                    .tooLarge, "<\(name.prefix(60))> is nested \(depth + 1) levels deep, over the limit of \(limits.maxDepth)",
+                    .tooLarge,
+                    "<\(name.prefix(60))> is nested \(depth + 1) levels deep, over the limit of \(limits.maxDepth)",
                     line: line)
             }
         case .text:
@@ -117,7 +118,8 @@ final class XMLCursor {
                 line: line)
         default:
             return error(
-                .malformed, "not well-formed XML: \(diagnostic.message); fix the feed at the source (the whole file is rejected)",
+                .malformed,
+                "not well-formed XML: \(diagnostic.message); fix the feed at the source (the whole file is rejected)",
                 line: line)
         }
     }
@@ -180,7 +182,8 @@ final class XMLCursor {
             let count = valueByteCount
             guard count <= limits.maxTextBytes else {
                 throw error(
-                    .tooLarge, "attribute \(name.prefix(60)) is \(count) bytes, over the limit of \(limits.maxTextBytes)",
+                    .tooLarge,
+                    "attribute \(name.prefix(60)) is \(count) bytes, over the limit of \(limits.maxTextBytes)",
                     line: line)
             }
             result[name] = xmlTextReaderConstValue(reader).map { String(cString: $0) } ?? ""
@@ -230,7 +233,8 @@ final class XMLCursor {
                 let count = strlen(UnsafeRawPointer(value).assumingMemoryBound(to: CChar.self))
                 guard bytes.count + count <= limits.maxTextBytes else {
                     throw error(
-                        .tooLarge, "the text of <\(parent.prefix(60))> is over the limit of \(limits.maxTextBytes) bytes",
+                        .tooLarge,
+                        "the text of <\(parent.prefix(60))> is over the limit of \(limits.maxTextBytes) bytes",
                         line: line)
                 }
                 bytes.append(contentsOf: UnsafeBufferPointer(start: value, count: count))
@@ -257,7 +261,9 @@ final class XMLCursor {
     }
 
     private func unexpectedEnd(in element: String) -> XMLFeedError {
-        error(.malformed, "the document ends inside <\(element.prefix(60))>; the feed is truncated, fetch it again", line: parserLine)
+        error(
+            .malformed, "the document ends inside <\(element.prefix(60))>; the feed is truncated, fetch it again",
+            line: parserLine)
     }
 
     static let doctypeMessage = "the feed has a <!DOCTYPE>; feeds must not carry a DTD, remove it at the source"

@@ -49,14 +49,19 @@ struct RecordingBuilder {
 
     func writeCategories(_ categories: [(id: String, name: String, total: Int)], edition: Edition = enIPhone) throws {
         let items = categories.map {
-            ProviderCategory(id: .string($0.id), name: $0.name, games: ProviderCollection(count: 0, total: $0.total, items: []))
+            ProviderCategory(
+                id: .string($0.id), name: $0.name, games: ProviderCollection(count: 0, total: $0.total, items: []))
         }
-        try write(JSONEncoder().encode(ProviderCollection(count: items.count, total: items.count, items: items)),
+        try write(
+            JSONEncoder().encode(ProviderCollection(count: items.count, total: items.count, items: items)),
             to: layout.categoriesFile(for: edition))
     }
 
-    func writePage(_ games: [ProviderGame], category: String, offset: Int, total: Int, edition: Edition = enIPhone) throws {
-        try write(JSONEncoder().encode(ProviderCollection(count: games.count, total: total, items: games)),
+    func writePage(
+        _ games: [ProviderGame], category: String, offset: Int, total: Int, edition: Edition = enIPhone
+    ) throws {
+        try write(
+            JSONEncoder().encode(ProviderCollection(count: games.count, total: total, items: games)),
             to: layout.gamesPageFile(for: edition, categoryId: category, offset: offset))
     }
 
@@ -98,7 +103,8 @@ func fileTree(_ directory: URL) throws -> [String: Data] {
 
 /// Normalizes a recording and writes it into `out`.
 @discardableResult
-func buildSnapshot(from recording: URL, to out: URL, configuration: PipelineConfiguration = .default) throws -> Manifest {
+func buildSnapshot(from recording: URL, to out: URL, configuration: PipelineConfiguration = .default) throws -> Manifest
+{
     let source = try RecordedProviderSource(directory: recording, limits: configuration.limits)
     let catalog = try Normalizer(configuration: configuration, logger: quietLogger).normalize(source).catalog
     return try SnapshotWriter(logger: quietLogger).write(catalog, to: out)
