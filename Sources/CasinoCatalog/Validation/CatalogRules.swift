@@ -17,18 +17,27 @@ public enum CatalogRules {
     /// Rejects `http:`, protocol-relative `//host/x` (normalize it first), relative paths,
     /// `javascript:` and anything with spaces, quotes, angle brackets or control characters.
     public static func isAbsoluteHTTPS(_ text: String) -> Bool {
-        let utf8 = text.utf8
-        guard utf8.count <= maxURLLength, text.hasPrefix("https://") else { return false }
-        guard utf8.allSatisfy(isURLByte) else { return false }
-        let afterScheme = text.dropFirst("https://".count)
-        let authority = afterScheme.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard !authority.contains("@") else { return false }
-        let host = authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let name = host.first, !name.isEmpty, !name.hasPrefix("."), !name.hasPrefix("-"),
-            name.utf8.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") })
+        // Byte-level on purpose: Foundation's `hasPrefix`/`contains` bridge through NSString on
+        // Linux and made this check 10 % of a 10,000-game pipeline run.
+        let bytes = Array(text.utf8)
+        let scheme = Array("https://".utf8)
+        guard bytes.count <= maxURLLength, bytes.count > scheme.count, bytes.starts(with: scheme),
+            bytes.allSatisfy(isURLByte)
         else { return false }
-        if host.count == 2 {
-            guard let port = Int(host[1]), (1...65535).contains(port) else { return false }
+        let authority = bytes[scheme.count...].prefix {
+            $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#")
+        }
+        guard !authority.contains(UInt8(ascii: "@")) else { return false }
+        let colon = authority.firstIndex(of: UInt8(ascii: ":"))
+        let host = authority[..<(colon ?? authority.endIndex)]
+        guard let first = host.first, first != UInt8(ascii: "."), first != UInt8(ascii: "-"),
+            host.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") })
+        else { return false }
+        if let colon {
+            let digits = authority[(colon + 1)...]
+            guard (1...5).contains(digits.count), digits.allSatisfy({ (48...57).contains($0) }),
+                let port = Int(String(decoding: digits, as: UTF8.self)), (1...65535).contains(port)
+            else { return false }
         }
         return true
     }

@@ -11,12 +11,17 @@ public enum URLCleaning {
     /// - `http:` is **not** upgraded: the host may not serve https; such a URL is rejected.
     public static func https(_ text: String) -> String? {
         var url = text.trimmingWhitespace()
-        if url.hasPrefix("//") {
+        let head = url.utf8.prefix(8)
+        if head.starts(with: "//".utf8) {
             url = "https:" + url
-        } else if url.lowercased().hasPrefix("https://") {
-            url = "https://" + url.dropFirst("https://".count)
+        } else if head.count == 8, !head.elementsEqual("https://".utf8),
+            String(decoding: head, as: UTF8.self).lowercased() == "https://"
+        {
+            url = "https://" + String(decoding: url.utf8.dropFirst(8), as: UTF8.self)
         }
-        url = url.replacingOccurrences(of: " ", with: "%20")
+        if url.utf8.contains(UInt8(ascii: " ")) {
+            url = url.split(separator: " ", omittingEmptySubsequences: false).joined(separator: "%20")
+        }
         return CatalogRules.isAbsoluteHTTPS(url) ? url : nil
     }
 
