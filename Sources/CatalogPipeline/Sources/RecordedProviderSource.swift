@@ -43,24 +43,32 @@ public struct RecordedProviderSource: CatalogSource {
     }
 
     public func page(_ reference: SourcePageReference) throws(PipelineError) -> SourcePage {
-        let url = URL(fileURLWithPath: reference.location)
-        let data = try FileInput.read(url, limit: limits.maxJSONFileBytes, what: "games page")
-        let envelope = try JSONInput.decode(
-            ProviderCollection<Lossy<ProviderGame>>.self, from: data, file: reference.location)
-        guard let items = envelope.items else {
-            throw PipelineError(
-                .malformedInput, "the response has no items array; re-record the page", file: reference.location)
-        }
-        guard items.count <= limits.maxRecordsPerFile else {
-            throw PipelineError(
-                .inputTooLarge, "\(items.count) records, over the cap of \(limits.maxRecordsPerFile)",
-                file: reference.location)
-        }
+        let (envelope, items) = try readCollection(
+            of: Lossy<ProviderGame>.self, at: URL(fileURLWithPath: reference.location), what: "games page")
         let records = items.enumerated().map { index, item in
             SourceRecord(game: item, location: "items[\(index)]", position: reference.offset + index)
         }
         return SourcePage(
             location: reference.location, offset: reference.offset, total: envelope.total, records: records)
+    }
+
+    /// Reads one recorded response: a collection envelope with an `items` array, capped in bytes
+    /// and in records.
+    private func readCollection<Item>(
+        of type: Item.Type, at url: URL, what: String
+    ) throws(PipelineError) -> (envelope: ProviderCollection<Item>, items: [Item]) {
+        let data = try FileInput.read(url, limit: limits.maxJSONFileBytes, what: what)
+        let envelope = try JSONInput.decode(ProviderCollection<Item>.self, from: data, file: url.relativePath)
+        guard let items = envelope.items else {
+            throw PipelineError(
+                .malformedInput, "the \(what) has no items array; record it again", file: url.relativePath)
+        }
+        guard items.count <= limits.maxRecordsPerFile else {
+            throw PipelineError(
+                .inputTooLarge, "\(items.count) records, over the cap of \(limits.maxRecordsPerFile)",
+                file: url.relativePath)
+        }
+        return (envelope, items)
     }
 
     /// The editions listed in `recording.json`, else every subdirectory named like one.
@@ -78,18 +86,7 @@ public struct RecordedProviderSource: CatalogSource {
 
     private func sourceEdition(_ edition: Edition) throws(PipelineError) -> SourceEdition {
         let file = layout.categoriesFile(for: edition)
-        let data = try FileInput.read(file, limit: limits.maxJSONFileBytes, what: "categories response")
-        let envelope = try JSONInput.decode(
-            ProviderCollection<Lossy<ProviderCategory>>.self, from: data, file: file.relativePath)
-        guard let items = envelope.items else {
-            throw PipelineError(
-                .malformedInput, "the response has no items array; re-record it", file: file.relativePath)
-        }
-        guard items.count <= limits.maxRecordsPerFile else {
-            throw PipelineError(
-                .inputTooLarge, "\(items.count) categories, over the cap of \(limits.maxRecordsPerFile)",
-                file: file.relativePath)
-        }
+        let (_, items) = try readCollection(of: Lossy<ProviderCategory>.self, at: file, what: "categories response")
         var categories: [SourceCategory] = []
         for (index, item) in items.enumerated() {
             var pages: [SourcePageReference] = []

@@ -25,11 +25,7 @@ public enum ProviderMapping {
             throw RecordError(.missingField, field: "id", "the record has no id, gId or gameId")
         }
         try requireLength(id, field: "id", max: CatalogRules.maxIDLength)
-        let name = TextCleaning.line(record.name ?? "")
-        guard !name.isEmpty else {
-            throw RecordError(.missingField, field: "name", "game \(id) has no name")
-        }
-        try requireLength(name, field: "name", max: CatalogRules.maxNameLength)
+        let name = try requiredName(record.name, of: "game \(id)")
         let launchUrl = try requiredURL(record.launchUrl, field: "launchUrl")
         let thumbnail = try requiredURL(record.thumbnail ?? record.defaultThumbnail, field: "thumbnail")
 
@@ -65,17 +61,23 @@ public enum ProviderMapping {
             throw RecordError(.missingField, field: "id", "the category has no id")
         }
         try requireLength(id, field: "id", max: CatalogRules.maxIDLength)
-        let name = TextCleaning.line(record.name ?? "")
-        guard !name.isEmpty else {
-            throw RecordError(.missingField, field: "name", "category \(id) has no name")
-        }
-        try requireLength(name, field: "name", max: CatalogRules.maxNameLength)
+        let name = try requiredName(record.name, of: "category \(id)")
         let href = optionalURL(record.href, field: "href", notes: &notes)
         let total = max(record.games?.total ?? 0, 0)
         return Mapped(value: Category(id: id, name: name, href: href, gamesTotal: total), notes: notes)
     }
 
     // MARK: - Fields
+
+    /// A cleaned, non-empty display name within the schema's length.
+    private static func requiredName(_ text: String?, of owner: String) throws(RecordError) -> String {
+        let name = TextCleaning.line(text ?? "")
+        guard !name.isEmpty else {
+            throw RecordError(.missingField, field: "name", "\(owner) has no name")
+        }
+        try requireLength(name, field: "name", max: CatalogRules.maxNameLength)
+        return name
+    }
 
     private static func requireLength(_ text: String, field: String, max: Int) throws(RecordError) {
         if text.count > max {
