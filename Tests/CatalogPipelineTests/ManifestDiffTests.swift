@@ -1,0 +1,34 @@
+import CasinoCatalog
+import CatalogPipeline
+import Foundation
+import Testing
+
+@Suite struct ManifestDiffTests {
+    @Test func findsAddedRemovedAndChangedContentButIgnoresDates() throws {
+        // Given a snapshot, and a second one of changed data stamped at another time
+        let directory = try TemporaryDirectory()
+        let recording = RecordingBuilder(root: directory.child("provider"))
+        try recording.writeMetadata(editions: [enIPhone])
+        try recording.writeCategories([("SLOTS", "Slots", 12), ("LIVE", "Live", 3)])
+        try recording.writeCategory("SLOTS", games: 12)
+        try recording.writeCategory("LIVE", games: 3, firstID: 100)
+        let old = try buildSnapshot(from: recording.layout.root, to: directory.child("old"))
+
+        var later = recording
+        later.fetchedAt = recording.fetchedAt.addingTimeInterval(3600)
+        try later.writeMetadata(editions: [enIPhone])
+        #expect(ManifestDiff(from: old, to: try buildSnapshot(from: recording.layout.root, to: directory.child("same"))).isEmpty)
+
+        try recording.writeCategories([("SLOTS", "Slots", 25), ("NEW", "New", 2)])
+        try recording.writeCategory("SLOTS", games: 25)
+        try recording.writeCategory("NEW", games: 2, firstID: 200)
+        let new = try buildSnapshot(from: recording.layout.root, to: directory.child("new"))
+        // When compared
+        let diff = ManifestDiff(from: old, to: new)
+        // Then the new category and page are added, LIVE removed, SLOTS changed
+        #expect(diff.added.map(\.key.description) == ["en-iPhone/games/NEW/0", "en-iPhone/games/SLOTS/20"])
+        #expect(diff.removed.map(\.key.description) == ["en-iPhone/games/LIVE/0"])
+        #expect(diff.changed.map(\.new.key.description).contains("en-iPhone/categories"))
+        #expect(diff.lines.contains("~ en-iPhone/games/SLOTS/10 (2 → 10 items, total 12 → 25)"))
+    }
+}
