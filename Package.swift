@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "CasinoCatalog", targets: ["CasinoCatalog"]),
         .library(name: "ProviderAPI", targets: ["ProviderAPI"]),
         .library(name: "Gzip", targets: ["Gzip"]),
+        .library(name: "CasinoCache", targets: ["CasinoCache"]),
         .library(name: "XMLGameFeed", targets: ["XMLGameFeed"]),
         .library(name: "CatalogPipeline", targets: ["CatalogPipeline"]),
         .executable(name: "catalog", targets: ["catalog"]),
@@ -42,6 +43,10 @@ let package = Package(
         .target(name: "CasinoCatalog"),
         .target(name: "Gzip", dependencies: ["CZlib"]),
         .target(name: "ProviderAPI", dependencies: ["CasinoCatalog"]),
+        .target(
+            name: "CasinoCache",
+            dependencies: ["CasinoCatalog", "Gzip", .product(name: "Logging", package: "swift-log")]
+        ),
 
         // Build time.
         .target(name: "XMLGameFeed", dependencies: ["ProviderAPI", "CLibXML2"]),
@@ -68,6 +73,13 @@ let package = Package(
         .testTarget(name: "GzipTests", dependencies: ["Gzip"]),
         .testTarget(name: "ProviderAPITests", dependencies: ["ProviderAPI", "CasinoCatalog"]),
         .testTarget(name: "XMLGameFeedTests", dependencies: ["XMLGameFeed", "ProviderAPI"]),
+        .testTarget(
+            name: "CasinoCacheTests",
+            dependencies: [
+                "CasinoCache", "CasinoCatalog", "Gzip", "CatalogPipeline",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "CatalogPipelineTests",
             dependencies: [

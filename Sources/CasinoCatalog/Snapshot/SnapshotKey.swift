@@ -64,7 +64,7 @@ public enum SnapshotKey: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// Percent-escapes every UTF-8 byte outside `A-Z a-z 0-9 - . _ ~`.
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {

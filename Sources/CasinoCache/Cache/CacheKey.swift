@@ -1,0 +1,47 @@
+public import CasinoCatalog
+
+/// Who a cached value belongs to: everyone, or one signed-in user.
+///
+/// Catalogue content is ``global``; personalized content is cached per user and removed on logout
+/// with ``CatalogCache/clear(scope:)``.
+public enum CacheScope: Sendable, Hashable, CustomStringConvertible {
+    /// Shared by every user; survives logout.
+    case global
+    /// One user's content, identified by an app-chosen id.
+    case user(String)
+
+    public var description: String {
+        switch self {
+        case .global: "global"
+        case .user(let id): "user:\(SnapshotKey.escape(id))"
+        }
+    }
+}
+
+/// The identity of a cached value: a scope and a piece of catalogue content.
+///
+/// Its ``description`` is unambiguous (`global/en-iPhone/games/VIDEOSLOTS/10`) and is what the disk
+/// tier stores inside each file to detect collisions.
+public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
+    public var scope: CacheScope
+    public var content: SnapshotKey
+
+    public init(_ content: SnapshotKey, scope: CacheScope = .global) {
+        self.scope = scope
+        self.content = content
+    }
+
+    /// An edition's category list.
+    public static func categories(_ edition: Edition, scope: CacheScope = .global) -> CacheKey {
+        CacheKey(.categories(edition), scope: scope)
+    }
+
+    /// One page of a category.
+    public static func gamesPage(
+        _ edition: Edition, categoryId: String, offset: Int, scope: CacheScope = .global
+    ) -> CacheKey {
+        CacheKey(.gamesPage(edition, categoryId: categoryId, offset: offset), scope: scope)
+    }
+
+    public var description: String { "\(scope)/\(content)" }
+}

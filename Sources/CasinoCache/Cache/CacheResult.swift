@@ -1,0 +1,79 @@
+public import Foundation
+
+/// What a lookup answered, with what a UI needs to know about the value.
+///
+/// ```swift
+/// switch cache.cachedCategories(edition: edition) {
+/// case .fresh(let list, _), .stale(let list, _), .bundled(let list, _): render(list)
+/// case .miss: showPlaceholder()
+/// }
+/// ```
+public enum CacheResult<Value: Sendable>: Sendable {
+    /// Within its time to live: served without touching the network.
+    case fresh(Value, CacheMetadata)
+    /// Past its time to live: served now, refreshed in the background; an update follows.
+    case stale(Value, CacheMetadata)
+    /// Nothing cached yet: the snapshot shipped inside the app, refreshed in the background.
+    case bundled(Value, CacheMetadata)
+    /// Nothing at all (only from the synchronous reads; the async ones fetch instead).
+    case miss
+
+    /// The value, unless this is a miss.
+    public var value: Value? {
+        switch self {
+        case .fresh(let value, _), .stale(let value, _), .bundled(let value, _): value
+        case .miss: nil
+        }
+    }
+
+    /// What is known about the value, unless this is a miss.
+    public var metadata: CacheMetadata? {
+        switch self {
+        case .fresh(_, let metadata), .stale(_, let metadata), .bundled(_, let metadata): metadata
+        case .miss: nil
+        }
+    }
+
+    /// Whether the cache is fetching (or will fetch) a newer value.
+    public var needsRefresh: Bool {
+        if case .fresh = self { return false }
+        return true
+    }
+
+    /// The same answer with the value transformed.
+    func map<Other: Sendable>(_ transform: (Value) -> Other) -> CacheResult<Other> {
+        switch self {
+        case .fresh(let value, let metadata): .fresh(transform(value), metadata)
+        case .stale(let value, let metadata): .stale(transform(value), metadata)
+        case .bundled(let value, let metadata): .bundled(transform(value), metadata)
+        case .miss: .miss
+        }
+    }
+}
+
+/// What the cache knows about a value it answered with.
+public struct CacheMetadata: Sendable, Hashable {
+    /// The tier that answered.
+    public var tier: Tier
+    /// Where the value came from originally.
+    public var origin: CacheOrigin
+    /// When it was fetched or last revalidated (for bundled content: the snapshot's generation time).
+    public var storedAt: Date
+    /// How old it was when answered.
+    public var age: TimeInterval
+    /// When the bundled snapshot shipped with the app was generated, if there is one.
+    public var snapshotGeneratedAt: Date?
+
+    public init(tier: Tier, origin: CacheOrigin, storedAt: Date, age: TimeInterval, snapshotGeneratedAt: Date?) {
+        self.tier = tier
+        self.origin = origin
+        self.storedAt = storedAt
+        self.age = age
+        self.snapshotGeneratedAt = snapshotGeneratedAt
+    }
+
+    /// The tiers, in lookup order.
+    public enum Tier: String, Sendable, Hashable {
+        case memory, disk, bundled, upstream
+    }
+}

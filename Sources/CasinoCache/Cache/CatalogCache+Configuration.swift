@@ -1,0 +1,107 @@
+import CasinoCatalog
+import Foundation
+
+extension CatalogCache {
+    /// How long content stays fresh, how much is kept, and how failed refreshes are retried.
+    ///
+    /// ```swift
+    /// var configuration = CatalogCache.Configuration.default
+    /// configuration.categoriesTTL = .seconds(24 * 3600)
+    /// ```
+    public struct Configuration: Sendable, Hashable {
+        /// How long an edition's categories stay fresh: 6 hours by default.
+        public var categoriesTTL: Duration = .seconds(6 * 3600)
+        /// How long a page of games stays fresh: 6 hours by default.
+        public var gamesPageTTL: Duration = .seconds(6 * 3600)
+        /// Games per page, the `limit` asked of the upstream: 10 by default. Pages are addressed by
+        /// offset; this is never used to turn an offset into a page number.
+        public var pageSize = 10
+        /// Pages cached per category, from offset 0: 5 by default. Later pages always come from
+        /// the upstream and are not stored.
+        public var maxCachedPagesPerCategory = 5
+        /// The app's cache version ("buster"): disk entries written under another value are ignored
+        /// and removed. 1 by default.
+        public var cacheVersion = 1
+        /// How long one upstream call may take before it counts as failed: 30 seconds by default.
+        public var upstreamTimeout: Duration = .seconds(30)
+        /// How failed background refreshes are retried.
+        public var retry: RetryPolicy = .default
+        /// The most entries kept in memory: 500 by default.
+        public var memoryCountLimit = 500
+        /// The most approximate bytes kept in memory: 8 MiB by default.
+        public var memoryCostLimit = 8 << 20
+        /// The most bytes kept on disk: 50 MiB by default.
+        public var diskSizeLimit = 50 << 20
+
+        public init() {}
+
+        /// The defaults: 6 h time to live, 5 pages of 10 per category (seed 000).
+        public static let `default` = Configuration()
+
+        /// For development: 5 minute time to live, 3 pages per category, quick retries.
+        public static let debug: Configuration = {
+            var configuration = Configuration()
+            configuration.categoriesTTL = .seconds(300)
+            configuration.gamesPageTTL = .seconds(300)
+            configuration.maxCachedPagesPerCategory = 3
+            configuration.retry = RetryPolicy(initialDelay: .seconds(1), maxDelay: .seconds(30), maxAttempts: 4)
+            return configuration
+        }()
+
+        /// The time to live of a kind of content.
+        func timeToLive(for key: CacheKey) -> Duration {
+            switch key.content {
+            case .categories: categoriesTTL
+            case .gamesPage: gamesPageTTL
+            }
+        }
+
+        /// Whether the cache keeps `key` (categories, and the first pages of each category).
+        func isCached(_ key: CacheKey) -> Bool {
+            switch key.content {
+            case .categories: true
+            case .gamesPage(_, _, let offset): offset < pageSize * maxCachedPagesPerCategory
+            }
+        }
+    }
+
+    /// Capped exponential backoff with jitter for failed background refreshes.
+    public struct RetryPolicy: Sendable, Hashable {
+        /// The wait before the first retry: 2 seconds by default.
+        public var initialDelay: Duration
+        /// The longest wait between retries: 5 minutes by default.
+        public var maxDelay: Duration
+        /// How much each wait grows: ×2 by default.
+        public var multiplier: Double
+        /// The random spread around each wait, as a fraction: ±20 % by default.
+        public var jitter: Double
+        /// Attempts before the cache stops retrying (until ``CatalogCache/refreshStale()``): 6 by default.
+        public var maxAttempts: Int
+
+        public init(
+            initialDelay: Duration = .seconds(2), maxDelay: Duration = .seconds(300), multiplier: Double = 2,
+            jitter: Double = 0.2, maxAttempts: Int = 6
+        ) {
+            self.initialDelay = initialDelay
+            self.maxDelay = maxDelay
+            self.multiplier = multiplier
+            self.jitter = jitter
+            self.maxAttempts = maxAttempts
+        }
+
+        /// The defaults.
+        public static let `default` = RetryPolicy()
+
+        /// The wait after failed attempt number `attempt` (1-based), or `nil` when no retry is left.
+        ///
+        /// - Parameter unit: A random number in `0..<1` that places the wait inside the jitter band.
+        public func delay(afterAttempt attempt: Int, unit: Double) -> Duration? {
+            guard attempt < maxAttempts else { return nil }
+            let base = initialDelay.timeInterval * pow(multiplier, Double(max(attempt - 1, 0)))
+            let capped = min(base, maxDelay.timeInterval)
+            let spread = capped * jitter * (unit * 2 - 1)
+            return .milliseconds(Int64((max(capped + spread, 0) * 1000).rounded()))
+        }
+    }
+}
+

@@ -1,0 +1,489 @@
+public import CasinoCatalog
+public import Foundation
+public import Logging
+
+/// The casino catalogue cache: memory → disk → bundled snapshot → upstream, answering every
+/// lookup as fresh, stale, bundled or (only when nothing is there) by waiting for the upstream.
+///
+/// Stale data is better than slow data: stale and bundled answers come back at once while the
+/// cache refreshes in the background and reports new content on ``updates()``. Concurrent
+/// requests for one key make one upstream call. A failed refresh keeps the old value and is
+/// retried with capped exponential backoff.
+///
+/// ```swift
+/// let cache = CatalogCache(
+///     upstream: myUpstream,
+///     cacheDirectory: cachesURL.appendingPathComponent("CasinoCache"),
+///     bundleDirectory: Bundle.main.url(forResource: "out", withExtension: nil),
+///     logger: logger)
+/// let first = cache.cachedCategories(edition: edition)        // synchronous: render at once
+/// let current = try await cache.categories(edition: edition)  // fresh, stale, bundled, or fetched
+/// for await update in cache.updates() { … }                   // silent updates
+/// ```
+public final class CatalogCache: Sendable {
+    /// The configuration the cache was made with.
+    public let configuration: Configuration
+    /// The memory tier.
+    public let memory: MemoryTier
+    /// The disk tier, when the cache persists.
+    public let disk: DiskTier?
+    /// The snapshot shipped inside the app, when there is one.
+    public let bundled: BundledTier?
+
+    private let upstream: any CatalogUpstream
+    private let clock: any CacheClock
+    private let logger: Logger
+    private let broadcaster = UpdateBroadcaster()
+    private let state = Locked(State())
+
+    private struct State {
+        var inflight: [CacheKey: Task<CacheEntry, any Error>] = [:]
+        /// Keys with a background refresh running or waiting to retry: no second one is started.
+        var refreshing: Set<CacheKey> = []
+        var running: [UInt64: Task<Void, Never>] = [:]
+        var retries: [CacheKey: Task<Void, Never>] = [:]
+        var failures: [CacheKey: Int] = [:]
+        var knownKeys: Set<CacheKey> = []
+        var nextTaskID: UInt64 = 0
+        var statistics = CacheStatistics()
+    }
+
+    /// Creates a cache over explicit tiers.
+    ///
+    /// - Parameters:
+    ///   - configuration: Time to live, page size, limits, retries.
+    ///   - upstream: Where fresh content comes from.
+    ///   - memory: The memory tier; one sized from `configuration` when `nil`.
+    ///   - disk: The disk tier, or `nil` for a cache that does not survive restarts.
+    ///   - bundled: The bundled snapshot, or `nil`.
+    ///   - clock: What "now" is and how to wait; inject ``ManualClock`` in tests.
+    ///   - logger: Where the cache logs (at `.info` and below).
+    public init(
+        configuration: Configuration = .default, upstream: any CatalogUpstream, memory: MemoryTier? = nil,
+        disk: DiskTier?, bundled: BundledTier?, clock: any CacheClock = SystemClock(), logger: Logger
+    ) {
+        self.configuration = configuration
+        self.upstream = upstream
+        self.memory = memory ?? MemoryTier(countLimit: configuration.memoryCountLimit, costLimit: configuration.memoryCostLimit)
+        self.disk = disk
+        self.bundled = bundled
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Creates a cache persisting into `cacheDirectory` and falling back to the snapshot in
+    /// `bundleDirectory`.
+    ///
+    /// - Parameters:
+    ///   - cacheDirectory: Where the disk tier keeps entries (the app's Caches directory), or `nil`.
+    ///   - bundleDirectory: The pipeline's `out/` directory shipped in the app, or `nil`.
+    public convenience init(
+        configuration: Configuration = .default, upstream: any CatalogUpstream, cacheDirectory: URL?,
+        bundleDirectory: URL?, clock: any CacheClock = SystemClock(), logger: Logger
+    ) {
+        let disk = cacheDirectory.map {
+            DiskTier(
+                configuration: .init(directory: $0, cacheVersion: configuration.cacheVersion, sizeLimit: configuration.diskSizeLimit),
+                logger: logger)
+        }
+        let bundled = bundleDirectory.map { BundledTier(configuration: .init(directory: $0), logger: logger) }
+        self.init(configuration: configuration, upstream: upstream, disk: disk, bundled: bundled, clock: clock, logger: logger)
+    }
+
+    deinit {
+        broadcaster.finish()
+    }
+
+    // MARK: - Reading
+
+    /// An edition's categories from memory, disk or the bundle, without waiting and without
+    /// touching the network: for the first frame. `.miss` when nothing is there.
+    public func cachedCategories(edition: Edition) -> CacheResult<CategoryList> {
+        cachedContent(for: .categories(edition)).map(Self.categoryList)
+    }
+
+    /// A page of games from memory, disk or the bundle, without waiting and without touching the
+    /// network. `.miss` when nothing is there.
+    public func cachedGamesPage(edition: Edition, categoryId: String, offset: Int = 0) -> CacheResult<GamesPage> {
+        cachedContent(for: .gamesPage(edition, categoryId: categoryId, offset: offset)).map(Self.gamesPage)
+    }
+
+    /// An edition's categories: fresh without the network; stale or bundled at once with a
+    /// background refresh; on a miss, after waiting for the upstream (then `.fresh`).
+    ///
+    /// - Throws: ``CacheError`` only when nothing is cached and the upstream fails.
+    public func categories(edition: Edition) async throws -> CacheResult<CategoryList> {
+        try await content(for: .categories(edition)).map(Self.categoryList)
+    }
+
+    /// A page of games (`offset` is the provider's offset, a multiple of the page size), answered
+    /// like ``categories(edition:)``. Pages past ``Configuration/maxCachedPagesPerCategory`` come
+    /// from the upstream every time.
+    ///
+    /// - Throws: ``CacheError`` only when nothing is cached and the upstream fails.
+    public func gamesPage(edition: Edition, categoryId: String, offset: Int = 0) async throws -> CacheResult<GamesPage> {
+        try await content(for: .gamesPage(edition, categoryId: categoryId, offset: offset)).map(Self.gamesPage)
+    }
+
+    /// The content for any key, answered like ``categories(edition:)``.
+    public func content(for key: CacheKey) async throws -> CacheResult<CatalogContent> {
+        let now = clock.now
+        if configuration.isCached(key), let (entry, tier) = lookup(key) {
+            let result = classify(entry, tier: tier, now: now)
+            if result.needsRefresh { refreshInBackground(key, current: entry) }
+            return result
+        }
+        record { $0.misses += 1 }
+        let entry = try await fetch(key, current: nil)
+        try Task.checkCancellation()
+        return .fresh(entry.content, metadata(entry, tier: .upstream, now: clock.now))
+    }
+
+    /// The content for any key from memory, disk or the bundle, without waiting.
+    public func cachedContent(for key: CacheKey) -> CacheResult<CatalogContent> {
+        guard configuration.isCached(key), let (entry, tier) = lookup(key) else {
+            record { $0.misses += 1 }
+            return .miss
+        }
+        return classify(entry, tier: tier, now: clock.now)
+    }
+
+    // MARK: - Updates and control
+
+    /// A stream of silent updates: new content after a refresh (never for identical content), and
+    /// failed refreshes. Each call returns a new subscription; it ends when the cache is released.
+    public func updates() -> AsyncStream<CacheUpdate> {
+        broadcaster.subscribe()
+    }
+
+    /// Fetches the first page of each category ahead of time when it is missing, stale or bundled.
+    public func prefetch(edition: Edition, categoryIds: [String]) async {
+        await withTaskGroup(of: Void.self) { group in
+            for categoryId in categoryIds {
+                group.addTask {
+                    let key = CacheKey.gamesPage(edition, categoryId: categoryId, offset: 0)
+                    let current = self.lookup(key)?.entry
+                    if let current, case .fresh = self.classify(current, tier: .memory, now: self.clock.now) { return }
+                    _ = try? await self.fetch(key, current: current)
+                }
+            }
+        }
+    }
+
+    /// Refreshes, now, every content that is stale, bundled or whose refresh failed: call it when
+    /// the app learns the network is back. Pending retries are cancelled and run at once.
+    /// Returns when those refreshes have finished.
+    public func refreshStale() async {
+        let now = clock.now
+        let (keys, retries) = state.withLock { state -> ([CacheKey], [Task<Void, Never>]) in
+            let retries = Array(state.retries.values)
+            let keys = state.knownKeys.union(state.failures.keys)
+            state.retries.removeAll()
+            for key in state.failures.keys { state.refreshing.remove(key) }
+            state.failures.removeAll()
+            return (Array(keys), retries)
+        }
+        for retry in retries { retry.cancel() }
+        var tasks: [Task<Void, Never>] = []
+        for key in keys {
+            guard let (entry, tier) = lookup(key) else { continue }
+            if classify(entry, tier: tier, now: now).needsRefresh, let task = refreshInBackground(key, current: entry) {
+                tasks.append(task)
+            }
+        }
+        for task in tasks { await task.value }
+    }
+
+    /// Waits until the background refreshes running now have finished (retries waiting for
+    /// their backoff are not waited for).
+    public func waitForRefreshes() async {
+        while true {
+            let running = state.withLock { Array($0.running.values) }
+            if running.isEmpty { return }
+            for task in running { await task.value }
+        }
+    }
+
+    /// Waits until every queued disk write has landed.
+    public func flush() async {
+        await disk?.flush()
+    }
+
+    /// Forgets `key` in memory and on disk; the next lookup falls back to the bundle or the upstream.
+    public func invalidate(_ key: CacheKey) {
+        memory.removeEntry(for: key)
+        disk?.removeEntry(for: key)
+    }
+
+    /// Forgets everything cached in memory and on disk, and every pending retry.
+    public func clear() async {
+        cancelRetries { _ in true }
+        memory.removeAll(in: nil)
+        disk?.removeAll(in: nil)
+        await disk?.flush()
+    }
+
+    /// Forgets what is cached for `scope` (a user's content on logout); global content stays.
+    public func clear(scope: CacheScope) async {
+        cancelRetries { $0.scope == scope }
+        memory.removeAll(in: scope)
+        disk?.removeAll(in: scope)
+        await disk?.flush()
+    }
+
+    /// What the cache has done so far.
+    public func statistics() -> CacheStatistics {
+        var statistics = state.withLock { $0.statistics }
+        statistics.memoryEvictions = memory.evictions
+        statistics.diskEvictions = disk?.evictions ?? 0
+        statistics.corruptDiskEntries = disk?.corruptEntries ?? 0
+        statistics.diskWriteFailures = disk?.writeFailures ?? 0
+        statistics.corruptBundledFiles = bundled?.corruptFiles ?? 0
+        return statistics
+    }
+
+    // MARK: - Lookup
+
+    /// Memory, then disk, then the bundle. A disk entry older than the bundled snapshot shipped with
+    /// this app version gives way to the bundle: a new release must not show months-old data.
+    private func lookup(_ key: CacheKey) -> (entry: CacheEntry, tier: CacheMetadata.Tier)? {
+        state.withLock { _ = $0.knownKeys.insert(key) }
+        if let entry = memory.entry(for: key) { return (entry, .memory) }
+        if let disk, let entry = disk.entry(for: key) {
+            if let generatedAt = bundled?.generatedAt, entry.storedAt < generatedAt, let newer = bundled?.entry(for: key) {
+                memory.store(newer)
+                return (newer, .bundled)
+            }
+            memory.store(entry)
+            return (entry, .disk)
+        }
+        if let entry = bundled?.entry(for: key) {
+            memory.store(entry)
+            return (entry, .bundled)
+        }
+        return nil
+    }
+
+    private func classify(_ entry: CacheEntry, tier: CacheMetadata.Tier, now: Date) -> CacheResult<CatalogContent> {
+        let metadata = metadata(entry, tier: tier, now: now)
+        if entry.origin == .bundled {
+            record { $0.bundled += 1 }
+            return .bundled(entry.content, metadata)
+        }
+        if metadata.age < configuration.timeToLive(for: entry.key).timeInterval {
+            record { $0.fresh += 1 }
+            return .fresh(entry.content, metadata)
+        }
+        record { $0.stale += 1 }
+        return .stale(entry.content, metadata)
+    }
+
+    private func metadata(_ entry: CacheEntry, tier: CacheMetadata.Tier, now: Date) -> CacheMetadata {
+        CacheMetadata(
+            tier: tier, origin: entry.origin, storedAt: entry.storedAt, age: max(now.timeIntervalSince(entry.storedAt), 0),
+            snapshotGeneratedAt: bundled?.generatedAt)
+    }
+
+    // MARK: - Fetching
+
+    /// Fetches `key` from the upstream, joining a call already in flight for it. The call runs in
+    /// its own task: a caller that is cancelled stops waiting, the others still get the result and
+    /// the cache is still filled.
+    private func fetch(_ key: CacheKey, current: CacheEntry?) async throws -> CacheEntry {
+        let task: Task<CacheEntry, any Error> = state.withLock { state in
+            if let running = state.inflight[key] {
+                state.statistics.coalescedRequests += 1
+                return running
+            }
+            let task = Task { try await self.performFetch(key, current: current) }
+            state.inflight[key] = task
+            return task
+        }
+        return try await task.value
+    }
+
+    private func performFetch(_ key: CacheKey, current: CacheEntry?) async throws -> CacheEntry {
+        defer { state.withLock { _ = $0.inflight.removeValue(forKey: key) } }
+        record { $0.upstreamCalls += 1 }
+        let response: UpstreamResponse<CatalogContent>
+        do {
+            response = try await withTimeout(key) { try await self.callUpstream(key, etag: current?.etag) }
+        } catch let error as CacheError {
+            throw error
+        } catch {
+            throw CacheError(.upstreamFailed, key: key, "the upstream failed: \(error)", cause: error)
+        }
+        let now = clock.now
+        switch response {
+        case .notModified:
+            guard var entry = current, entry.origin == .network else {
+                throw CacheError(.notModifiedWithoutEntry, key: key, "the upstream answered not modified, but nothing is cached")
+            }
+            // RFC 9111 §4.3.4: a 304 freshens the stored response; the payload stays as it is.
+            entry.storedAt = now
+            record { $0.notModified += 1 }
+            store(entry)
+            return entry
+        case .modified(let content, let etag):
+            try check(content, for: key)
+            let entry = CacheEntry(key: key, content: content, storedAt: now, etag: etag, origin: .network)
+            if configuration.isCached(key) { store(entry) }
+            if let current, current.content == content { return entry }
+            let changes = ContentChanges(from: current?.content, to: content)
+            if current != nil || configuration.isCached(key) {
+                record { $0.updatesEmitted += 1 }
+                broadcaster.publish(CacheUpdate(key: key, event: .updated(content, changes)))
+            }
+            return entry
+        }
+    }
+
+    private func callUpstream(_ key: CacheKey, etag: String?) async throws -> UpstreamResponse<CatalogContent> {
+        switch key.content {
+        case .categories(let edition):
+            switch try await upstream.categories(edition: edition, etag: etag) {
+            case .modified(let list, let etag): .modified(.categories(list), etag: etag)
+            case .notModified: .notModified
+            }
+        case .gamesPage(let edition, let categoryId, let offset):
+            switch try await upstream.gamesPage(
+                edition: edition, categoryId: categoryId, offset: offset, limit: configuration.pageSize, etag: etag)
+            {
+            case .modified(let page, let etag): .modified(.gamesPage(page), etag: etag)
+            case .notModified: .notModified
+            }
+        }
+    }
+
+    /// Refuses upstream content that breaks the schema or is not the page that was asked for.
+    private func check(_ content: CatalogContent, for key: CacheKey) throws {
+        if case .gamesPage(_, let categoryId, let offset) = key.content, case .gamesPage(let page) = content {
+            guard page.categoryId == categoryId, page.offset == offset, page.limit == configuration.pageSize else {
+                throw CacheError(
+                    .invalidContent, key: key,
+                    "the upstream answered page \(page.categoryId)@\(page.offset) limit \(page.limit) for \(categoryId)@\(offset) limit \(configuration.pageSize)")
+            }
+        }
+        if let violation = content.violations().first {
+            throw CacheError(.invalidContent, key: key, "the upstream answered invalid content: \(violation)")
+        }
+    }
+
+    private func store(_ entry: CacheEntry) {
+        memory.store(entry)
+        disk?.store(entry)
+    }
+
+    /// Runs `operation`, failing with `.timedOut` after ``Configuration/upstreamTimeout`` on the
+    /// cache's clock even if the operation ignores cancellation.
+    private func withTimeout<Value: Sendable>(
+        _ key: CacheKey, _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let timeout = configuration.upstreamTimeout
+        let clock = self.clock
+        return try await withCheckedThrowingContinuation { continuation in
+            let outcome = OnceResumer(continuation)
+            let work = Task {
+                do { outcome.resume(with: .success(try await operation())) } catch { outcome.resume(with: .failure(error)) }
+            }
+            Task {
+                try? await clock.sleep(for: timeout)
+                guard !work.isCancelled else { return }
+                if outcome.resume(with: .failure(CacheError(.timedOut, key: key, "the upstream did not answer within \(timeout)"))) {
+                    work.cancel()
+                }
+            }
+        }
+    }
+
+    // MARK: - Background refresh
+
+    /// Starts a refresh of `key` unless one is running or waiting to retry.
+    @discardableResult
+    private func refreshInBackground(_ key: CacheKey, current: CacheEntry) -> Task<Void, Never>? {
+        state.withLock { state -> Task<Void, Never>? in
+            guard state.refreshing.insert(key).inserted else { return nil }
+            return self.startRunning(&state) { try? await self.refresh(key, current: current) }
+        }
+    }
+
+    /// One refresh attempt; on failure, reports it and schedules the next attempt.
+    private func refresh(_ key: CacheKey, current: CacheEntry) async throws {
+        do {
+            _ = try await fetch(key, current: current)
+            state.withLock { state in
+                state.refreshing.remove(key)
+                state.failures[key] = nil
+            }
+        } catch {
+            let cacheError = error as? CacheError ?? CacheError(.upstreamFailed, key: key, "\(error)")
+            let (attempt, delay) = state.withLock { state -> (Int, Duration?) in
+                let attempt = (state.failures[key] ?? 0) + 1
+                state.failures[key] = attempt
+                state.statistics.refreshFailures += 1
+                let delay = configuration.retry.delay(afterAttempt: attempt, unit: Double.random(in: 0..<1))
+                if let delay {
+                    state.retries[key] = Task {
+                        do { try await self.clock.sleep(for: delay) } catch { return }
+                        let retry = self.state.withLock { state -> Task<Void, Never>? in
+                            guard state.retries.removeValue(forKey: key) != nil else { return nil }
+                            return self.startRunning(&state) {
+                                let latest = self.memory.entry(for: key) ?? current
+                                try? await self.refresh(key, current: latest)
+                            }
+                        }
+                        await retry?.value
+                    }
+                } else {
+                    state.refreshing.remove(key)
+                }
+                return (attempt, delay)
+            }
+            logger.info(
+                "background refresh failed",
+                metadata: ["cache.key": "\(key)", "cache.attempt": "\(attempt)", "cache.error": "\(cacheError.message)"])
+            broadcaster.publish(CacheUpdate(key: key, event: .refreshFailed(cacheError, attempt: attempt, retryIn: delay)))
+            throw cacheError
+        }
+    }
+
+    /// Registers and starts a background task, so ``waitForRefreshes()`` can wait for it; the task
+    /// unregisters itself when done (it takes the lock the caller holds, so it cannot finish first).
+    private func startRunning(_ state: inout State, _ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        state.nextTaskID += 1
+        let id = state.nextTaskID
+        let task = Task {
+            await body()
+            self.state.withLock { _ = $0.running.removeValue(forKey: id) }
+        }
+        state.running[id] = task
+        return task
+    }
+
+    private func cancelRetries(where shouldCancel: (CacheKey) -> Bool) {
+        let cancelled = state.withLock { state -> [Task<Void, Never>] in
+            let keys = state.retries.keys.filter(shouldCancel)
+            let tasks = keys.compactMap { state.retries.removeValue(forKey: $0) }
+            for key in keys {
+                state.refreshing.remove(key)
+                state.failures[key] = nil
+            }
+            return tasks
+        }
+        for task in cancelled { task.cancel() }
+    }
+
+    private func record(_ change: (inout CacheStatistics) -> Void) {
+        state.withLock { change(&$0.statistics) }
+    }
+
+    private static func categoryList(_ content: CatalogContent) -> CategoryList {
+        if case .categories(let list) = content { return list }
+        return CategoryList(items: [])
+    }
+
+    private static func gamesPage(_ content: CatalogContent) -> GamesPage {
+        if case .gamesPage(let page) = content { return page }
+        return GamesPage(categoryId: "", offset: 0, limit: 0, total: 0, items: [])
+    }
+}

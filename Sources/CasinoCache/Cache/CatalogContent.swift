@@ -1,0 +1,70 @@
+public import CasinoCatalog
+public import Foundation
+
+/// A cached value: an edition's categories or one page of games.
+public enum CatalogContent: Codable, Sendable, Hashable {
+    case categories(CategoryList)
+    case gamesPage(GamesPage)
+
+    /// The ids the content lists, in order: category ids or game ids.
+    public var ids: [String] {
+        switch self {
+        case .categories(let list): list.items.map(\.id)
+        case .gamesPage(let page): page.items.map(\.id)
+        }
+    }
+
+    /// The schema rules the content breaks; empty when it may be served.
+    public func violations() -> [Violation] {
+        switch self {
+        case .categories(let list): list.violations()
+        case .gamesPage(let page): page.violations()
+        }
+    }
+
+    /// An estimate of the memory the content holds, in bytes, for the memory tier's cost limit.
+    public var approximateCost: Int {
+        switch self {
+        case .categories(let list):
+            list.items.reduce(64) { $0 + 96 + $1.id.utf8.count + $1.name.utf8.count + ($1.href?.utf8.count ?? 0) }
+        case .gamesPage(let page):
+            page.items.reduce(128) { total, game in
+                total + 400 + game.id.utf8.count + game.name.utf8.count + game.slug.utf8.count
+                    + game.launchUrl.utf8.count + game.thumbnail.utf8.count
+                    + (game.backgroundImageUrl?.utf8.count ?? 0) + (game.description?.utf8.count ?? 0)
+                    + game.tags.reduce(0) { $0 + 16 + $1.utf8.count } + game.restrictedTerritories.count * 24
+            }
+        }
+    }
+}
+
+/// Where a cached value came from.
+public enum CacheOrigin: String, Sendable, Hashable, Codable {
+    /// Fetched from the upstream (the network).
+    case network
+    /// Read from the snapshot shipped inside the app.
+    case bundled
+}
+
+/// A value with what the cache knows about it.
+public struct CacheEntry: Sendable, Hashable {
+    /// What the value is.
+    public var key: CacheKey
+    /// The value.
+    public var content: CatalogContent
+    /// When it was fetched or last revalidated (a `304`); for bundled content, the snapshot's
+    /// `generatedAt`.
+    public var storedAt: Date
+    /// The upstream's validator, sent as `If-None-Match` on the next refresh.
+    public var etag: String?
+    /// Where the value came from.
+    public var origin: CacheOrigin
+
+    public init(key: CacheKey, content: CatalogContent, storedAt: Date, etag: String? = nil, origin: CacheOrigin = .network) {
+        self.key = key
+        self.content = content
+        self.storedAt = storedAt
+        self.etag = etag
+        self.origin = origin
+    }
+}

@@ -1,0 +1,220 @@
+public import CasinoCatalog
+public import Foundation
+public import Logging
+
+/// The bundled tier: the snapshot directory the pipeline wrote (`out/`) and the app ships.
+///
+/// At launch it reads only `manifest.json`. A snapshot file is opened, verified, inflated and
+/// decoded the first time its content is asked for; the decoded entry is then kept, so the second
+/// read of a page costs a dictionary lookup under a lock. A file that fails verification is
+/// remembered as unusable too, so it is not re-read on every lookup.
+///
+/// It never throws and never crashes on bad input: a missing, corrupt or foreign-schema manifest
+/// leaves the tier empty, and a missing, tampered, truncated, oversized, symlinked or out-of-tree
+/// file is a `nil` answer, counted in ``corruptFiles`` and logged at `.info`. There is no SHA-256
+/// in the runtime; a file is checked against the manifest's sizes, its gzip CRC, its envelope
+/// (schema version, key, content hash) and the schema rules.
+///
+/// Read-only: ``store(_:)``, ``removeEntry(for:)`` and ``removeAll(in:)`` do nothing.
+///
+/// ```swift
+/// let directory = Bundle.main.url(forResource: "out", withExtension: nil)!
+/// let bundled = BundledTier(configuration: .init(directory: directory), logger: logger)
+/// let edition = bundled.edition(language: "pt-BR", platform: .iPhone)!   // pt-iPhone, else the default
+/// let lobby = bundled.entry(for: .categories(edition))                     // origin .bundled
+/// ```
+public final class BundledTier: CacheStorage {
+    /// Where the snapshot directory is and how large its files may be.
+    public struct Configuration: Sendable, Hashable {
+        /// The snapshot directory: `Bundle.main.url(forResource: "out", withExtension: nil)` on
+        /// Apple platforms, a path on Linux.
+        public var directory: URL
+        /// The largest `manifest.json` read: 4 MiB by default.
+        public var maxManifestBytes: Int = 4 << 20
+        /// The cap on one snapshot file, compressed and decompressed: 16 MiB by default.
+        public var maxFileBytes: Int = 16 << 20
+
+        /// - Parameters:
+        ///   - directory: The snapshot directory.
+        ///   - maxManifestBytes: The largest `manifest.json` read (4 MiB by default).
+        ///   - maxFileBytes: The cap on one snapshot file, compressed and decompressed (16 MiB by
+        ///     default).
+        public init(directory: URL, maxManifestBytes: Int = 4 << 20, maxFileBytes: Int = 16 << 20) {
+            self.directory = directory
+            self.maxManifestBytes = maxManifestBytes
+            self.maxFileBytes = maxFileBytes
+        }
+    }
+
+    /// What a snapshot file turned out to be, once read.
+    private enum Outcome {
+        case content(CatalogContent)
+        case unusable
+    }
+
+    private struct State {
+        /// Keyed by the manifest's key (after the default-edition fallback), so every edition
+        /// that falls back shares one decoded copy.
+        var outcomes: [SnapshotKey: Outcome] = [:]
+        var corruptFiles = 0
+    }
+
+    private let configuration: Configuration
+    /// The manifest, or `nil` when the directory has no usable one (the tier is then empty).
+    public let manifest: Manifest?
+    private let files: [SnapshotKey: Manifest.Entry]
+    private let bundledEditions: Set<Edition>
+    private let logger: Logger
+    private let state = Locked(State())
+
+    /// Reads the directory's `manifest.json`, and nothing else.
+    ///
+    /// A missing directory, a missing, oversized or corrupt manifest, or one with another schema
+    /// version leaves the tier empty (every lookup answers `nil`) and is logged at `.info`.
+    ///
+    /// - Parameters:
+    ///   - configuration: Where the snapshot directory is, and the size caps.
+    ///   - logger: Where unusable files are reported (`.info`), with `cache.key` and `cache.file`.
+    public init(configuration: Configuration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        var manifest: Manifest?
+        do {
+            manifest = try BundledSnapshotReader.manifest(
+                in: configuration.directory, maxBytes: configuration.maxManifestBytes)
+        } catch {
+            logger.info(
+                "No usable bundled snapshot; the bundled tier is empty",
+                metadata: [
+                    "cache.file": "\(configuration.directory.appendingPathComponent(Manifest.fileName).path)",
+                    "cache.reason": "\(error)",
+                ])
+        }
+        self.manifest = manifest
+        bundledEditions = Set(manifest?.editions ?? [])
+        files = Dictionary((manifest?.files ?? []).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        if let manifest {
+            logger.debug(
+                "Bundled snapshot manifest read",
+                metadata: [
+                    "cache.directory": "\(configuration.directory.path)",
+                    "cache.files": "\(manifest.files.count)",
+                    "cache.editions": "\(manifest.editions.map(\.id).joined(separator: ","))",
+                ])
+        }
+    }
+
+    /// When the bundled data was fetched (the manifest's `generatedAt`), or `nil` without a
+    /// manifest.
+    public var generatedAt: Date? { manifest?.generatedAt }
+
+    /// Every bundled edition, sorted; empty without a manifest.
+    public var editions: [Edition] { manifest?.editions ?? [] }
+
+    /// The edition the manifest falls back to, or `nil` without a manifest.
+    public var defaultEdition: Edition? { manifest?.defaultEdition }
+
+    /// The bundled edition for a device's language and platform.
+    ///
+    /// Tries the language tag on the same platform, then the tag with its last subtag removed,
+    /// and so on down to the primary language (`pt-BR` → `pt`, `zh-Hant-TW` → `zh-Hant` → `zh`);
+    /// then the default edition. Another platform in the same language is never chosen: its
+    /// lobby differs. Tags compare case-insensitively and `_` counts as `-` (`pt_BR`).
+    ///
+    /// ```swift
+    /// bundled.edition(language: "pt-BR", platform: .iPhone)   // pt-BR-iPhone, else pt-iPhone, else the default
+    /// ```
+    ///
+    /// - Returns: A bundled edition, or `nil` when the tier is empty.
+    public func edition(language: String, platform: Platform) -> Edition? {
+        guard let manifest else { return nil }
+        var subtags = language.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" })
+        while !subtags.isEmpty {
+            let tag = subtags.joined(separator: "-")
+            if let match = manifest.editions.first(where: { $0.platform == platform && $0.language.lowercased() == tag })
+            {
+                return match
+            }
+            subtags.removeLast()
+        }
+        return manifest.defaultEdition
+    }
+
+    /// The bundled entry for `key`, or `nil`.
+    ///
+    /// Only ``CacheScope/global`` content is bundled. When the key's edition is not bundled, the
+    /// same content of the ``defaultEdition`` answers, so a user whose language is not bundled
+    /// still sees a lobby instead of a spinner. The entry's `key` is `key`, its origin
+    /// ``CacheOrigin/bundled``, its `storedAt` the manifest's ``generatedAt``, and it has no ETag.
+    ///
+    /// The first lookup of a file reads, verifies and decodes it (about 0.5 ms for a 50-game
+    /// page); later lookups are served from the decoded copy. A file that fails verification
+    /// answers `nil` from then on, and is counted once in ``corruptFiles``.
+    public func entry(for key: CacheKey) -> CacheEntry? {
+        guard key.scope == .global, let manifest else { return nil }
+        let bundledKey = bundledKey(for: key.content, defaultEdition: manifest.defaultEdition)
+        let outcome = state.withLock { $0.outcomes[bundledKey] } ?? load(bundledKey)
+        guard case .content(let content)? = outcome else { return nil }
+        return CacheEntry(key: key, content: content, storedAt: manifest.generatedAt, etag: nil, origin: .bundled)
+    }
+
+    /// Does nothing: the bundled tier is read-only.
+    public func store(_ entry: CacheEntry) {}
+
+    /// Does nothing: the bundled tier is read-only.
+    public func removeEntry(for key: CacheKey) {}
+
+    /// Does nothing: the bundled tier is read-only.
+    public func removeAll(in scope: CacheScope?) {}
+
+    /// How many snapshot files failed verification so far (each counted once).
+    public var corruptFiles: Int { state.withLock { $0.corruptFiles } }
+
+    // MARK: - Loading
+
+    /// `content` itself when its edition is bundled, else the same content in `defaultEdition`.
+    private func bundledKey(for content: SnapshotKey, defaultEdition: Edition) -> SnapshotKey {
+        guard !bundledEditions.contains(content.edition) else { return content }
+        switch content {
+        case .categories:
+            return .categories(defaultEdition)
+        case .gamesPage(_, let categoryId, let offset):
+            return .gamesPage(defaultEdition, categoryId: categoryId, offset: offset)
+        }
+    }
+
+    /// Reads and verifies the file for `key` outside the lock, then records the outcome.
+    ///
+    /// Two threads asking for the same new key may both decode it; the first outcome recorded
+    /// wins and a failure is counted and logged once.
+    private func load(_ key: SnapshotKey) -> Outcome? {
+        guard let file = files[key] else { return nil }
+        let outcome: Outcome
+        var failure: BundledFailure?
+        do {
+            outcome = .content(
+                try BundledSnapshotReader.content(
+                    of: file, in: configuration.directory, maxFileBytes: configuration.maxFileBytes))
+        } catch {
+            outcome = .unusable
+            failure = error
+        }
+        let (recorded, isNewFailure) = state.withLock { state -> (Outcome, Bool) in
+            if let earlier = state.outcomes[key] { return (earlier, false) }
+            state.outcomes[key] = outcome
+            guard case .unusable = outcome else { return (outcome, false) }
+            state.corruptFiles += 1
+            return (outcome, true)
+        }
+        if isNewFailure, let failure {
+            logger.info(
+                "Bundled snapshot file failed verification; not serving it",
+                metadata: [
+                    "cache.key": "\(key)",
+                    "cache.file": "\(file.path.prefix(256))",
+                    "cache.reason": "\(failure)",
+                ])
+        }
+        return recorded
+    }
+}

@@ -1,0 +1,312 @@
+import Dispatch
+public import Foundation
+public import Logging
+
+/// The disk tier: one gzip'd JSON file per key in a directory the app chooses, surviving
+/// relaunches, bounded by a total size with least-recently-used eviction.
+///
+/// Reads are synchronous (a page costs a file read, a gunzip and a JSON decode); writes return
+/// at once and happen on a private serial queue, as a temporary file renamed into place, so a
+/// reader sees the old file or the new one, never half of one. Until a write lands, reads
+/// answer from the pending entry. A file that is corrupt, truncated, from another schema or
+/// ``Configuration/cacheVersion``, or stored for another key is a miss: it is deleted, counted
+/// in ``corruptEntries`` and logged, never served. An unwritable or full directory makes writes
+/// fail (counted in ``writeFailures``); reads keep working.
+///
+/// ```swift
+/// let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
+/// let disk = DiskTier(
+///     configuration: .init(directory: caches.appendingPathComponent("CasinoCache"), cacheVersion: 3),
+///     logger: logger)
+/// disk.store(entry)                 // returns at once
+/// let again = disk.entry(for: entry.key)
+/// ```
+///
+/// One tier per directory: two live tiers on one directory work but keep separate size
+/// accounting.
+public final class DiskTier: CacheStorage {
+    /// Where the disk tier keeps its files and how much it may keep.
+    public struct Configuration: Sendable, Hashable {
+        /// The directory entries live in, e.g. `Caches/CasinoCache`; created on the first write.
+        /// Files in it that the tier did not name are left alone.
+        public var directory: URL
+        /// The app's cache "buster": entries written with another value are misses and are
+        /// deleted when read. `1` by default.
+        public var cacheVersion: Int = 1
+        /// The most bytes the entry files may take in all; least recently used entries are
+        /// evicted beyond it. 50 MiB by default.
+        public var sizeLimit: Int = 50 << 20
+        /// The most bytes of one entry, as decompressed JSON and as a file; larger entries are
+        /// not written and larger files are not read. 16 MiB by default.
+        public var maxEntryBytes: Int = 16 << 20
+
+        public init(directory: URL, cacheVersion: Int = 1, sizeLimit: Int = 50 << 20, maxEntryBytes: Int = 16 << 20) {
+            self.directory = directory
+            self.cacheVersion = cacheVersion
+            self.sizeLimit = sizeLimit
+            self.maxEntryBytes = maxEntryBytes
+        }
+    }
+
+    /// A store or removal not yet on disk.
+    private struct Pending {
+        var sequence: UInt64
+        /// The entry being written, or `nil` for a removal.
+        var entry: CacheEntry?
+    }
+
+    private struct State {
+        var sequence: UInt64 = 0
+        var pending: [CacheKey: Pending] = [:]
+        /// `removeAll(in:)` calls not yet on disk: sequence → scope (`nil`: everything).
+        var pendingClears: [UInt64: CacheScope?] = [:]
+        var index = DiskTierIndex()
+        /// For each file name, the sequence of the last write renamed into place. A corrupt
+        /// file is deleted only if no write replaced it since it was read.
+        var writeGenerations: [String: UInt64] = [:]
+        /// Files found unusable whose deletion is queued: name → write generation read.
+        var condemned: [String: UInt64] = [:]
+        var corruptEntries = 0
+        var evictions = 0
+        var writeFailures = 0
+
+        mutating func nextSequence() -> UInt64 {
+            sequence += 1
+            return sequence
+        }
+
+        /// Drops the pending operation for `key` if it is still the one numbered `sequence`.
+        mutating func settle(_ key: CacheKey, sequence: UInt64) {
+            if pending[key]?.sequence == sequence { pending[key] = nil }
+        }
+    }
+
+    private let configuration: Configuration
+    private let logger: Logger
+    private let files: DiskTierFiles
+    /// Every write, removal, eviction and deletion runs here, in call order.
+    private let queue = DispatchQueue(label: "CasinoCache.DiskTier", qos: .utility)
+    private let state = Locked(State())
+
+    /// Creates a tier on `configuration.directory`. Touches no file: the directory is scanned
+    /// on the writer queue before the first write.
+    public init(configuration: Configuration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        files = DiskTierFiles(directory: configuration.directory)
+    }
+
+    // MARK: - CacheStorage
+
+    public func entry(for key: CacheKey) -> CacheEntry? {
+        let name = DiskTierFileName.name(for: key)
+        enum Plan {
+            case answer(CacheEntry?)
+            case read(generation: UInt64)
+        }
+        let plan = state.withLock { state -> Plan in
+            if let pending = state.pending[key] { return .answer(pending.entry) }
+            if state.pendingClears.values.contains(where: { $0 == nil || $0 == key.scope }) { return .answer(nil) }
+            let generation = state.writeGenerations[name] ?? 0
+            if state.condemned[name] == generation { return .answer(nil) }
+            return .read(generation: generation)
+        }
+        let generation: UInt64
+        switch plan {
+        case .answer(let entry): return entry
+        case .read(let read): generation = read
+        }
+
+        let data: Data?
+        do {
+            data = try files.read(name, limit: configuration.maxEntryBytes)
+        } catch {
+            logger.debug(
+                "Disk cache entry unreadable",
+                metadata: ["cache.key": "\(key)", "cache.file": "\(name)", "cache.error": "\(error)"])
+            return nil
+        }
+        guard let data else { return nil }
+        do throws(DiskTierEnvelope.Rejection) {
+            let entry = try DiskTierEnvelope.decode(
+                data, for: key, cacheVersion: configuration.cacheVersion, maxBytes: configuration.maxEntryBytes)
+            state.withLock { $0.index.recordAccess(name) }
+            return entry
+        } catch {
+            condemn(name, generation: generation, key: key, reason: error.reason)
+            return nil
+        }
+    }
+
+    public func store(_ entry: CacheEntry) {
+        let sequence = state.withLock { state in
+            let sequence = state.nextSequence()
+            state.pending[entry.key] = Pending(sequence: sequence, entry: entry)
+            return sequence
+        }
+        queue.async { self.write(entry, sequence: sequence) }
+    }
+
+    public func removeEntry(for key: CacheKey) {
+        let sequence = state.withLock { state in
+            let sequence = state.nextSequence()
+            state.pending[key] = Pending(sequence: sequence, entry: nil)
+            return sequence
+        }
+        queue.async { self.delete(key, sequence: sequence) }
+    }
+
+    public func removeAll(in scope: CacheScope?) {
+        let sequence = state.withLock { state in
+            let sequence = state.nextSequence()
+            // Queued writes of the scope are skipped; the clear deletes what is already on disk.
+            state.pending = state.pending.filter { scope != nil && $0.key.scope != scope }
+            state.pendingClears[sequence] = .some(scope)
+            return sequence
+        }
+        queue.async { self.clear(scope, sequence: sequence) }
+    }
+
+    // MARK: - Extras
+
+    /// Waits until every write and removal queued so far has reached the disk (and the
+    /// directory has been scanned, so ``bytesOnDisk`` is current).
+    public func flush() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async {
+                self.buildIndexIfNeeded()
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Files found corrupt, truncated, oversized, from another schema or cache version, or
+    /// stored for another key, and deleted.
+    public var corruptEntries: Int { state.withLock { $0.corruptEntries } }
+    /// Entries evicted to stay within ``Configuration/sizeLimit``.
+    public var evictions: Int { state.withLock { $0.evictions } }
+    /// Writes that failed: an unwritable or full directory, or an entry over the limits.
+    public var writeFailures: Int { state.withLock { $0.writeFailures } }
+    /// The bytes the entry files take, as of the last write, removal or ``flush()``.
+    public var bytesOnDisk: Int { state.withLock { $0.index.totalBytes } }
+
+    // MARK: - Writer queue
+
+    private func buildIndexIfNeeded() {
+        guard !state.withLock({ $0.index.isBuilt }) else { return }
+        let scanned = files.scan()
+        state.withLock { $0.index.build(from: scanned) }
+    }
+
+    private func write(_ entry: CacheEntry, sequence: UInt64) {
+        buildIndexIfNeeded()
+        let key = entry.key
+        // A later store, a removal or a clear superseded this one: skip the work.
+        guard state.withLock({ $0.pending[key]?.sequence == sequence }) else { return }
+        let name = DiskTierFileName.name(for: key)
+
+        let data: Data
+        do {
+            data = try DiskTierEnvelope.encode(
+                entry, cacheVersion: configuration.cacheVersion, maxBytes: configuration.maxEntryBytes)
+            guard data.count <= configuration.sizeLimit else {
+                throw DiskTierEnvelope.Rejection(
+                    reason: "entry of \(data.count) bytes is over sizeLimit \(configuration.sizeLimit)")
+            }
+        } catch {
+            // The entry cannot be kept: keep nothing of it, not even an older version.
+            files.delete(name)
+            state.withLock { state in
+                state.index.remove(name)
+                state.writeFailures += 1
+                state.settle(key, sequence: sequence)
+            }
+            logFailedWrite(key: key, name: name, error: error)
+            return
+        }
+
+        do {
+            try files.writeAtomically(data, to: name)
+        } catch {
+            // Reads fall back to whatever the directory still holds.
+            state.withLock { state in
+                state.writeFailures += 1
+                state.settle(key, sequence: sequence)
+            }
+            logFailedWrite(key: key, name: name, error: error)
+            return
+        }
+
+        let victims = state.withLock { state in
+            state.index.recordWrite(name, size: data.count)
+            state.writeGenerations[name] = sequence
+            state.settle(key, sequence: sequence)
+            let victims = state.index.evict(toFit: max(configuration.sizeLimit, 0), keeping: name)
+            state.evictions += victims.count
+            return victims
+        }
+        for victim in victims {
+            files.delete(victim)
+            logger.debug("Disk cache entry evicted", metadata: ["cache.file": "\(victim)"])
+        }
+    }
+
+    private func delete(_ key: CacheKey, sequence: UInt64) {
+        buildIndexIfNeeded()
+        let name = DiskTierFileName.name(for: key)
+        files.delete(name)
+        state.withLock { state in
+            state.index.remove(name)
+            state.settle(key, sequence: sequence)
+        }
+    }
+
+    private func clear(_ scope: CacheScope?, sequence: UInt64) {
+        buildIndexIfNeeded()
+        let prefix = scope.map(DiskTierFileName.prefix(for:))
+        let isMatch = { (name: String) in prefix.map { name.hasPrefix($0) } ?? true }
+        for name in files.entryNames(where: isMatch) {
+            files.delete(name)
+        }
+        state.withLock { state in
+            _ = state.index.removeAll(where: isMatch)
+            state.pendingClears[sequence] = nil
+        }
+    }
+
+    // MARK: - Unusable files
+
+    /// Counts and logs an unusable file once, and queues its deletion.
+    private func condemn(_ name: String, generation: UInt64, key: CacheKey, reason: String) {
+        let isNew = state.withLock { state in
+            guard state.condemned[name] != generation else { return false }
+            state.condemned[name] = generation
+            state.corruptEntries += 1
+            return true
+        }
+        guard isNew else { return }
+        logger.info(
+            "Disk cache entry unusable, deleting it",
+            metadata: ["cache.key": "\(key)", "cache.file": "\(name)", "cache.reason": "\(reason)"])
+        queue.async { self.deleteCondemned(name, generation: generation) }
+    }
+
+    /// Deletes a file found unusable unless a write replaced it since it was read.
+    private func deleteCondemned(_ name: String, generation: UInt64) {
+        let isUnchanged = state.withLock { ($0.writeGenerations[name] ?? 0) == generation }
+        if isUnchanged { files.delete(name) }
+        state.withLock { state in
+            if isUnchanged { state.index.remove(name) }
+            if state.condemned[name] == generation { state.condemned[name] = nil }
+        }
+    }
+
+    private func logFailedWrite(key: CacheKey, name: String, error: any Error) {
+        logger.info(
+            "Disk cache write failed",
+            metadata: [
+                "cache.key": "\(key)", "cache.file": "\(name)",
+                "cache.directory": "\(configuration.directory.path)", "cache.error": "\(error)",
+            ])
+    }
+}

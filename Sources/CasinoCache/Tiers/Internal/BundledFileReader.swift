@@ -1,0 +1,105 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CasinoCatalog
+import Foundation
+
+/// Reads one file of a bundled snapshot directory without ever leaving that directory.
+///
+/// The manifest is hostile input, so a path is used only when
+/// `CatalogRules.isSafeRelativePath` accepts it, and it is then walked one component at a time
+/// with `openat(O_NOFOLLOW)`: a symbolic link anywhere on the path (the file or a directory) is
+/// refused rather than followed, and the checks (regular file, size) are made with `fstat` on the
+/// descriptor that is then read, so nothing can be swapped in between. `O_NONBLOCK` keeps a FIFO
+/// planted in place of a file from blocking the open. POSIX only, so it builds for Apple platforms
+/// and Linux alike.
+enum BundledFileReader {
+    /// The bytes of `relativePath` inside `directory`.
+    ///
+    /// - Parameters:
+    ///   - relativePath: A `/`-separated path relative to `directory`, from the manifest.
+    ///   - directory: The snapshot directory.
+    ///   - maxBytes: The largest file accepted.
+    ///   - expectedBytes: The size the manifest announces, or `nil` when it has none.
+    /// - Throws: ``BundledFailure`` for an unsafe path, a missing file, a link or other
+    ///   non-regular file, a file over `maxBytes` or not `expectedBytes` long, or a failed read.
+    static func contents(
+        of relativePath: String, in directory: URL, maxBytes: Int, expectedBytes: Int? = nil
+    ) throws(BundledFailure) -> Data {
+        guard CatalogRules.isSafeRelativePath(relativePath) else {
+            throw BundledFailure(.unsafePath, "refusing path '\(relativePath.prefix(200))': not a safe relative path")
+        }
+        var descriptor = directory.withUnsafeFileSystemRepresentation { path -> Int32 in
+            guard let path else { return -1 }
+            return open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
+        guard descriptor >= 0 else {
+            throw failure(errno, opening: "the snapshot directory \(directory.path)")
+        }
+        let components = relativePath.split(separator: "/").map(String.init)
+        for (index, component) in components.enumerated() {
+            let isLast = index == components.count - 1
+            let flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (isLast ? O_NONBLOCK : O_DIRECTORY)
+            let next = openat(descriptor, component, flags)
+            let error = errno
+            close(descriptor)
+            guard next >= 0 else { throw failure(error, opening: relativePath) }
+            descriptor = next
+        }
+        defer { close(descriptor) }
+
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw failure(errno, opening: relativePath) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw BundledFailure(.notRegularFile, "\(relativePath) is not a regular file")
+        }
+        let size = Int(info.st_size)
+        guard size <= maxBytes else {
+            throw BundledFailure(.tooLarge, "\(relativePath) is \(size) bytes, over the limit of \(maxBytes)")
+        }
+        if let expectedBytes, size != expectedBytes {
+            throw BundledFailure(
+                .sizeMismatch, "\(relativePath) is \(size) bytes, the manifest says \(expectedBytes)")
+        }
+
+        var data = Data(count: size)
+        var filled = 0
+        var readError: Int32 = 0
+        data.withUnsafeMutableBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            while filled < size {
+                let count = read(descriptor, base + filled, size - filled)
+                if count > 0 {
+                    filled += count
+                } else if count == 0 {
+                    return
+                } else if errno != EINTR {
+                    readError = errno
+                    return
+                }
+            }
+        }
+        guard readError == 0 else {
+            throw BundledFailure(.io, "cannot read \(relativePath): \(String(cString: strerror(readError)))")
+        }
+        guard filled == size else {
+            throw BundledFailure(.sizeMismatch, "\(relativePath) shrank from \(size) to \(filled) bytes while read")
+        }
+        return data
+    }
+
+    private static func failure(_ error: Int32, opening what: String) -> BundledFailure {
+        switch error {
+        case ENOENT:
+            BundledFailure(.notFound, "\(what) does not exist")
+        case ELOOP, ENOTDIR:
+            BundledFailure(.notRegularFile, "\(what) passes through a symbolic link or a non-directory")
+        default:
+            BundledFailure(.io, "cannot open \(what): \(String(cString: strerror(error)))")
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The disk tier's file operations on one directory: bounded reads, atomic writes, deletes and
+/// the scan. Stateless; the tier decides when each runs.
+struct DiskTierFiles: Sendable {
+    /// The directory entries live in.
+    let directory: URL
+
+    /// Why a file operation failed.
+    struct Failure: Error, Sendable, CustomStringConvertible {
+        var description: String
+    }
+
+    func url(for name: String) -> URL {
+        directory.appendingPathComponent(name, isDirectory: false)
+    }
+
+    /// Up to `limit + 1` bytes of the file `name`, or `nil` when it does not exist.
+    ///
+    /// Reading one byte past `limit` lets the caller tell an oversized file from one at the
+    /// limit without reading a huge file whole.
+    ///
+    /// - Throws: When the file exists but cannot be read (permissions, a directory).
+    func read(_ name: String, limit: Int) throws -> Data? {
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forReadingFrom: url(for: name))
+        } catch {
+            if isMissing(error) { return nil }
+            throw error
+        }
+        defer { try? handle.close() }
+        var data = Data()
+        while data.count <= limit {
+            guard let chunk = try handle.read(upToCount: limit + 1 - data.count), !chunk.isEmpty else { break }
+            data.append(chunk)
+        }
+        return data
+    }
+
+    /// Writes `data` to the file `name` atomically: a temporary file in the same directory,
+    /// then `rename(2)`, so readers see the old file or the new one, never half of one.
+    ///
+    /// Creates the directory when it is missing. No `fsync`: a cache entry lost in a power cut
+    /// is a miss, and `fsync` would triple the cost (BASELINES.md).
+    ///
+    /// - Throws: ``Failure`` (or the underlying error) when the directory cannot be created or
+    ///   written, or is full.
+    func writeAtomically(_ data: Data, to name: String) throws {
+        do {
+            try write(data, to: name)
+        } catch {
+            // The directory may be missing (first write, or deleted under us): create it, once.
+            guard !FileManager.default.fileExists(atPath: directory.path) else { throw error }
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try write(data, to: name)
+        }
+    }
+
+    private func write(_ data: Data, to name: String) throws {
+        let temporary = url(for: DiskTierFileName.temporaryName(unique: UUID().uuidString))
+        do {
+            try data.write(to: temporary, options: [.withoutOverwriting])
+            try rename(temporary, to: url(for: name))
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+
+    private func rename(_ source: URL, to destination: URL) throws {
+        let status = source.withUnsafeFileSystemRepresentation { source in
+            destination.withUnsafeFileSystemRepresentation { destination -> Int32 in
+                guard let source, let destination else { return -1 }
+                #if canImport(Darwin)
+                return Darwin.rename(source, destination)
+                #elseif canImport(Glibc)
+                return Glibc.rename(source, destination)
+                #else
+                return Musl.rename(source, destination)
+                #endif
+            }
+        }
+        guard status == 0 else {
+            throw Failure(description: "rename failed: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Deletes the file `name`; `true` when it existed and is now gone.
+    ///
+    /// `unlink(2)`, not `FileManager.removeItem`: a directory that happens to carry an entry's
+    /// name is not the tier's to delete, let alone recursively.
+    @discardableResult
+    func delete(_ name: String) -> Bool {
+        url(for: name).withUnsafeFileSystemRepresentation { path in
+            guard let path else { return false }
+            return unlink(path) == 0
+        }
+    }
+
+    /// The entry files in the directory (none when it is missing or unreadable); deletes the
+    /// temporary files an interrupted write left behind (older than a minute, so that another
+    /// tier's write in progress on the same directory is left alone).
+    func scan(now: Date = Date()) -> [DiskTierIndex.ScannedFile] {
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
+        guard
+            let urls = try? FileManager.default.contentsOfDirectory(
+                at: directory, includingPropertiesForKeys: keys, options: [])
+        else { return [] }
+        var files: [DiskTierIndex.ScannedFile] = []
+        for url in urls {
+            let name = url.lastPathComponent
+            let isTemporary = DiskTierFileName.isTemporary(name)
+            guard isTemporary || DiskTierFileName.isEntry(name),
+                let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true
+            else { continue }
+            if isTemporary {
+                if let modified = values.contentModificationDate, now.timeIntervalSince(modified) > 60 { delete(name) }
+                continue
+            }
+            files.append(
+                DiskTierIndex.ScannedFile(
+                    name: name, size: values.fileSize ?? 0, modified: values.contentModificationDate ?? .distantPast))
+        }
+        return files
+    }
+
+    /// The names of the entry files in the directory that `isMatch` selects.
+    func entryNames(where isMatch: (String) -> Bool) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { DiskTierFileName.isEntry($0) && isMatch($0) }
+    }
+
+    private func isMissing(_ error: any Error) -> Bool {
+        let error = error as NSError
+        if error.domain == NSCocoaErrorDomain {
+            return error.code == NSFileNoSuchFileError || error.code == NSFileReadNoSuchFileError
+        }
+        return error.domain == NSPOSIXErrorDomain && error.code == Int(ENOENT)
+    }
+}

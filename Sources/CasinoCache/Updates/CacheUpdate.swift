@@ -1,0 +1,68 @@
+import CasinoCatalog
+/// A silent update: new content replaced what the UI shows, or a background refresh failed.
+///
+/// Nothing is emitted when a refresh returns the content the cache already had.
+public struct CacheUpdate: Sendable {
+    /// The content concerned.
+    public var key: CacheKey
+    /// What happened.
+    public var event: Event
+
+    public init(key: CacheKey, event: Event) {
+        self.key = key
+        self.event = event
+    }
+
+    /// What happened to the content.
+    public enum Event: Sendable {
+        /// New content is cached; `changes` says which ids were inserted, removed or updated.
+        case updated(CatalogContent, ContentChanges)
+        /// A background refresh failed; the previous value stays. `retryIn` is when the cache
+        /// tries again (`nil` after the last attempt; ``CatalogCache/refreshStale()`` restarts).
+        case refreshFailed(CacheError, attempt: Int, retryIn: Duration?)
+    }
+}
+
+/// What changed between two versions of a category list or a page, by id.
+public struct ContentChanges: Sendable, Hashable {
+    /// Ids only the new version has, in its order.
+    public var inserted: [String]
+    /// Ids only the old version had, in its order.
+    public var removed: [String]
+    /// Ids both have whose item differs.
+    public var updated: [String]
+    /// Whether the order of the ids both have changed.
+    public var isReordered: Bool
+
+    public init(inserted: [String] = [], removed: [String] = [], updated: [String] = [], isReordered: Bool = false) {
+        self.inserted = inserted
+        self.removed = removed
+        self.updated = updated
+        self.isReordered = isReordered
+    }
+
+    /// The changes from `old` (nothing, on a first fetch) to `new`.
+    public init(from old: CatalogContent?, to new: CatalogContent) {
+        let oldItems = old.map(Self.items) ?? [:]
+        let newItems = Self.items(new)
+        let oldIDs = old?.ids ?? []
+        let newIDs = new.ids
+        inserted = newIDs.filter { oldItems[$0] == nil }
+        removed = oldIDs.filter { newItems[$0] == nil }
+        updated = newIDs.filter { id in oldItems[id].map { $0 != newItems[id] } ?? false }
+        let kept = Set(oldIDs).intersection(newIDs)
+        isReordered = oldIDs.filter(kept.contains) != newIDs.filter(kept.contains)
+    }
+
+    /// Whether nothing changed item by item.
+    public var isEmpty: Bool { inserted.isEmpty && removed.isEmpty && updated.isEmpty && !isReordered }
+
+    private static func items(_ content: CatalogContent) -> [String: AnyHashable] {
+        switch content {
+        case .categories(let list):
+            Dictionary(list.items.map { ($0.id, AnyHashable($0)) }, uniquingKeysWith: { first, _ in first })
+        case .gamesPage(let page):
+            Dictionary(page.items.map { ($0.id, AnyHashable($0)) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+}

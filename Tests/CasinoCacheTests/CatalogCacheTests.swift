@@ -1,0 +1,241 @@
+import CasinoCache
+import CasinoCatalog
+import Foundation
+import Testing
+
+@Suite(.timeLimit(.minutes(1)))
+struct CatalogCacheTests {
+    let directory: CacheTestDirectory
+    let bundle: BundleFixture
+    let upstream: CountingUpstream
+    let clock: ManualClock
+
+    init() throws {
+        directory = try CacheTestDirectory()
+        bundle = try BundleFixture(in: directory)
+        upstream = CountingUpstream(catalog: bundle.catalog)
+        clock = ManualClock(now: bundle.generatedAt.addingTimeInterval(86_400))
+    }
+
+    func makeCache(
+        _ configuration: CatalogCache.Configuration = .default, bundled: Bool = true, disk: Bool = true
+    ) -> CatalogCache {
+        CatalogCache(
+            configuration: configuration, upstream: upstream, cacheDirectory: disk ? directory.child("cache") : nil,
+            bundleDirectory: bundled ? bundle.directory : nil, clock: clock, logger: silentLogger)
+    }
+
+    @Test func answersAMissWithoutABundleByWaitingForTheUpstream() async throws {
+        let cache = makeCache(bundled: false)
+        #expect(cache.cachedCategories(edition: english).value == nil)
+        guard case .fresh(let list, let metadata) = try await cache.categories(edition: english) else {
+            Issue.record("expected a fetched value")
+            return
+        }
+        #expect(list == bundle.categories())
+        #expect(metadata.tier == .upstream)
+        #expect(cache.statistics().misses == 2)
+    }
+
+    @Test func throwsOnAMissWhenTheUpstreamFails() async throws {
+        let cache = makeCache(bundled: false)
+        upstream.set { $0.isOffline = true }
+        let error = await #expect(throws: CacheError.self) { try await cache.categories(edition: english) }
+        #expect(error?.code == .upstreamFailed)
+        #expect(error?.cause is URLError)
+    }
+
+    @Test func timesOutAnUpstreamThatHangsAndKeepsServingStale() async throws {
+        // Given a stale entry and an upstream that never answers
+        let cache = makeCache()
+        _ = try await cache.categories(edition: english)
+        await cache.waitForRefreshes()
+        clock.advance(by: .seconds(7 * 3600))
+        upstream.set { $0.hangs = true }
+        let updates = UpdateCollector(cache.updates())
+        // When the app asks, then the timeout passes on the cache's clock
+        guard case .stale = try await cache.categories(edition: english) else {
+            Issue.record("expected stale")
+            return
+        }
+        for _ in 0..<500 where clock.sleeperCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        clock.advance(by: .seconds(31))
+        await updates.wait(for: 1)
+        // Then the refresh fails as timed out, and the stale value stays
+        #expect(updates.failures.first?.1.code == .timedOut)
+        #expect(cache.cachedCategories(edition: english).value == bundle.categories())
+    }
+
+    @Test func refusesUpstreamContentWithAWrongItemCount() async throws {
+        let cache = makeCache(bundled: false)
+        upstream.set { $0.returnsWrongCount = true }
+        let error = await #expect(throws: CacheError.self) {
+            try await cache.gamesPage(edition: english, categoryId: bundle.firstCategoryId)
+        }
+        #expect(error?.code == .invalidContent)
+        #expect(cache.cachedGamesPage(edition: english, categoryId: bundle.firstCategoryId).value == nil)
+    }
+
+    @Test func aNotModifiedAnswerRenewsTheAgeWithoutRewritingThePayloadOrEmittingAnUpdate() async throws {
+        // Given a fetched entry with an ETag, gone stale
+        let cache = makeCache(bundled: false)
+        _ = try await cache.categories(edition: english)
+        clock.advance(by: .seconds(7 * 3600))
+        let updates = UpdateCollector(cache.updates())
+        // When it is refreshed and the upstream says 304
+        guard case .stale = try await cache.categories(edition: english) else {
+            Issue.record("expected stale")
+            return
+        }
+        await cache.waitForRefreshes()
+        // Then it is fresh again, no update was emitted, and the 304 was counted
+        guard case .fresh(_, let metadata) = cache.cachedCategories(edition: english) else {
+            Issue.record("expected fresh after a 304")
+            return
+        }
+        #expect(metadata.age == 0)
+        #expect(cache.statistics().notModified == 1)
+        #expect(updates.updates.isEmpty)
+    }
+
+    @Test func anIdenticalRefreshEmitsNothing() async throws {
+        let cache = makeCache()
+        upstream.set { $0.usesETags = false }
+        let updates = UpdateCollector(cache.updates())
+        _ = try await cache.categories(edition: english)  // bundled, refreshed with the same content
+        await cache.waitForRefreshes()
+        #expect(upstream.calls == 1)
+        #expect(cache.statistics().updatesEmitted == 0)
+        #expect(updates.updates.isEmpty)
+    }
+
+    @Test func aCancelledCallerDoesNotStopTheSharedFetch() async throws {
+        // Given two callers waiting for the same missing page, the first one cancelled
+        let cache = makeCache(bundled: false)
+        let categoryId = bundle.firstCategoryId
+        upstream.close()
+        let cancelled = Task { try await cache.gamesPage(edition: english, categoryId: categoryId) }
+        let patient = Task { try await cache.gamesPage(edition: english, categoryId: categoryId) }
+        for _ in 0..<500 where upstream.calls == 0 || cache.statistics().coalescedRequests == 0 {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        cancelled.cancel()
+        upstream.open()
+        // Then the other caller gets the page, the cache is filled, and there was one call
+        #expect(try await patient.value.value == bundle.page(categoryId))
+        #expect(upstream.calls == 1)
+        guard case .fresh = cache.cachedGamesPage(edition: english, categoryId: categoryId) else {
+            Issue.record("expected the page cached")
+            return
+        }
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+    }
+
+    @Test func pagesPastTheCachedLimitAlwaysComeFromTheUpstream() async throws {
+        var configuration = CatalogCache.Configuration.default
+        configuration.maxCachedPagesPerCategory = 1
+        let cache = makeCache(configuration, bundled: false)
+        let category = try #require(bundle.catalog.editions[0].pages.first { $0.offset == 10 })
+        _ = try await cache.gamesPage(edition: english, categoryId: category.categoryId, offset: 10)
+        _ = try await cache.gamesPage(edition: english, categoryId: category.categoryId, offset: 10)
+        #expect(upstream.calls == 2)
+        #expect(cache.cachedGamesPage(edition: english, categoryId: category.categoryId, offset: 10).value == nil)
+    }
+
+    @Test func aDiskEntryOlderThanTheShippedBundleGivesWayToTheBundle() async throws {
+        // Given a page cached on disk long before this app's bundle was generated
+        let oldClock = ManualClock(now: bundle.generatedAt.addingTimeInterval(-90 * 86_400))
+        let old = CatalogCache(
+            upstream: upstream, cacheDirectory: directory.child("cache"), bundleDirectory: nil, clock: oldClock,
+            logger: silentLogger)
+        upstream.set { $0.version = 6 }
+        _ = try await old.gamesPage(edition: english, categoryId: bundle.firstCategoryId)
+        await old.flush()
+        // When the new app version (with a newer bundle) reads it
+        let cache = makeCache()
+        // Then the bundle answers, and a refresh is started
+        guard case .bundled(let page, _) = cache.cachedGamesPage(edition: english, categoryId: bundle.firstCategoryId) else {
+            Issue.record("expected the newer bundle")
+            return
+        }
+        #expect(page == bundle.page(bundle.firstCategoryId))
+    }
+
+    @Test func clearingAUserScopeKeepsGlobalContent() async throws {
+        let cache = makeCache(bundled: false)
+        _ = try await cache.categories(edition: english)
+        let personal = CacheKey.categories(english, scope: .user("u1"))
+        _ = try await cache.content(for: personal)
+        await cache.clear(scope: .user("u1"))
+        #expect(cache.cachedContent(for: personal).value == nil)
+        #expect(cache.cachedCategories(edition: english).value != nil)
+        await cache.clear()
+        #expect(cache.cachedCategories(edition: english).value == nil)
+    }
+
+    @Test func invalidatingAKeyFallsBackToTheBundle() async throws {
+        let cache = makeCache()
+        upstream.set { $0.version = 7 }
+        _ = try await cache.categories(edition: english)
+        await cache.waitForRefreshes()
+        guard case .fresh = cache.cachedCategories(edition: english) else {
+            Issue.record("expected fresh")
+            return
+        }
+        cache.invalidate(.categories(english))
+        guard case .bundled = cache.cachedCategories(edition: english) else {
+            Issue.record("expected the bundle after invalidation")
+            return
+        }
+    }
+
+    @Test func prefetchFillsTheFirstPageOfEachCategory() async throws {
+        let cache = makeCache(bundled: false)
+        let ids = bundle.categories().items.map(\.id)
+        await cache.prefetch(edition: english, categoryIds: ids)
+        for id in ids {
+            guard case .fresh = cache.cachedGamesPage(edition: english, categoryId: id) else {
+                Issue.record("expected \(id) prefetched")
+                continue
+            }
+        }
+        #expect(upstream.calls == ids.count)
+    }
+
+    @Test func aBundledEditionFallsBackToTheDefaultForAnUnknownLanguage() throws {
+        let cache = makeCache()
+        let german = try Edition(id: "de-iPhone")
+        guard case .bundled(let list, _) = cache.cachedCategories(edition: german) else {
+            Issue.record("expected the default edition's bundle")
+            return
+        }
+        #expect(list == bundle.categories(english))
+    }
+
+    @Test func computesChangesByID() {
+        let old = bundle.page(bundle.firstCategoryId)
+        var new = old
+        new.items[1].name = "Renamed"
+        new.items.removeLast()
+        new.items.append(Game(
+            id: "new-1", name: "New", slug: "new", launchUrl: "https://l.example.com/1", thumbnail: "https://t.example.com/1.jpg"))
+        let changes = ContentChanges(from: .gamesPage(old), to: .gamesPage(new))
+        #expect(changes.inserted == ["new-1"])
+        #expect(changes.removed == [old.items.last!.id])
+        #expect(changes.updated == [old.items[1].id])
+        #expect(!changes.isReordered)
+    }
+
+    @Test(arguments: [1, 2, 3, 6, 10])
+    func backsOffExponentiallyWithinTheJitterAndStops(attempt: Int) {
+        let policy = CatalogCache.RetryPolicy.default
+        guard let low = policy.delay(afterAttempt: attempt, unit: 0), let high = policy.delay(afterAttempt: attempt, unit: 0.999)
+        else {
+            #expect(attempt >= policy.maxAttempts)
+            return
+        }
+        let base = min(2 * pow(2, Double(attempt - 1)), 300)
+        #expect(low >= .milliseconds(Int64(base * 800) - 1))
+        #expect(high <= .milliseconds(Int64(base * 1200) + 1))
+    }
+}

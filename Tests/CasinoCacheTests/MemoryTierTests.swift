@@ -1,0 +1,79 @@
+import CasinoCache
+import CasinoCatalog
+import Foundation
+import Testing
+
+@Suite struct MemoryTierTests {
+    static func entry(_ id: String, games: Int = 1, scope: CacheScope = .global) -> CacheEntry {
+        let items = (0..<games).map { index in
+            Game(
+                id: "\(id)-\(index)", name: "Game \(index)", slug: "game-\(index)",
+                launchUrl: "https://l.example.com/\(index)", thumbnail: "https://t.example.com/\(index).jpg")
+        }
+        let page = GamesPage(categoryId: id, offset: 0, limit: max(games, 1), total: max(games, 1), items: items)
+        return CacheEntry(
+            key: .gamesPage(english, categoryId: id, offset: 0, scope: scope), content: .gamesPage(page),
+            storedAt: Date(timeIntervalSince1970: 0))
+    }
+
+    @Test func evictsTheLeastRecentlyUsedEntryPastTheCountLimit() {
+        // Given a tier of 3 holding a, b, c, with a read recently
+        let tier = MemoryTier(countLimit: 3)
+        for id in ["a", "b", "c"] { tier.store(Self.entry(id)) }
+        _ = tier.entry(for: Self.entry("a").key)
+        // When d arrives
+        tier.store(Self.entry("d"))
+        // Then b (the least recently used) is gone
+        #expect(tier.entry(for: Self.entry("b").key) == nil)
+        #expect(tier.keysByRecency.map { key -> String in
+            if case .gamesPage(_, let id, _) = key.content { return id }
+            return ""
+        } == ["c", "a", "d"])
+        #expect(tier.evictions == 1)
+    }
+
+    @Test func evictsByCostButKeepsTheNewestEntry() {
+        let big = Self.entry("big", games: 50)
+        let tier = MemoryTier(countLimit: 100, costLimit: big.content.approximateCost + 10)
+        tier.store(Self.entry("small"))
+        tier.store(big)
+        #expect(tier.count == 1)
+        #expect(tier.entry(for: big.key) != nil)
+        #expect(tier.totalCost == big.content.approximateCost)
+    }
+
+    @Test func replacesAnEntryAndKeepsTheCostExact() {
+        let tier = MemoryTier()
+        tier.store(Self.entry("a", games: 3))
+        tier.store(Self.entry("a", games: 1))
+        #expect(tier.count == 1)
+        #expect(tier.totalCost == Self.entry("a", games: 1).content.approximateCost)
+    }
+
+    @Test func trimsAndClearsByScope() {
+        let tier = MemoryTier()
+        tier.store(Self.entry("a"))
+        tier.store(Self.entry("b", scope: .user("u1")))
+        tier.removeAll(in: .user("u1"))
+        #expect(tier.count == 1)
+        tier.trim()
+        #expect(tier.count == 0 && tier.totalCost == 0)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func staysConsistentUnderConcurrentReadsAndWrites() async {
+        let tier = MemoryTier(countLimit: 50)
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    for index in 0..<2000 {
+                        let entry = Self.entry("k\((index * 7 + worker) % 120)")
+                        if index % 3 == 0 { tier.store(entry) } else { _ = tier.entry(for: entry.key) }
+                    }
+                }
+            }
+        }
+        #expect(tier.count <= 50)
+        #expect(tier.keysByRecency.count == tier.count)
+    }
+}

@@ -1,0 +1,183 @@
+import CasinoCache
+import CasinoCatalog
+import CatalogPipeline
+import Foundation
+import Logging
+
+/// A fresh directory under the system temp directory, removed when the value is released.
+final class CacheTestDirectory: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("cache-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    func child(_ name: String) -> URL { url.appendingPathComponent(name) }
+}
+
+let silentLogger = Logger(label: "cache-tests") { _ in SwiftLogNoOpLogHandler() }
+let english = try! Edition(id: "en-iPhone")
+let french = try! Edition(id: "fr-iPhone")
+
+/// A real snapshot directory built by the pipeline from a small synthetic recording, and the
+/// catalogue it holds (what an app ships as its bundled tier).
+struct BundleFixture {
+    let directory: URL
+    let catalog: Catalog
+
+    init(in parent: CacheTestDirectory, games: Int = 60, categories: Int = 3) throws {
+        let recording = parent.child("recording")
+        var sample = SampleRecording(games: games, categories: categories)
+        sample.seed = 11
+        try sample.write(to: recording)
+        let source = try RecordedProviderSource(directory: recording)
+        catalog = try Normalizer(configuration: .default, logger: silentLogger).normalize(source).catalog
+        directory = parent.child("out")
+        try SnapshotWriter(logger: silentLogger).write(catalog, to: directory)
+    }
+
+    var generatedAt: Date { catalog.generatedAt }
+
+    func categories(_ edition: Edition = english) -> CategoryList {
+        catalog.editions.first { $0.edition == edition }!.categories
+    }
+
+    func page(_ categoryId: String, offset: Int = 0, edition: Edition = english) -> GamesPage {
+        catalog.editions.first { $0.edition == edition }!.pages.first { $0.categoryId == categoryId && $0.offset == offset }!
+    }
+
+    var firstCategoryId: String { categories().items[0].id }
+}
+
+/// An upstream that serves a catalogue from memory and counts its calls: the one fake the
+/// scenario tests use (a real HTTP upstream is issue #4's). Knobs: fail, hang, change content,
+/// answer 304 for a matching ETag, answer a wrong item count.
+final class CountingUpstream: CatalogUpstream, @unchecked Sendable {
+    // @unchecked: the mutable state below is only touched under `lock`.
+    struct Knobs {
+        var isOffline = false
+        var hangs = false
+        var version = 0
+        var returnsWrongCount = false
+        var usesETags = true
+    }
+
+    private let lock = NSLock()
+    private var knobs = Knobs()
+    private var callCount = 0
+    private var gate: [CheckedContinuation<Void, Never>]? = nil
+    let catalog: Catalog
+
+    init(catalog: Catalog) {
+        self.catalog = catalog
+    }
+
+    var calls: Int { lock.withLock { callCount } }
+
+    func set(_ change: (inout Knobs) -> Void) { lock.withLock { change(&knobs) } }
+
+    /// Makes every call wait until ``open()``.
+    func close() { lock.withLock { gate = [] } }
+
+    /// Lets waiting calls through.
+    func open() {
+        let waiting = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+            defer { gate = nil }
+            return gate ?? []
+        }
+        for continuation in waiting { continuation.resume() }
+    }
+
+    private func enter() async throws -> Knobs {
+        let current = lock.withLock { () -> Knobs in
+            callCount += 1
+            return knobs
+        }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let mustWait = lock.withLock { () -> Bool in
+                if gate != nil { gate!.append(continuation); return true }
+                return false
+            }
+            if !mustWait { continuation.resume() }
+        }
+        if current.hangs {
+            try await Task.sleep(for: .seconds(3600))  // until cancelled by the cache's timeout
+        }
+        if current.isOffline { throw URLError(.notConnectedToInternet) }
+        return current
+    }
+
+    func categories(edition: Edition, etag: String?) async throws -> UpstreamResponse<CategoryList> {
+        let knobs = try await enter()
+        var list = catalog.editions.first { $0.edition == edition }!.categories
+        if knobs.version > 0 { list.items[0].name += " v\(knobs.version)" }
+        let tag = "\"categories-\(edition)-v\(knobs.version)\""
+        if knobs.usesETags, etag == tag { return .notModified }
+        return .modified(list, etag: knobs.usesETags ? tag : nil)
+    }
+
+    func gamesPage(edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?) async throws
+        -> UpstreamResponse<GamesPage>
+    {
+        let knobs = try await enter()
+        let pages = catalog.editions.first { $0.edition == edition }!.pages
+        guard var page = pages.first(where: { $0.categoryId == categoryId && $0.offset == offset }) else {
+            throw URLError(.fileDoesNotExist)
+        }
+        if knobs.version > 0 { page.items[0].name += " v\(knobs.version)" }
+        if knobs.returnsWrongCount { page.count += 1 }
+        let tag = "\"page-\(edition)-\(categoryId)-\(offset)-v\(knobs.version)\""
+        if knobs.usesETags, etag == tag { return .notModified }
+        return .modified(page, etag: knobs.usesETags ? tag : nil)
+    }
+}
+
+/// Collects what arrives on an update stream.
+final class UpdateCollector: Sendable {
+    private let received = NSLockedArray()
+    private let task: Task<Void, Never>
+
+    init(_ stream: AsyncStream<CacheUpdate>) {
+        let received = self.received
+        task = Task {
+            for await update in stream { received.append(update) }
+        }
+    }
+
+    deinit { task.cancel() }
+
+    var updates: [CacheUpdate] { received.values }
+
+    var contentUpdates: [(CacheKey, CatalogContent, ContentChanges)] {
+        updates.compactMap { update in
+            if case .updated(let content, let changes) = update.event { return (update.key, content, changes) }
+            return nil
+        }
+    }
+
+    var failures: [(CacheKey, CacheError, Int)] {
+        updates.compactMap { update in
+            if case .refreshFailed(let error, let attempt, _) = update.event { return (update.key, error, attempt) }
+            return nil
+        }
+    }
+
+    /// Waits (bounded) until `count` updates arrived: the stream delivers on another task.
+    func wait(for count: Int) async {
+        for _ in 0..<500 where updates.count < count {
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+    }
+}
+
+final class NSLockedArray: @unchecked Sendable {
+    // @unchecked: `storage` is only touched under `lock`.
+    private let lock = NSLock()
+    private var storage: [CacheUpdate] = []
+
+    func append(_ update: CacheUpdate) { lock.withLock { storage.append(update) } }
+    var values: [CacheUpdate] { lock.withLock { storage } }
+}
