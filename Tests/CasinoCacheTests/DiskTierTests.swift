@@ -175,8 +175,11 @@ struct DiskTierTests {
 
     // MARK: - Hostile keys
 
-    @Test(arguments: ["a/b", "../../../etc/passwd", "..", "/", "nul\u{0}byte", "🎰🎲 Slots", "a\\b:c*?", ""])
-    func hostileCategoryIdRoundTripsInsideTheDirectory(_ categoryId: String) async throws {
+    @Test(
+        arguments: ["a/b", "../../../etc/passwd", "..", "/", "nul\u{0}byte", "🎰🎲 Slots", "a\\b:c*?", ""]
+            .map(DiskHostileID.init))
+    func hostileCategoryIdRoundTripsInsideTheDirectory(_ hostile: DiskHostileID) async throws {
+        let categoryId = hostile.text
         // Given a cache directory inside an otherwise empty folder
         let root = try diskTemporaryDirectory()
         defer { diskRemove(root) }
@@ -420,6 +423,12 @@ enum DiskSampleKind: String, CaseIterable, Sendable {
     }
 }
 
+/// A category id that is hard on file systems, shown escaped in test output (it may hold NUL).
+struct DiskHostileID: Sendable, CustomTestStringConvertible {
+    var text: String
+    var testDescription: String { text.unicodeScalars.map { $0.escaped(asASCII: true) }.joined() }
+}
+
 /// Ways a disk entry file goes bad.
 enum DiskDamage: String, CaseIterable, Sendable {
     case corruptBytes
@@ -468,7 +477,9 @@ private func diskEntry(_ content: SnapshotKey, scope: CacheScope = .global, etag
     switch content {
     case .categories:
         let list = CategoryList(items: [
-            Category(id: "VIDEOSLOTS", name: "Video Slots", href: "https://api.example.com/categories/VIDEOSLOTS", gamesTotal: 120),
+            Category(
+                id: "VIDEOSLOTS", name: "Video Slots", href: "https://api.example.com/categories/VIDEOSLOTS",
+                gamesTotal: 120),
             Category(id: "LIVE", name: "Live Casino", gamesTotal: 40),
         ])
         return CacheEntry(key: key, content: .categories(list), storedAt: diskStoredAt, etag: etag)

@@ -163,7 +163,7 @@ public final class CatalogCache: Sendable {
                 group.addTask {
                     let key = CacheKey.gamesPage(edition, categoryId: categoryId, offset: 0)
                     let current = self.lookup(key)?.entry
-                    if let current, case .fresh = self.classify(current, tier: .memory, now: self.clock.now) { return }
+                    if let current, self.isFresh(current, now: self.clock.now) { return }
                     _ = try? await self.fetch(key, current: current)
                 }
             }
@@ -186,8 +186,8 @@ public final class CatalogCache: Sendable {
         for retry in retries { retry.cancel() }
         var tasks: [Task<Void, Never>] = []
         for key in keys {
-            guard let (entry, tier) = lookup(key) else { continue }
-            if classify(entry, tier: tier, now: now).needsRefresh, let task = refreshInBackground(key, current: entry) {
+            guard let (entry, _) = lookup(key) else { continue }
+            if !isFresh(entry, now: now), let task = refreshInBackground(key, current: entry) {
                 tasks.append(task)
             }
         }
@@ -264,18 +264,26 @@ public final class CatalogCache: Sendable {
         return nil
     }
 
+    /// The answer for `entry`, counted in the statistics.
     private func classify(_ entry: CacheEntry, tier: CacheMetadata.Tier, now: Date) -> CacheResult<CatalogContent> {
         let metadata = metadata(entry, tier: tier, now: now)
         if entry.origin == .bundled {
             record { $0.bundled += 1 }
             return .bundled(entry.content, metadata)
         }
-        if metadata.age < configuration.timeToLive(for: entry.key).timeInterval {
+        if isFresh(entry, now: now) {
             record { $0.fresh += 1 }
             return .fresh(entry.content, metadata)
         }
         record { $0.stale += 1 }
         return .stale(entry.content, metadata)
+    }
+
+    /// Whether `entry` is network content within its time to live (not counted: for the cache's
+    /// own decisions, not for answers).
+    private func isFresh(_ entry: CacheEntry, now: Date) -> Bool {
+        entry.origin == .network
+            && now.timeIntervalSince(entry.storedAt) < configuration.timeToLive(for: entry.key).timeInterval
     }
 
     private func metadata(_ entry: CacheEntry, tier: CacheMetadata.Tier, now: Date) -> CacheMetadata {
@@ -386,12 +394,16 @@ public final class CatalogCache: Sendable {
             let work = Task {
                 do { outcome.resume(with: .success(try await operation())) } catch { outcome.resume(with: .failure(error)) }
             }
-            Task {
+            let timer = Task {
                 try? await clock.sleep(for: timeout)
-                guard !work.isCancelled else { return }
+                guard !Task.isCancelled else { return }
                 if outcome.resume(with: .failure(CacheError(.timedOut, key: key, "the upstream did not answer within \(timeout)"))) {
                     work.cancel()
                 }
+            }
+            Task {
+                _ = await work.result
+                timer.cancel()  // no sleeping timer outlives its call
             }
         }
     }
