@@ -492,7 +492,8 @@ private func diskEntry(_ content: SnapshotKey, scope: CacheScope = .global, etag
                 platforms: [.iPhone], popularity: Double(100 - index), tags: ["Free Spins"], rtp: 0.96)
         }
         // The page holds a plain id: schema rules refuse control characters the key may carry.
-        let pageCategory = categoryId.unicodeScalars.contains { $0.value < 0x20 } || categoryId.isEmpty
+        let pageCategory =
+            categoryId.unicodeScalars.contains { $0.value < 0x20 } || categoryId.isEmpty
             ? "HOSTILE" : categoryId
         let page = GamesPage(categoryId: pageCategory, offset: offset, limit: 10, total: 120, items: games)
         return CacheEntry(key: key, content: .gamesPage(page), storedAt: diskStoredAt, etag: etag, origin: .network)

@@ -61,9 +61,9 @@ struct DiskTierEnvelope: Codable, Sendable {
     ///
     /// - Throws: ``Rejection`` naming what is wrong: size, gzip, JSON, schema or cache version,
     ///   stored key, kind, or content that breaks the schema's rules.
-    static func decode(_ data: Data, for key: CacheKey, cacheVersion: Int, maxBytes: Int) throws(Rejection)
-        -> CacheEntry
-    {
+    static func decode(
+        _ data: Data, for key: CacheKey, cacheVersion: Int, maxBytes: Int
+    ) throws(Rejection) -> CacheEntry {
         guard data.count <= maxBytes else { throw Rejection(reason: "file is over maxEntryBytes \(maxBytes)") }
         let json: Data
         do {

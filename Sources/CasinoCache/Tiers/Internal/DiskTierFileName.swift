@@ -97,7 +97,8 @@ enum DiskTierFileName {
     private static func isHex(_ bytes: some Collection<UInt8>) -> Bool {
         bytes.count == 16
             && bytes.allSatisfy {
-                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
             }
     }
 
