@@ -1,10 +1,3 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import CasinoCache
 import CasinoCatalog
 import CatalogPipeline
@@ -12,6 +5,14 @@ import Foundation
 import Gzip
 import Logging
 import Testing
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 @Suite(.timeLimit(.minutes(1)))
 struct BundledTierTests {
@@ -114,7 +115,8 @@ struct BundledTierTests {
             #expect(categories.content == .categories(fixture.categories(bundledEnglish)))
             #expect(categories.origin == .bundled)
             #expect(page.key == pageKey)
-            #expect(page.content == .gamesPage(fixture.page(.gamesPage(bundledEnglish, categoryId: categoryId, offset: 0))))
+            #expect(
+                page.content == .gamesPage(fixture.page(.gamesPage(bundledEnglish, categoryId: categoryId, offset: 0))))
         }
         // And a bundled edition is never replaced by the default
         #expect(tier.entry(for: .categories(bundledFrench))?.content == .categories(fixture.categories(bundledFrench)))
@@ -129,7 +131,8 @@ struct BundledTierTests {
         // When the default edition's categories file disappears
         try FileManager.default.removeItem(at: fixture.url(of: .categories(bundledEnglish)))
         // Then the default edition's own lobby is still served, from the decoded copy
-        #expect(tier.entry(for: .categories(bundledEnglish))?.content == .categories(fixture.categories(bundledEnglish)))
+        #expect(
+            tier.entry(for: .categories(bundledEnglish))?.content == .categories(fixture.categories(bundledEnglish)))
         #expect(tier.corruptFiles == 0)
     }
 
@@ -150,9 +153,7 @@ struct BundledTierTests {
     ])
     func picksTheEditionForADevice(_ example: BundledEditionCase) throws {
         // Given editions en/fr/pt/zh-Hant on iPhone and en on Android, with en-iPhone the default
-        let fixture = try BundledSnapshotFixture(
-            editions: ["en-iPhone", "fr-iPhone", "pt-iPhone", "zh-Hant-iPhone", "en-Android"].map { try Edition(id: $0) },
-            defaultEdition: bundledEnglish)
+        let fixture = try BundledSnapshotFixture(catalog: bundledFiveEditionCatalog)
         let tier = fixture.tier()
         // When a device asks for its edition
         let edition = tier.edition(language: example.language, platform: example.platform)
@@ -259,7 +260,8 @@ struct BundledTierTests {
         let directory = try breakage.apply(to: fixture)
         let logs = BundledLogRecorder()
         // When a tier launches on it
-        let tier = BundledTier(configuration: .init(directory: directory, maxManifestBytes: 64 << 10), logger: logs.logger)
+        let tier = BundledTier(
+            configuration: .init(directory: directory, maxManifestBytes: 64 << 10), logger: logs.logger)
         // Then it is empty: no manifest, no editions, every lookup nil, nothing counted, one .info line
         #expect(tier.manifest == nil)
         #expect(tier.editions.isEmpty)
@@ -381,28 +383,45 @@ private func bundledQuietLogger() -> Logger {
     Logger(label: "t") { _ in SwiftLogNoOpLogHandler() }
 }
 
-/// A snapshot directory built by the real pipeline in a fresh temporary directory, removed on deinit.
+/// The sample recording (60 games, 3 categories) normalized by the pipeline, once per process per
+/// edition set: normalizing costs ~0.2 s in debug builds, writing the snapshot ~0.08 s.
+private let bundledTwoEditionCatalog = Result {
+    try bundledNormalizedCatalog(editions: SampleRecording.defaultEditions, defaultEdition: nil)
+}
+private let bundledFiveEditionCatalog = Result {
+    try bundledNormalizedCatalog(
+        editions: ["en-iPhone", "fr-iPhone", "pt-iPhone", "zh-Hant-iPhone", "en-Android"].map { try Edition(id: $0) },
+        defaultEdition: bundledEnglish)
+}
+
+private func bundledNormalizedCatalog(editions: [Edition], defaultEdition: Edition?) throws -> Catalog {
+    let recordingDir = FileManager.default.temporaryDirectory
+        .appendingPathComponent("BundledTierTests-recording-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: recordingDir) }
+    var sample = SampleRecording(games: 60, categories: 3)
+    sample.editions = editions
+    try sample.write(to: recordingDir)
+    let source = try RecordedProviderSource(directory: recordingDir)
+    var configuration = PipelineConfiguration.default
+    configuration.defaultEdition = defaultEdition
+    return try Normalizer(configuration: configuration, logger: bundledQuietLogger()).normalize(source).catalog
+}
+
+/// A snapshot directory written by the pipeline's `SnapshotWriter` into a fresh temporary
+/// directory, removed on deinit.
 private final class BundledSnapshotFixture {
     let root: URL
     let out: URL
     let catalog: Catalog
     private(set) var manifest: Manifest
 
-    init(editions: [Edition] = SampleRecording.defaultEditions, defaultEdition: Edition? = nil) throws {
+    init(catalog: Result<Catalog, any Error> = bundledTwoEditionCatalog) throws {
+        self.catalog = try catalog.get()
         root = FileManager.default.temporaryDirectory
             .appendingPathComponent("BundledTierTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        let recordingDir = root.appendingPathComponent("provider", isDirectory: true)
         out = root.appendingPathComponent("out", isDirectory: true)
-        let logger = bundledQuietLogger()
-        var sample = SampleRecording(games: 60, categories: 3)
-        sample.editions = editions
-        try sample.write(to: recordingDir)
-        let source = try RecordedProviderSource(directory: recordingDir)
-        var configuration = PipelineConfiguration.default
-        configuration.defaultEdition = defaultEdition
-        catalog = try Normalizer(configuration: configuration, logger: logger).normalize(source).catalog
-        manifest = try SnapshotWriter(logger: logger).write(catalog, to: out)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        manifest = try SnapshotWriter(logger: bundledQuietLogger()).write(self.catalog, to: out)
     }
 
     deinit {

@@ -368,6 +368,29 @@ struct DiskTierTests {
         #expect(tier.bytesOnDisk == 0)
     }
 
+    @Test func firstScanDeletesOldLeftoverTemporaryFiles() async throws {
+        // Given a temporary file an interrupted write left an hour ago, and one being written now
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let leftover = root.appendingPathComponent(".casinocache-LEFTOVER.tmp")
+        let recent = root.appendingPathComponent(".casinocache-RECENT.tmp")
+        try Data("half".utf8).write(to: leftover)
+        try Data("half".utf8).write(to: recent)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: leftover.path)
+        let tier = diskTier(root)
+
+        // When the tier first writes
+        tier.store(DiskSampleKind.categories.entry())
+        await tier.flush()
+
+        // Then the old leftover is gone, the recent one is left to its writer
+        let names = try FileManager.default.contentsOfDirectory(atPath: root.path)
+        #expect(!names.contains(leftover.lastPathComponent))
+        #expect(names.contains(recent.lastPathComponent))
+        #expect(diskEntryFiles(root).count == 1)
+    }
+
     // MARK: - Concurrency
 
     @Test func concurrentStoresAndReadsEndWithTheLastWritePerKey() async throws {

@@ -131,10 +131,8 @@ public final class BundledTier: CacheStorage {
         var subtags = language.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" })
         while !subtags.isEmpty {
             let tag = subtags.joined(separator: "-")
-            if let match = manifest.editions.first(where: { $0.platform == platform && $0.language.lowercased() == tag })
-            {
-                return match
-            }
+            let match = manifest.editions.first { $0.platform == platform && $0.language.lowercased() == tag }
+            if let match { return match }
             subtags.removeLast()
         }
         return manifest.defaultEdition

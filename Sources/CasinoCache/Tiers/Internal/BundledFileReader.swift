@@ -1,3 +1,6 @@
+import CasinoCatalog
+import Foundation
+
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -5,8 +8,6 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import CasinoCatalog
-import Foundation
 
 /// Reads one file of a bundled snapshot directory without ever leaving that directory.
 ///

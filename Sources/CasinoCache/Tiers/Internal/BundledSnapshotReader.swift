@@ -54,15 +54,14 @@ enum BundledSnapshotReader {
     static func content(
         of entry: Manifest.Entry, in directory: URL, maxFileBytes: Int
     ) throws(BundledFailure) -> CatalogContent {
-        guard (0...maxFileBytes).contains(entry.compressedBytes) else {
-            throw BundledFailure(
-                .tooLarge, "the manifest gives \(entry.path) \(entry.compressedBytes) bytes; the limit is \(maxFileBytes)")
+        guard entry.compressedBytes >= 0, entry.uncompressedBytes >= 0 else {
+            throw BundledFailure(.sizeMismatch, "the manifest gives \(entry.path) a negative size")
         }
-        guard (0...maxFileBytes).contains(entry.uncompressedBytes) else {
+        guard entry.compressedBytes <= maxFileBytes, entry.uncompressedBytes <= maxFileBytes else {
             throw BundledFailure(
                 .tooLarge,
-                "the manifest says \(entry.path) inflates to \(entry.uncompressedBytes) bytes; the limit is \(maxFileBytes)"
-            )
+                "the manifest gives \(entry.path) \(entry.compressedBytes) bytes inflating to "
+                    + "\(entry.uncompressedBytes); the limit is \(maxFileBytes)")
         }
         let packed = try BundledFileReader.contents(
             of: entry.path, in: directory, maxBytes: maxFileBytes, expectedBytes: entry.compressedBytes)
