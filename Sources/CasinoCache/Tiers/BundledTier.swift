@@ -141,8 +141,9 @@ public final class BundledTier: CacheStorage {
     /// The bundled entry for `key`, or `nil`.
     ///
     /// Only ``CacheScope/global`` content is bundled. When the key's edition is not bundled, the
-    /// same content of the ``defaultEdition`` answers, so a user whose language is not bundled
-    /// still sees a lobby instead of a spinner. The entry's `key` is `key`, its origin
+    /// same content of the closest bundled edition answers (`pt-BR` → `pt` on the same platform,
+    /// else the ``defaultEdition``), so a user whose language is not bundled still sees a lobby
+    /// instead of a spinner. The entry's `key` is `key`, its origin
     /// ``CacheOrigin/bundled``, its `storedAt` the manifest's ``generatedAt``, and it has no ETag.
     ///
     /// The first lookup of a file reads, verifies and decodes it (about 0.5 ms for a 50-game
@@ -170,14 +171,17 @@ public final class BundledTier: CacheStorage {
 
     // MARK: - Loading
 
-    /// `content` itself when its edition is bundled, else the same content in `defaultEdition`.
+    /// `content` itself when its edition is bundled, else the same content in the closest bundled
+    /// edition (``edition(language:platform:)``: `pt-BR` → `pt`), else in `defaultEdition`.
     private func bundledKey(for content: SnapshotKey, defaultEdition: Edition) -> SnapshotKey {
         guard !bundledEditions.contains(content.edition) else { return content }
+        let fallback =
+            edition(language: content.edition.language, platform: content.edition.platform) ?? defaultEdition
         switch content {
         case .categories:
-            return .categories(defaultEdition)
+            return .categories(fallback)
         case .gamesPage(_, let categoryId, let offset):
-            return .gamesPage(defaultEdition, categoryId: categoryId, offset: offset)
+            return .gamesPage(fallback, categoryId: categoryId, offset: offset)
         }
     }
 
