@@ -3,7 +3,7 @@
 // CasinoCache: a bundled-first cache for casino lobbies, and the pipeline that bakes the
 // provider's catalogue into the snapshots the cache ships with.
 //
-// Boundary: what an app imports (CasinoCatalog, ProviderAPI, Gzip and, later, CasinoCache)
+// Boundary: what an app imports (CasinoCatalog, ProviderAPI, Gzip and CasinoCache)
 // depends on Foundation, zlib and swift-log only. libxml2, swift-crypto and
 // swift-argument-parser are build-time (pipeline) dependencies.
 

@@ -120,15 +120,55 @@ struct CatalogCacheTests {
             try await Task.sleep(for: .milliseconds(1))
         }
         cancelled.cancel()
+        // Then the cancelled caller stops waiting at once, while the fetch is still held
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
         upstream.open()
-        // Then the other caller gets the page, the cache is filled, and there was one call
+        // And the other caller gets the page, the cache is filled, and there was one call
         #expect(try await patient.value.value == bundle.page(categoryId))
         #expect(upstream.calls == 1)
         guard case .fresh = cache.cachedGamesPage(edition: english, categoryId: categoryId) else {
             Issue.record("expected the page cached")
             return
         }
-        await #expect(throws: CancellationError.self) { try await cancelled.value }
+    }
+
+    @Test func aFetchThatStartedBeforeALogoutDoesNotStoreTheUsersContent() async throws {
+        // Given a user's content being fetched
+        let cache = makeCache(bundled: false)
+        let personal = CacheKey.categories(english, scope: .user("u1"))
+        upstream.close()
+        let fetch = Task { try await cache.content(for: personal) }
+        for _ in 0..<500 where upstream.calls == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        // When the user logs out before it answers
+        await cache.clear(scope: .user("u1"))
+        upstream.open()
+        _ = try await fetch.value
+        await cache.flush()
+        // Then nothing of that user is cached
+        #expect(cache.cachedContent(for: personal).value == nil)
+    }
+
+    @Test func restsAfterTheLastRetryThenStartsANewRound() async throws {
+        // Given a stale entry and an upstream that stays offline, with one attempt per round
+        var configuration = CatalogCache.Configuration.default
+        configuration.retry = .init(initialDelay: .seconds(1), maxDelay: .seconds(60), maxAttempts: 1)
+        let cache = makeCache(configuration, bundled: false)
+        _ = try await cache.categories(edition: english)
+        clock.advance(by: .seconds(7 * 3600))
+        upstream.set { $0.isOffline = true }
+        // When the app keeps asking during the rest
+        for _ in 0..<5 {
+            _ = try await cache.categories(edition: english)
+            await cache.waitForRefreshes()
+        }
+        // Then only one attempt was made
+        #expect(upstream.calls == 2)
+        // And after the rest a lookup starts a new round
+        clock.advance(by: .seconds(61))
+        _ = try await cache.categories(edition: english)
+        await cache.waitForRefreshes()
+        #expect(upstream.calls == 3)
+        #expect(cache.statistics().refreshFailures == 2)
     }
 
     @Test func pagesPastTheCachedLimitAlwaysComeFromTheUpstream() async throws {
@@ -153,7 +193,7 @@ struct CatalogCacheTests {
         await old.flush()
         // When the new app version (with a newer bundle) reads it
         let cache = makeCache()
-        // Then the bundle answers, and a refresh is started
+        // Then the bundle answers
         guard case .bundled(let page, _) = cache.cachedGamesPage(edition: english, categoryId: bundle.firstCategoryId) else {
             Issue.record("expected the newer bundle")
             return

@@ -11,9 +11,11 @@ public import Foundation
 public enum CacheResult<Value: Sendable>: Sendable {
     /// Within its time to live: served without touching the network.
     case fresh(Value, CacheMetadata)
-    /// Past its time to live: served now, refreshed in the background; an update follows.
+    /// Past its time to live: served now. The async reads refresh it in the background and an
+    /// update follows when the content changed; the synchronous reads never touch the network.
     case stale(Value, CacheMetadata)
-    /// Nothing cached yet: the snapshot shipped inside the app, refreshed in the background.
+    /// The snapshot shipped inside the app: nothing is cached yet, or what is cached is older than
+    /// the snapshot. Refreshed like ``stale(_:_:)``.
     case bundled(Value, CacheMetadata)
     /// Nothing at all (only from the synchronous reads; the async ones fetch instead).
     case miss
@@ -34,7 +36,7 @@ public enum CacheResult<Value: Sendable>: Sendable {
         }
     }
 
-    /// Whether the cache is fetching (or will fetch) a newer value.
+    /// Whether a newer value should be fetched (the async reads start that fetch themselves).
     public var needsRefresh: Bool {
         if case .fresh = self { return false }
         return true

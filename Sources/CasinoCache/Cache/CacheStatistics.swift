@@ -6,7 +6,8 @@ public struct CacheStatistics: Sendable, Hashable, CustomStringConvertible {
     public var stale = 0
     /// Answers from the snapshot shipped inside the app.
     public var bundled = 0
-    /// Lookups that found nothing and had to wait for the upstream.
+    /// Lookups that found nothing cached: synchronous misses, async lookups that waited for the
+    /// upstream, and pages past the cached limit.
     public var misses = 0
     /// Calls made to the upstream.
     public var upstreamCalls = 0

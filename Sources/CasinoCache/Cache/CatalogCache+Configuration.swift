@@ -75,7 +75,8 @@ extension CatalogCache {
         public var multiplier: Double
         /// The random spread around each wait, as a fraction: ±20 % by default.
         public var jitter: Double
-        /// Attempts before the cache stops retrying (until ``CatalogCache/refreshStale()``): 6 by default.
+        /// Attempts in one round of retries: 6 by default. After the last, the key rests for
+        /// ``maxDelay`` before a lookup starts a new round (``CatalogCache/refreshStale()`` at once).
         public var maxAttempts: Int
 
         public init(
@@ -94,7 +95,9 @@ extension CatalogCache {
 
         /// The wait after failed attempt number `attempt` (1-based), or `nil` when no retry is left.
         ///
-        /// - Parameter unit: A random number in `0..<1` that places the wait inside the jitter band.
+        /// - Parameters:
+        ///   - attempt: The failed attempt's number, from 1.
+        ///   - unit: A random number in `0..<1` that places the wait inside the jitter band.
         public func delay(afterAttempt attempt: Int, unit: Double) -> Duration? {
             guard attempt < maxAttempts else { return nil }
             let base = initialDelay.timeInterval * pow(multiplier, Double(max(attempt - 1, 0)))

@@ -43,12 +43,20 @@ public final class CatalogCache: Sendable {
         var running: [UInt64: Task<Void, Never>] = [:]
         var retries: [CacheKey: Task<Void, Never>] = [:]
         var failures: [CacheKey: Int] = [:]
-        var knownKeys: Set<CacheKey> = []
+        /// Keys whose retries ran out: no new refresh before this time (or ``refreshStale()``).
+        var cooldowns: [CacheKey: Date] = [:]
+        /// Bumped by ``clear()`` (`nil` key) and ``clear(scope:)``: a fetch that started before a
+        /// clear does not store its result.
+        var generations: [CacheScope?: Int] = [:]
         var nextTaskID: UInt64 = 0
         var statistics = CacheStatistics()
     }
 
     /// Creates a cache over explicit tiers.
+    ///
+    /// The tiers keep their own settings: `configuration`'s `cacheVersion`, `diskSizeLimit` and
+    /// memory limits apply only to tiers the cache makes itself (the other initializer, or
+    /// `memory: nil`).
     ///
     /// - Parameters:
     ///   - configuration: Time to live, page size, limits, retries.
@@ -69,14 +77,23 @@ public final class CatalogCache: Sendable {
         self.bundled = bundled
         self.clock = clock
         self.logger = logger
+        if let pageSize = bundled?.manifest?.pageSize, pageSize != configuration.pageSize {
+            logger.info(
+                "bundled page size differs from the configuration; bundled pages are replaced as they refresh",
+                metadata: ["cache.bundledPageSize": "\(pageSize)", "cache.pageSize": "\(configuration.pageSize)"])
+        }
     }
 
     /// Creates a cache persisting into `cacheDirectory` and falling back to the snapshot in
     /// `bundleDirectory`.
     ///
     /// - Parameters:
+    ///   - configuration: Time to live, page size, limits, retries, cache version.
+    ///   - upstream: Where fresh content comes from.
     ///   - cacheDirectory: Where the disk tier keeps entries (the app's Caches directory), or `nil`.
     ///   - bundleDirectory: The pipeline's `out/` directory shipped in the app, or `nil`.
+    ///   - clock: What "now" is and how to wait.
+    ///   - logger: Where the cache logs (at `.info` and below).
     public convenience init(
         configuration: Configuration = .default, upstream: any CatalogUpstream, cacheDirectory: URL?,
         bundleDirectory: URL?, clock: any CacheClock = SystemClock(), logger: Logger
@@ -150,8 +167,8 @@ public final class CatalogCache: Sendable {
 
     // MARK: - Updates and control
 
-    /// A stream of silent updates: new content after a refresh (never for identical content), and
-    /// failed refreshes. Each call returns a new subscription; it ends when the cache is released.
+    /// A stream of silent updates: new content from the upstream (never for identical content),
+    /// and failed refreshes. Each call returns a new subscription; it ends when the cache is released.
     public func updates() -> AsyncStream<CacheUpdate> {
         broadcaster.subscribe()
     }
@@ -170,26 +187,28 @@ public final class CatalogCache: Sendable {
         }
     }
 
-    /// Refreshes, now, every content that is stale, bundled or whose refresh failed: call it when
-    /// the app learns the network is back. Pending retries are cancelled and run at once.
-    /// Returns when those refreshes have finished.
+    /// Refreshes, now, every content in memory that is stale or bundled, and every content whose
+    /// refresh failed: call it when the app learns the network is back. Retries waiting for their
+    /// backoff run at once; refreshes already running are left to finish. Returns when the
+    /// refreshes it started have finished.
     public func refreshStale() async {
         let now = clock.now
-        let (keys, retries) = state.withLock { state -> ([CacheKey], [Task<Void, Never>]) in
+        let (failedKeys, retries) = state.withLock { state -> ([CacheKey], [Task<Void, Never>]) in
+            let waiting = Set(state.retries.keys).union(state.cooldowns.keys)
             let retries = Array(state.retries.values)
-            let keys = state.knownKeys.union(state.failures.keys)
             state.retries.removeAll()
-            for key in state.failures.keys { state.refreshing.remove(key) }
-            state.failures.removeAll()
-            return (Array(keys), retries)
+            state.cooldowns.removeAll()
+            for key in waiting {
+                state.refreshing.remove(key)
+                state.failures[key] = nil
+            }
+            return (Array(waiting), retries)
         }
         for retry in retries { retry.cancel() }
         var tasks: [Task<Void, Never>] = []
-        for key in keys {
-            guard let (entry, _) = lookup(key) else { continue }
-            if !isFresh(entry, now: now), let task = refreshInBackground(key, current: entry) {
-                tasks.append(task)
-            }
+        for key in Set(memory.keysByRecency).union(failedKeys) {
+            guard let (entry, _) = lookup(key), !isFresh(entry, now: now) else { continue }
+            if let task = refreshInBackground(key, current: entry) { tasks.append(task) }
         }
         for task in tasks { await task.value }
     }
@@ -217,6 +236,7 @@ public final class CatalogCache: Sendable {
 
     /// Forgets everything cached in memory and on disk, and every pending retry.
     public func clear() async {
+        state.withLock { $0.generations[nil, default: 0] += 1 }
         cancelRetries { _ in true }
         memory.removeAll(in: nil)
         disk?.removeAll(in: nil)
@@ -225,6 +245,7 @@ public final class CatalogCache: Sendable {
 
     /// Forgets what is cached for `scope` (a user's content on logout); global content stays.
     public func clear(scope: CacheScope) async {
+        state.withLock { $0.generations[scope, default: 0] += 1 }
         cancelRetries { $0.scope == scope }
         memory.removeAll(in: scope)
         disk?.removeAll(in: scope)
@@ -247,7 +268,6 @@ public final class CatalogCache: Sendable {
     /// Memory, then disk, then the bundle. A disk entry older than the bundled snapshot shipped with
     /// this app version gives way to the bundle: a new release must not show months-old data.
     private func lookup(_ key: CacheKey) -> (entry: CacheEntry, tier: CacheMetadata.Tier)? {
-        state.withLock { _ = $0.knownKeys.insert(key) }
         if let entry = memory.entry(for: key) { return (entry, .memory) }
         if let disk, let entry = disk.entry(for: key) {
             if let generatedAt = bundled?.generatedAt, entry.storedAt < generatedAt, let newer = bundled?.entry(for: key) {
@@ -307,12 +327,31 @@ public final class CatalogCache: Sendable {
             state.inflight[key] = task
             return task
         }
-        return try await task.value
+        return try await Self.value(of: task)
+    }
+
+    /// The task's value; a caller that is cancelled stops waiting at once with
+    /// `CancellationError`, while the task itself runs on for the other callers.
+    private static func value(of task: Task<CacheEntry, any Error>) async throws -> CacheEntry {
+        let waiter = Locked<OnceResumer<CacheEntry>?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let resumer = OnceResumer(continuation)
+                waiter.withLock { $0 = resumer }
+                Task { resumer.resume(with: await task.result) }
+                if Task.isCancelled { resumer.resume(with: .failure(CancellationError())) }
+            }
+        } onCancel: {
+            waiter.withLock { $0 }?.resume(with: .failure(CancellationError()))
+        }
     }
 
     private func performFetch(_ key: CacheKey, current: CacheEntry?) async throws -> CacheEntry {
         defer { state.withLock { _ = $0.inflight.removeValue(forKey: key) } }
-        record { $0.upstreamCalls += 1 }
+        let generation = state.withLock { state -> [Int] in
+            state.statistics.upstreamCalls += 1
+            return [state.generations[nil] ?? 0, state.generations[key.scope] ?? 0]
+        }
         let response: UpstreamResponse<CatalogContent>
         do {
             response = try await withTimeout(key) { try await self.callUpstream(key, etag: current?.etag) }
@@ -330,12 +369,12 @@ public final class CatalogCache: Sendable {
             // RFC 9111 §4.3.4: a 304 freshens the stored response; the payload stays as it is.
             entry.storedAt = now
             record { $0.notModified += 1 }
-            store(entry)
+            store(entry, ifStill: generation)
             return entry
         case .modified(let content, let etag):
             try check(content, for: key)
             let entry = CacheEntry(key: key, content: content, storedAt: now, etag: etag, origin: .network)
-            if configuration.isCached(key) { store(entry) }
+            if configuration.isCached(key) { store(entry, ifStill: generation) }
             if let current, current.content == content { return entry }
             let changes = ContentChanges(from: current?.content, to: content)
             if current != nil || configuration.isCached(key) {
@@ -377,7 +416,11 @@ public final class CatalogCache: Sendable {
         }
     }
 
-    private func store(_ entry: CacheEntry) {
+    /// Stores a fetched entry, unless ``clear()`` or ``clear(scope:)`` ran since its fetch started
+    /// (`generation`): content fetched before a logout must not come back after it.
+    private func store(_ entry: CacheEntry, ifStill generation: [Int]) {
+        let current = state.withLock { [$0.generations[nil] ?? 0, $0.generations[entry.key.scope] ?? 0] }
+        guard current == generation else { return }
         memory.store(entry)
         disk?.store(entry)
     }
@@ -413,7 +456,12 @@ public final class CatalogCache: Sendable {
     /// Starts a refresh of `key` unless one is running or waiting to retry.
     @discardableResult
     private func refreshInBackground(_ key: CacheKey, current: CacheEntry) -> Task<Void, Never>? {
-        state.withLock { state -> Task<Void, Never>? in
+        let now = clock.now
+        return state.withLock { state -> Task<Void, Never>? in
+            if let until = state.cooldowns[key] {
+                guard now >= until else { return nil }
+                state.cooldowns[key] = nil
+            }
             guard state.refreshing.insert(key).inserted else { return nil }
             return self.startRunning(&state) { try? await self.refresh(key, current: current) }
         }
@@ -447,7 +495,11 @@ public final class CatalogCache: Sendable {
                         await retry?.value
                     }
                 } else {
+                    // Out of attempts: rest for the longest backoff, then a later lookup starts
+                    // a new round (``refreshStale()`` ends the rest at once).
                     state.refreshing.remove(key)
+                    state.failures[key] = nil
+                    state.cooldowns[key] = clock.now.addingTimeInterval(configuration.retry.maxDelay.timeInterval)
                 }
                 return (attempt, delay)
             }
@@ -480,6 +532,7 @@ public final class CatalogCache: Sendable {
                 state.refreshing.remove(key)
                 state.failures[key] = nil
             }
+            for key in state.cooldowns.keys.filter(shouldCancel) { state.cooldowns[key] = nil }
             return tasks
         }
         for task in cancelled { task.cancel() }

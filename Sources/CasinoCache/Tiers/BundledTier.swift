@@ -20,7 +20,7 @@ public import Logging
 /// ```swift
 /// let directory = Bundle.main.url(forResource: "out", withExtension: nil)!
 /// let bundled = BundledTier(configuration: .init(directory: directory), logger: logger)
-/// let edition = bundled.edition(language: "pt-BR", platform: .iPhone)!   // pt-iPhone, else the default
+/// let edition = bundled.edition(language: "pt-BR", platform: .iPhone)!   // pt-BR-iPhone, else pt-iPhone, else the default
 /// let lobby = bundled.entry(for: .categories(edition))                     // origin .bundled
 /// ```
 public final class BundledTier: CacheStorage {

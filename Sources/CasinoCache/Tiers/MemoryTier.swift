@@ -1,6 +1,6 @@
 /// The in-memory tier: a least-recently-used map bounded by entry count and by approximate cost.
 ///
-/// Guarded by an OS lock (``Locked``), not an actor and not `NSCache`: a hit costs about one
+/// Guarded by an OS lock (`os_unfair_lock` or `pthread_mutex_t`), not an actor and not `NSCache`: a hit costs about one
 /// dictionary lookup plus a list splice (BASELINES.md: `NSCache` is 10× slower on Linux).
 public final class MemoryTier: CacheStorage {
     /// The most entries kept: 500 by default.

@@ -1,7 +1,10 @@
 import CasinoCatalog
-/// A silent update: new content replaced what the UI shows, or a background refresh failed.
+
+/// A silent update: new content from the upstream (a background refresh, a fetch on a miss, a
+/// prefetch), or a background refresh that failed.
 ///
-/// Nothing is emitted when a refresh returns the content the cache already had.
+/// Nothing is emitted when the upstream returns the content the cache already had; a first fetch
+/// lists every id as inserted.
 public struct CacheUpdate: Sendable {
     /// The content concerned.
     public var key: CacheKey

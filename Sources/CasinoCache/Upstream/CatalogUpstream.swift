@@ -1,6 +1,10 @@
 public import CasinoCatalog
 
-/// Where the cache gets fresh content: the app's own client, or the ready HTTP upstream.
+/// Where the cache gets fresh content: the app's own client (an HTTP upstream for the provider's
+/// API is planned, issue #4).
+///
+/// Content of a ``CacheScope/user(_:)`` key is fetched through the same methods: the app's
+/// upstream knows who is signed in.
 ///
 /// The cache decorates it: it calls the upstream only on a miss, for a background refresh, or
 /// for pages beyond what it caches, and never twice at once for one key.
@@ -15,8 +19,10 @@ public import CasinoCatalog
 public protocol CatalogUpstream: Sendable {
     /// An edition's categories.
     ///
-    /// - Parameter etag: The validator of the cached copy; answer ``UpstreamResponse/notModified``
-    ///   when it is still current.
+    /// - Parameters:
+    ///   - edition: The language and platform.
+    ///   - etag: The validator of the cached copy; answer ``UpstreamResponse/notModified`` when it
+    ///     is still current.
     func categories(edition: Edition, etag: String?) async throws -> UpstreamResponse<CategoryList>
 
     /// One page of a category's games: the provider's positions `offset ..< offset + limit`.

@@ -4,7 +4,8 @@ import CasinoCatalog
 ///
 /// - `scope` is `g` for ``CacheScope/global`` or `u` followed by the 16 hex digits of the
 ///   FNV-1a hash of the user id, so ``DiskTier/removeAll(in:)`` finds a user's files by name,
-///   without opening them and without writing the user id to disk in clear.
+///   without opening them. The name does not show the user id; the entry inside stores the full
+///   key (with the id) to detect collisions, in the app's private cache directory.
 /// - `readable` is up to 40 characters of the key's content description reduced to
 ///   `A-Z a-z 0-9 -` (`en-iPhone-games-VIDEOSLOTS-10`), for people looking at the directory.
 /// - `hash` is the 16 hex digits of the 64-bit FNV-1a hash of the UTF-8 of the key's full
