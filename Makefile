@@ -9,6 +9,7 @@
 #   inspect     print a summary of OUT/manifest.json
 #   test        all tests, then the pipeline end to end on data/ (validated, gzip -t, deterministic)
 #   sample      write a synthetic recording of GAMES games into .catalog/sample-GAMES
+#   bench       runtime benchmarks, each against its floor in the same run (release; .catalog/benchmarks.json)
 #   format      swift-format the sources in place (when swift-format is installed)
 #   lint        swift-format lint (when swift-format is installed)
 #   clean       remove build products, .catalog/ and generated OUT/ files
@@ -50,7 +51,7 @@ EPOCH_FLAG := $(if $(SOURCE_DATE_EPOCH),--source-date-epoch $(SOURCE_DATE_EPOCH)
 PARAMS_TEXT := $(SOURCE)|$(KIND)|$(CONFIG)|$(SOURCE_DATE_EPOCH)
 $(shell mkdir -p $(WORK) && { [ -f $(PARAMS) ] && [ "$$(cat $(PARAMS))" = '$(PARAMS_TEXT)' ] || printf '%s' '$(PARAMS_TEXT)' > $(PARAMS); })
 
-.PHONY: help deps build snapshot validate inspect test sample format lint clean FORCE
+.PHONY: help deps build snapshot validate inspect test sample bench format lint clean FORCE
 
 help:
 	@sed -n '3,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -126,3 +127,8 @@ clean:
 	find $(OUT) -mindepth 1 ! -name README.md -exec rm -rf {} + 2>/dev/null || true
 
 FORCE:
+
+bench: deps
+	cd Benchmarks && $(SWIFT) build -c release --product cache-bench
+	@mkdir -p $(WORK)
+	Benchmarks/.build/release/cache-bench $(WORK)/benchmarks.json

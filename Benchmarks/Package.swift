@@ -1,0 +1,32 @@
+// swift-tools-version:6.1
+//
+// The benchmarks live in their own package so `swift build` and `make test` in the root never
+// build them. Run them with `make bench` (release build).
+
+import Foundation
+import PackageDescription
+
+// SwiftPM names a path dependency after its directory, which differs between checkouts.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+let package = Package(
+    name: "CasinoCacheBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "cache-bench",
+            dependencies: [
+                .product(name: "CasinoCache", package: root),
+                .product(name: "CasinoCatalog", package: root),
+                .product(name: "CatalogPipeline", package: root),
+                .product(name: "Gzip", package: root),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        )
+    ]
+)

@@ -1,0 +1,97 @@
+import Foundation
+
+/// One measured operation and its floor, both timed in the same run.
+struct Result: Encodable {
+    var operation: String
+    var size: String
+    var medianNanoseconds: Double
+    var p99Nanoseconds: Double
+    var floor: String
+    var floorMedianNanoseconds: Double
+    var ratio: Double { medianNanoseconds / floorMedianNanoseconds }
+
+    enum CodingKeys: String, CodingKey {
+        case operation, size, medianNanoseconds, p99Nanoseconds, floor, floorMedianNanoseconds, ratio
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(operation, forKey: .operation)
+        try container.encode(size, forKey: .size)
+        try container.encode(medianNanoseconds, forKey: .medianNanoseconds)
+        try container.encode(p99Nanoseconds, forKey: .p99Nanoseconds)
+        try container.encode(floor, forKey: .floor)
+        try container.encode(floorMedianNanoseconds, forKey: .floorMedianNanoseconds)
+        try container.encode(ratio, forKey: .ratio)
+    }
+}
+
+/// Samples of one operation in nanoseconds per call. Fast operations are timed in batches of
+/// `batch` calls and divided, so the clock's own cost does not dominate.
+struct Samples {
+    var values: [Double]
+
+    var median: Double { percentile(0.5) }
+    var p99: Double { percentile(0.99) }
+
+    func percentile(_ fraction: Double) -> Double {
+        let sorted = values.sorted()
+        return sorted[min(Int(Double(sorted.count - 1) * fraction), sorted.count - 1)]
+    }
+}
+
+let clock = ContinuousClock()
+
+func nanoseconds(_ duration: Duration) -> Double {
+    let (seconds, attoseconds) = duration.components
+    return Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+}
+
+/// Times `body` `samples` times after `warmup` untimed runs; each sample runs it `batch` times.
+func measure(samples: Int = 200, warmup: Int = 20, batch: Int = 1, _ body: () throws -> Void) rethrows -> Samples {
+    for _ in 0..<warmup { for _ in 0..<batch { try body() } }
+    var values: [Double] = []
+    values.reserveCapacity(samples)
+    for _ in 0..<samples {
+        let start = clock.now
+        for _ in 0..<batch { try body() }
+        values.append(nanoseconds(clock.now - start) / Double(batch))
+    }
+    return Samples(values: values)
+}
+
+/// The async twin of ``measure(samples:warmup:batch:_:)``.
+func measureAsync(samples: Int = 200, warmup: Int = 20, batch: Int = 1, _ body: () async throws -> Void) async rethrows
+    -> Samples
+{
+    for _ in 0..<warmup { for _ in 0..<batch { try await body() } }
+    var values: [Double] = []
+    for _ in 0..<samples {
+        let start = clock.now
+        for _ in 0..<batch { try await body() }
+        values.append(nanoseconds(clock.now - start) / Double(batch))
+    }
+    return Samples(values: values)
+}
+
+func format(_ nanoseconds: Double) -> String {
+    if nanoseconds < 1_000 { return String(format: "%.0f ns", nanoseconds) }
+    if nanoseconds < 1_000_000 { return String(format: "%.1f µs", nanoseconds / 1_000) }
+    return String(format: "%.2f ms", nanoseconds / 1_000_000)
+}
+
+func printTable(_ results: [Result]) {
+    let header = ["operation", "size", "median", "p99", "floor", "floor median", "ratio"]
+    let rows = results.map {
+        [$0.operation, $0.size, format($0.medianNanoseconds), format($0.p99Nanoseconds), $0.floor,
+         format($0.floorMedianNanoseconds), String(format: "%.2f×", $0.ratio)]
+    }
+    let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max()! }
+    func line(_ cells: [String]) -> String {
+        "| " + cells.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
+            .joined(separator: " | ") + " |"
+    }
+    print(line(header))
+    print("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")
+    for row in rows { print(line(row)) }
+}
