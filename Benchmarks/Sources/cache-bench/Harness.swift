@@ -61,7 +61,7 @@ func measure(samples: Int = 200, warmup: Int = 20, batch: Int = 1, _ body: () th
 }
 
 /// The async twin of ``measure(samples:warmup:batch:_:)``.
-func measureAsync(samples: Int = 200, warmup: Int = 20, batch: Int = 1, _ body: () async throws -> Void) async rethrows
+nonisolated(nonsending) func measureAsync(samples: Int = 200, warmup: Int = 20, batch: Int = 1, _ body: () async throws -> Void) async rethrows
     -> Samples
 {
     for _ in 0..<warmup { for _ in 0..<batch { try await body() } }

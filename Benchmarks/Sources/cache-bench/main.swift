@@ -73,6 +73,13 @@ do {
     let async = try await measureAsync(batch: 500) {
         sink &+= try await cache.gamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0
     }
+    let cacheKey = CacheKey.gamesPage(edition, categoryId: categoryId, offset: 0)
+    let tierGet = measure(batch: 2000) { sink &+= cache.memory.entry(for: cacheKey) == nil ? 0 : 1 }
+    let keyed = measure(batch: 2000) { sink &+= cache.cachedContent(for: cacheKey).value == nil ? 0 : 1 }
+    results.append(Result(operation: "memory tier get (CacheKey)", size: "10-game page", medianNanoseconds: tierGet.median,
+        p99Nanoseconds: tierGet.p99, floor: "Mutex<[String: V]> get", floorMedianNanoseconds: floorSamples.median))
+    results.append(Result(operation: "cachedContent(for:) hit", size: "10-game page", medianNanoseconds: keyed.median,
+        p99Nanoseconds: keyed.p99, floor: "Mutex<[String: V]> get", floorMedianNanoseconds: floorSamples.median))
     results.append(Result(operation: "memory hit (sync)", size: "10-game page", medianNanoseconds: sync.median,
         p99Nanoseconds: sync.p99, floor: "Mutex<[String: V]> get", floorMedianNanoseconds: floorSamples.median))
     results.append(Result(operation: "memory hit (async)", size: "10-game page", medianNanoseconds: async.median,

@@ -129,7 +129,7 @@ public final class CatalogCache: Sendable {
     /// background refresh; on a miss, after waiting for the upstream (then `.fresh`).
     ///
     /// - Throws: ``CacheError`` only when nothing is cached and the upstream fails.
-    public func categories(edition: Edition) async throws -> CacheResult<CategoryList> {
+    public nonisolated(nonsending) func categories(edition: Edition) async throws -> CacheResult<CategoryList> {
         try await content(for: .categories(edition)).map(Self.categoryList)
     }
 
@@ -138,16 +138,18 @@ public final class CatalogCache: Sendable {
     /// from the upstream every time.
     ///
     /// - Throws: ``CacheError`` only when nothing is cached and the upstream fails.
-    public func gamesPage(edition: Edition, categoryId: String, offset: Int = 0) async throws -> CacheResult<GamesPage> {
+    public nonisolated(nonsending) func gamesPage(
+        edition: Edition, categoryId: String, offset: Int = 0
+    ) async throws -> CacheResult<GamesPage> {
         try await content(for: .gamesPage(edition, categoryId: categoryId, offset: offset)).map(Self.gamesPage)
     }
 
     /// The content for any key, answered like ``categories(edition:)``.
-    public func content(for key: CacheKey) async throws -> CacheResult<CatalogContent> {
+    public nonisolated(nonsending) func content(for key: CacheKey) async throws -> CacheResult<CatalogContent> {
         let now = clock.now
-        if configuration.isCached(key), let (entry, tier) = lookup(key) {
-            let result = classify(entry, tier: tier, now: now)
-            if result.needsRefresh { refreshInBackground(key, current: entry) }
+        if configuration.isCached(key), let found = lookup(key) {
+            let result = classify(found.entry, tier: found.tier, now: now)
+            if result.needsRefresh { refreshInBackground(key, current: found.entry) }
             return result
         }
         record { $0.misses += 1 }
@@ -158,11 +160,11 @@ public final class CatalogCache: Sendable {
 
     /// The content for any key from memory, disk or the bundle, without waiting.
     public func cachedContent(for key: CacheKey) -> CacheResult<CatalogContent> {
-        guard configuration.isCached(key), let (entry, tier) = lookup(key) else {
+        guard configuration.isCached(key), let found = lookup(key) else {
             record { $0.misses += 1 }
             return .miss
         }
-        return classify(entry, tier: tier, now: clock.now)
+        return classify(found.entry, tier: found.tier, now: clock.now)
     }
 
     // MARK: - Updates and control
@@ -207,7 +209,7 @@ public final class CatalogCache: Sendable {
         for retry in retries { retry.cancel() }
         var tasks: [Task<Void, Never>] = []
         for key in Set(memory.keysByRecency).union(failedKeys) {
-            guard let (entry, _) = lookup(key), !isFresh(entry, now: now) else { continue }
+            guard let entry = lookup(key)?.entry, !isFresh(entry, now: now) else { continue }
             if let task = refreshInBackground(key, current: entry) { tasks.append(task) }
         }
         for task in tasks { await task.value }
@@ -267,21 +269,28 @@ public final class CatalogCache: Sendable {
 
     /// Memory, then disk, then the bundle. A disk entry older than the bundled snapshot shipped with
     /// this app version gives way to the bundle: a new release must not show months-old data.
-    private func lookup(_ key: CacheKey) -> (entry: CacheEntry, tier: CacheMetadata.Tier)? {
-        if let entry = memory.entry(for: key) { return (entry, .memory) }
+    private func lookup(_ key: CacheKey) -> Found? {
+        if let entry = memory.entry(for: key) { return Found(entry: entry, tier: .memory) }
         if let disk, let entry = disk.entry(for: key) {
             if let generatedAt = bundled?.generatedAt, entry.storedAt < generatedAt, let newer = bundled?.entry(for: key) {
                 memory.store(newer)
-                return (newer, .bundled)
+                return Found(entry: newer, tier: .bundled)
             }
             memory.store(entry)
-            return (entry, .disk)
+            return Found(entry: entry, tier: .disk)
         }
         if let entry = bundled?.entry(for: key) {
             memory.store(entry)
-            return (entry, .bundled)
+            return Found(entry: entry, tier: .bundled)
         }
         return nil
+    }
+
+    /// An entry and the tier it was found in (a struct, not a tuple: tuple metadata is built at
+    /// run time on this hot path).
+    private struct Found {
+        var entry: CacheEntry
+        var tier: CacheMetadata.Tier
     }
 
     /// The answer for `entry`, counted in the statistics.
@@ -317,7 +326,7 @@ public final class CatalogCache: Sendable {
     /// Fetches `key` from the upstream, joining a call already in flight for it. The call runs in
     /// its own task: a caller that is cancelled stops waiting, the others still get the result and
     /// the cache is still filled.
-    private func fetch(_ key: CacheKey, current: CacheEntry?) async throws -> CacheEntry {
+    private nonisolated(nonsending) func fetch(_ key: CacheKey, current: CacheEntry?) async throws -> CacheEntry {
         let task: Task<CacheEntry, any Error> = state.withLock { state in
             if let running = state.inflight[key] {
                 state.statistics.coalescedRequests += 1
@@ -332,7 +341,7 @@ public final class CatalogCache: Sendable {
 
     /// The task's value; a caller that is cancelled stops waiting at once with
     /// `CancellationError`, while the task itself runs on for the other callers.
-    private static func value(of task: Task<CacheEntry, any Error>) async throws -> CacheEntry {
+    private nonisolated(nonsending) static func value(of task: Task<CacheEntry, any Error>) async throws -> CacheEntry {
         let waiter = Locked<OnceResumer<CacheEntry>?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
