@@ -270,7 +270,7 @@ public final class CatalogCache: Sendable {
     /// Memory, then disk, then the bundle. A disk entry older than the bundled snapshot shipped with
     /// this app version gives way to the bundle: a new release must not show months-old data.
     private func lookup(_ key: CacheKey) -> Found? {
-        if let entry = memory.entry(for: key) { return Found(entry: entry, tier: .memory) }
+        if let box = memory.box(for: key) { return Found(entry: box.entry, tier: .memory) }
         if let disk, let entry = disk.entry(for: key) {
             if let generatedAt = bundled?.generatedAt, entry.storedAt < generatedAt, let newer = bundled?.entry(for: key) {
                 memory.store(newer)

@@ -1,46 +1,38 @@
 /// The in-memory tier: a least-recently-used map bounded by entry count and by approximate cost.
 ///
-/// Guarded by an OS lock (`os_unfair_lock` or `pthread_mutex_t`), not an actor and not `NSCache`: a hit costs about one
-/// dictionary lookup plus a list splice (BASELINES.md: `NSCache` is 10× slower on Linux).
+/// Guarded by an OS lock (`os_unfair_lock` or `pthread_mutex_t`), not an actor and not `NSCache`
+/// (BASELINES.md: `NSCache` is 10× slower on Linux). A hit is one dictionary lookup and a tick
+/// written into the entry's box; recency is kept as that tick, and the least recently used entry
+/// is found by a scan only when an insert goes over a limit (at most ``countLimit`` entries).
 public final class MemoryTier: CacheStorage {
     /// The most entries kept: 500 by default.
     public let countLimit: Int
     /// The most approximate bytes kept (``CatalogContent/approximateCost``): 8 MiB by default.
     public let costLimit: Int
 
-    private struct Node {
-        var entry: CacheEntry
-        var cost: Int
-        var older: CacheKey?
-        var newer: CacheKey?
+    /// One stored entry; a class so a hit retains one reference instead of copying the entry's
+    /// fields, and so recency can be updated in place.
+    final class Box: @unchecked Sendable {
+        // @unchecked: `lastUse` is only read and written under the tier's lock; the rest is immutable.
+        let entry: CacheEntry
+        let cost: Int
+        var lastUse: UInt64
+
+        init(entry: CacheEntry, cost: Int, lastUse: UInt64) {
+            self.entry = entry
+            self.cost = cost
+            self.lastUse = lastUse
+        }
     }
 
     private struct State {
-        var nodes: [CacheKey: Node] = [:]
-        var newest: CacheKey?
-        var oldest: CacheKey?
+        var boxes: [CacheKey: Box] = [:]
+        var tick: UInt64 = 0
         var totalCost = 0
         var evictions = 0
 
-        mutating func unlink(_ key: CacheKey) {
-            guard let node = nodes[key] else { return }
-            if let older = node.older { nodes[older]?.newer = node.newer } else { oldest = node.newer }
-            if let newer = node.newer { nodes[newer]?.older = node.older } else { newest = node.older }
-        }
-
-        mutating func linkAsNewest(_ key: CacheKey) {
-            nodes[key]?.older = newest
-            nodes[key]?.newer = nil
-            if let newest { nodes[newest]?.newer = key }
-            newest = key
-            if oldest == nil { oldest = key }
-        }
-
         mutating func remove(_ key: CacheKey) {
-            guard let node = nodes[key] else { return }
-            unlink(key)
-            nodes[key] = nil
-            totalCost -= node.cost
+            if let box = boxes.removeValue(forKey: key) { totalCost -= box.cost }
         }
     }
 
@@ -55,13 +47,16 @@ public final class MemoryTier: CacheStorage {
     }
 
     public func entry(for key: CacheKey) -> CacheEntry? {
+        box(for: key)?.entry
+    }
+
+    /// The stored box for `key`, marked as just used: the cache's hot path.
+    func box(for key: CacheKey) -> Box? {
         state.withLock { state in
-            guard let node = state.nodes[key] else { return nil }
-            if state.newest != key {
-                state.unlink(key)
-                state.linkAsNewest(key)
-            }
-            return node.entry
+            guard let box = state.boxes[key] else { return nil }
+            state.tick &+= 1
+            box.lastUse = state.tick
+            return box
         }
     }
 
@@ -69,11 +64,13 @@ public final class MemoryTier: CacheStorage {
         let cost = entry.content.approximateCost
         state.withLock { state in
             state.remove(entry.key)
-            state.nodes[entry.key] = Node(entry: entry, cost: cost)
+            state.tick &+= 1
+            state.boxes[entry.key] = Box(entry: entry, cost: cost, lastUse: state.tick)
             state.totalCost += cost
-            state.linkAsNewest(entry.key)
-            while state.nodes.count > countLimit || (state.totalCost > costLimit && state.nodes.count > 1) {
-                guard let oldest = state.oldest, oldest != entry.key else { break }
+            while state.boxes.count > countLimit || (state.totalCost > costLimit && state.boxes.count > 1) {
+                guard let oldest = state.boxes.min(by: { $0.value.lastUse < $1.value.lastUse })?.key,
+                    oldest != entry.key
+                else { break }
                 state.remove(oldest)
                 state.evictions += 1
             }
@@ -86,7 +83,7 @@ public final class MemoryTier: CacheStorage {
 
     public func removeAll(in scope: CacheScope?) {
         state.withLock { state in
-            for key in state.nodes.keys where scope == nil || key.scope == scope {
+            for key in state.boxes.keys where scope == nil || key.scope == scope {
                 state.remove(key)
             }
         }
@@ -98,7 +95,7 @@ public final class MemoryTier: CacheStorage {
     }
 
     /// Entries held now.
-    public var count: Int { state.withLock { $0.nodes.count } }
+    public var count: Int { state.withLock { $0.boxes.count } }
     /// Approximate bytes held now.
     public var totalCost: Int { state.withLock { $0.totalCost } }
     /// Entries evicted for the count or cost limit so far.
@@ -106,13 +103,7 @@ public final class MemoryTier: CacheStorage {
     /// The keys from least to most recently used (for tests and debugging).
     public var keysByRecency: [CacheKey] {
         state.withLock { state in
-            var keys: [CacheKey] = []
-            var cursor = state.oldest
-            while let key = cursor {
-                keys.append(key)
-                cursor = state.nodes[key]?.newer
-            }
-            return keys
+            state.boxes.sorted { $0.value.lastUse < $1.value.lastUse }.map(\.key)
         }
     }
 }
