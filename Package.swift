@@ -20,11 +20,16 @@ let package = Package(
         .library(name: "XMLGameFeed", targets: ["XMLGameFeed"]),
         .library(name: "CatalogPipeline", targets: ["CatalogPipeline"]),
         .executable(name: "catalog", targets: ["catalog"]),
+        .executable(name: "catalog-server", targets: ["catalog-server"]),
+        .executable(name: "catalog-demo", targets: ["catalog-demo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        // No default traits: the simulator needs neither swift-configuration nor full Foundation.
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
     ],
     targets: [
         // System libraries.
@@ -45,7 +50,7 @@ let package = Package(
         .target(name: "ProviderAPI", dependencies: ["CasinoCatalog"]),
         .target(
             name: "CasinoCache",
-            dependencies: ["CasinoCatalog", "Gzip", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CasinoCatalog", "ProviderAPI", "Gzip", .product(name: "Logging", package: "swift-log")]
         ),
 
         // Build time.
@@ -56,6 +61,33 @@ let package = Package(
             dependencies: [
                 "CasinoCatalog", "ProviderAPI", "Gzip", "XMLGameFeed", "CFileSwap",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .target(
+            name: "CatalogServer",
+            dependencies: [
+                "CasinoCatalog", "ProviderAPI", "CatalogPipeline",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "catalog-server",
+            dependencies: [
+                "CatalogServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "catalog-demo",
+            dependencies: [
+                "CatalogServer", "CasinoCache", "CasinoCatalog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -76,7 +108,8 @@ let package = Package(
         .testTarget(
             name: "CasinoCacheTests",
             dependencies: [
-                "CasinoCache", "CasinoCatalog", "Gzip", "CatalogPipeline",
+                "CasinoCache", "CasinoCatalog", "Gzip", "CatalogPipeline", "CatalogServer", "ProviderAPI",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -196,10 +196,10 @@ public struct Normalizer: Sendable {
                 read += 1
                 covered = max(covered, record.position + 1)
                 switch map(record) {
-                case .failure(let reason):
+                case .failure(let error):
                     invalid.append(
                         PipelineWarning(
-                            file: page.location, record: record.location, message: "game skipped: \(reason)"))
+                            file: page.location, record: record.location, message: "game skipped: \(error.message)"))
                 case .success(let game):
                     guard seen.insert(game.id).inserted else {
                         state.warnings.append(
@@ -256,28 +256,13 @@ public struct Normalizer: Sendable {
         }
     }
 
-    private enum Mapping {
-        case success(Game)
-        case failure(String)
-    }
-
-    private func map(_ record: SourceRecord) -> Mapping {
-        guard let dto = record.game.value else {
-            return .failure("does not decode: \(record.game.failure ?? "unknown error")")
+    private func map(_ record: SourceRecord) -> Swift.Result<Game, RecordError> {
+        ProviderMapping.usableGame(from: record.game).map { mapped in
+            for note in mapped.notes {
+                logger.debug(
+                    "repaired record", metadata: ["pipeline.record": "\(record.location)", "pipeline.note": "\(note)"])
+            }
+            return mapped.value
         }
-        let mapped: Mapped<Game>
-        do {
-            mapped = try ProviderMapping.game(from: dto)
-        } catch {
-            return .failure("game \(dto.bestID ?? "without id"): \(error)")
-        }
-        if let violation = mapped.value.violations().first {
-            return .failure("game \(mapped.value.id): \(violation)")
-        }
-        for note in mapped.notes {
-            logger.debug(
-                "repaired record", metadata: ["pipeline.record": "\(record.location)", "pipeline.note": "\(note)"])
-        }
-        return .success(mapped.value)
     }
 }

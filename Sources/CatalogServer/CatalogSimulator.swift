@@ -1,0 +1,336 @@
+import CasinoCatalog
+import CatalogPipeline
+public import Foundation
+import Hummingbird
+public import Logging
+import ProviderAPI
+
+/// The provider simulator: speaks the provider's casino API over real HTTP, from a recorded or
+/// generated catalogue, with latency, `ETag`/`304`, and injected faults.
+///
+/// Tests and the demo start it on a loopback port; `catalog-server` runs it from the command line.
+///
+/// ```swift
+/// let simulator = CatalogSimulator(catalog: try .generated(games: 500), logger: logger)
+/// let base = try await simulator.start()          // http://127.0.0.1:<free port>
+/// simulator.update { $0.latencyMilliseconds = [2000, 5000] }
+/// simulator.statistics().count(status: 304)
+/// await simulator.stop()
+/// ```
+///
+/// Routes: `GET /v1/casino/categories`, `GET /v1/casino/games` (see `ProviderRequest`), and for
+/// tests `GET /_stats`, `POST /_admin/settings` (a ``SimulatorSettings`` JSON), `POST /_admin/reset`.
+public final class CatalogSimulator: Sendable {
+    private let catalog: SimulatedCatalog
+    private let logger: Logger
+    private let state: LockedBox<State>
+
+    private struct State {
+        var settings: SimulatorSettings
+        var statistics = SimulatorStatistics()
+        var faultUses: [Int: Int] = [:]
+        var random: UInt64
+        var server: Task<Void, any Error>?
+        var baseURL: URL?
+    }
+
+    public init(catalog: SimulatedCatalog, settings: SimulatorSettings = SimulatorSettings(), logger: Logger) {
+        self.catalog = catalog
+        self.logger = logger
+        state = LockedBox(State(settings: settings, random: settings.seed))
+    }
+
+    /// The running server's base URL (`http://127.0.0.1:54321`), or `nil` when stopped.
+    public var baseURL: URL? { state.withLock { $0.baseURL } }
+
+    /// Changes the settings at run time.
+    public func update(_ change: (inout SimulatorSettings) -> Void) {
+        state.withLock { state in
+            change(&state.settings)
+            state.faultUses = [:]
+        }
+    }
+
+    /// The current settings.
+    public var settings: SimulatorSettings { state.withLock { $0.settings } }
+
+    /// What has been served since the start (or the last reset).
+    public func statistics() -> SimulatorStatistics { state.withLock { $0.statistics } }
+
+    /// Forgets the statistics.
+    public func resetStatistics() { state.withLock { $0.statistics = SimulatorStatistics() } }
+
+    /// Starts serving in the background.
+    ///
+    /// - Parameters:
+    ///   - host: The address to bind: loopback by default.
+    ///   - port: The port, or 0 for any free one.
+    /// - Returns: The base URL of the running server.
+    public func start(host: String = "127.0.0.1", port: Int = 0) async throws -> URL {
+        let application = makeApplication(host: host, port: port) { [state] port in
+            state.withLock { $0.baseURL = URL(string: "http://\(host):\(port)") }
+        }
+        let task = Task { try await application.run() }
+        state.withLock { $0.server = task }
+        for _ in 0..<2000 {
+            if let url = baseURL { return url }
+            if task.isCancelled { break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        task.cancel()
+        throw SimulatorError("the simulator did not start on \(host):\(port)")
+    }
+
+    /// Stops serving (the port closes; requests in flight end).
+    public func stop() async {
+        let task = state.withLock { state -> Task<Void, any Error>? in
+            defer {
+                state.server = nil
+                state.baseURL = nil
+            }
+            return state.server
+        }
+        task?.cancel()
+        _ = await task?.result
+    }
+
+    /// Serves until the task is cancelled, printing nothing but logs: what `catalog-server` runs.
+    public func run(host: String, port: Int, onStart: @escaping @Sendable (URL) -> Void) async throws {
+        let application = makeApplication(host: host, port: port) { port in
+            onStart(URL(string: "http://\(host):\(port)")!)
+        }
+        try await application.runService()
+    }
+
+    // MARK: - Routes
+
+    private func makeApplication(
+        host: String, port: Int, onStart: @escaping @Sendable (Int) -> Void
+    ) -> some ApplicationProtocol {
+        let router = Router()
+        router.get(RouterPath(stringLiteral: ProviderRequest.categoriesPath)) { request, _ in
+            await self.serveAPI(request)
+        }
+        router.get(RouterPath(stringLiteral: ProviderRequest.gamesPath)) { request, _ in
+            await self.serveAPI(request)
+        }
+        router.get("/_stats") { _, _ in
+            Self.json(try JSONEncoder().encode(self.statistics()))
+        }
+        router.post("/_admin/settings") { request, _ in
+            let body = try await request.body.collect(upTo: 1 << 20)
+            let settings = try JSONDecoder().decode(SimulatorSettings.self, from: Data(String(buffer: body).utf8))
+            self.update { $0 = settings }
+            return Self.json(try JSONEncoder().encode(settings))
+        }
+        router.post("/_admin/reset") { _, _ in
+            self.resetStatistics()
+            return Response(status: .noContent)
+        }
+        var logger = self.logger
+        logger.logLevel = min(logger.logLevel, .info)
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: "catalog-server"),
+            onServerRunning: { channel in
+                if let port = channel.localAddress?.port { onStart(port) }
+            },
+            logger: logger)
+    }
+
+    private func serveAPI(_ request: Request) async -> Response {
+        let path = request.uri.path
+        let query = request.uri.query ?? ""
+        var parameters: [String: String] = [:]
+        for (name, value) in request.uri.queryParameters { parameters[String(name)] = String(value) }
+        let (settings, fault, delay, randomStatus) = decide(path: path, query: query)
+        if delay > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
+
+        let response: Response
+        if let status = fault?.kind == .status ? (fault?.status ?? 500) : randomStatus {
+            response = Self.failure(status: status, retryAfter: settings.retryAfterSeconds)
+        } else {
+            do {
+                let providerRequest = try ProviderRequest(path: path, parameters: parameters)
+                let body = try body(for: providerRequest, version: settings.version)
+                response = respond(
+                    body, to: request, maxAge: settings.maxAgeSeconds, fault: fault)
+            } catch {
+                response = Self.failure(status: 400, message: "\(error)")
+            }
+        }
+        state.withLock { state in
+            state.statistics.requests[path, default: 0] += 1
+            state.statistics.statuses[String(response.status.code), default: 0] += 1
+            state.statistics.bodyBytes += response.body.contentLength ?? 0
+        }
+        return response
+    }
+
+    /// The fault, delay and random failure for one request, decided under the lock.
+    private func decide(path: String, query: String) -> (SimulatorSettings, SimulatorSettings.Fault?, Int, Int?) {
+        state.withLock { state in
+            let settings = state.settings
+            var fault: SimulatorSettings.Fault?
+            for (index, candidate) in settings.faults.enumerated() {
+                guard candidate.path.map(path.contains) ?? true, candidate.query.map(query.contains) ?? true else { continue }
+                let used = state.faultUses[index, default: 0]
+                if let count = candidate.count, used >= count { continue }
+                state.faultUses[index] = used + 1
+                fault = candidate
+                break
+            }
+            let bounds = settings.latencyMilliseconds
+            var delay = bounds.first ?? 0
+            if bounds.count >= 2, bounds[1] > bounds[0] {
+                delay = bounds[0] + Int(Self.next(&state.random) % UInt64(bounds[1] - bounds[0] + 1))
+            }
+            var status: Int?
+            if fault == nil {
+                let roll = Double(Self.next(&state.random) % 1_000_000) / 1_000_000
+                if roll < settings.errorRate {
+                    status = Self.next(&state.random) % 2 == 0 ? 500 : 503
+                } else if roll < settings.errorRate + settings.rateLimitRate {
+                    status = 429
+                }
+            }
+            return (settings, fault, delay, status)
+        }
+    }
+
+    /// The JSON body for a request at the catalogue's current version.
+    private func body(for request: ProviderRequest, version: Int) throws -> Data {
+        let current = catalog.changed(toVersion: version)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let content = current.editions[request.edition] else {
+            return try encoder.encode(Envelope(count: 0, total: 0, items: [], pages: nil))
+        }
+        switch request {
+        case .categories:
+            return try encoder.encode(
+                Envelope(count: content.categories.count, total: content.categories.count, items: content.categories, pages: nil))
+        case .gamesPage(let edition, let categoryId, let offset, let limit):
+            let games = content.games[categoryId] ?? []
+            let total = current.total(of: categoryId, in: content)
+            let items = offset < games.count ? Array(games[offset..<min(offset + limit, games.count)]) : []
+            func link(_ offset: Int) -> String {
+                ProviderRequest.gamesPage(edition, categoryId: categoryId, offset: offset, limit: limit).description
+            }
+            let pages = Envelope.Pages(
+                first: link(0), next: offset + limit < total ? link(offset + limit) : nil,
+                previous: offset > 0 ? link(max(offset - limit, 0)) : nil,
+                last: link(max(total - 1, 0) / limit * limit))
+            return try encoder.encode(Envelope(count: items.count, total: total, items: items, pages: pages))
+        }
+    }
+
+    /// A `200` with a strong ETag, or a `304` when the client already has it; faults applied.
+    private func respond(_ body: Data, to request: Request, maxAge: Int, fault: SimulatorSettings.Fault?) -> Response {
+        let etag = "\"" + String(FileNaming.hexSHA256(body).prefix(32)) + "\""
+        var headers: HTTPFields = [.eTag: etag, .cacheControl: "max-age=\(maxAge)"]
+        if fault == nil, let match = request.headers[.ifNoneMatch],
+            match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag })
+        {
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentType] = "application/json"
+        let bytes = [UInt8](body)
+        switch fault?.kind {
+        case .malformed:
+            let broken = Array(bytes.prefix(max(bytes.count / 2, 1))) + Array("<<not json".utf8)
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: broken)))
+        case .truncated:
+            let half = ByteBuffer(bytes: bytes.prefix(bytes.count / 2))
+            return Response(
+                status: .ok, headers: headers,
+                body: ResponseBody(contentLength: bytes.count) { writer in
+                    try await writer.write(half)
+                    throw SimulatorError("truncated on purpose")
+                })
+        case .stall:
+            let milliseconds = fault?.milliseconds ?? 60_000
+            let first = ByteBuffer(bytes: bytes.prefix(bytes.count / 2))
+            let rest = ByteBuffer(bytes: bytes.dropFirst(bytes.count / 2))
+            return Response(
+                status: .ok, headers: headers,
+                body: ResponseBody(contentLength: bytes.count) { writer in
+                    try await writer.write(first)
+                    try await Task.sleep(for: .milliseconds(milliseconds))
+                    try await writer.write(rest)
+                    try await writer.finish(nil)
+                })
+        default:
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+    }
+
+    private static func failure(status: Int, retryAfter: Int = 1, message: String? = nil) -> Response {
+        var headers: HTTPFields = [.contentType: "application/json"]
+        if status == 429 { headers[.retryAfter] = String(retryAfter) }
+        let text = #"{"error":"\#(message ?? "simulated \(status)")"}"#
+        return Response(
+            status: HTTPResponse.Status(code: status), headers: headers,
+            body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    private static func json(_ data: Data) -> Response {
+        Response(
+            status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// SplitMix64, so faults and latency repeat for a seed.
+    private static func next(_ state: inout UInt64) -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// The provider's collection envelope.
+    private struct Envelope: Encodable {
+        var count: Int
+        var total: Int
+        var items: [JSONValue]
+        var pages: Pages?
+
+        struct Pages: Encodable {
+            var first: String?
+            var next: String?
+            var previous: String?
+            var last: String?
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(first, forKey: .first)
+                try container.encode(next, forKey: .next)
+                try container.encode(previous, forKey: .previous)
+                try container.encode(last, forKey: .last)
+            }
+
+            enum CodingKeys: String, CodingKey { case first, next, previous, last }
+        }
+    }
+}
+
+/// Why the simulator could not start or answer.
+public struct SimulatorError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A value guarded by `NSLock` (the simulator is not on a measured path).
+final class LockedBox<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched under `lock`.
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) { self.value = value }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

@@ -1,0 +1,97 @@
+public import CasinoCatalog
+public import CatalogPipeline
+public import Foundation
+
+/// The catalogue the simulator serves: per edition, the provider's category objects and, per
+/// category, its game objects in provider order, all as raw JSON.
+public struct SimulatedCatalog: Sendable {
+    /// One edition's content.
+    public struct EditionContent: Sendable {
+        /// The category objects as the provider sends them (with `games.total`).
+        public var categories: [JSONValue]
+        /// Category id → its game objects, in provider order.
+        public var games: [String: [JSONValue]]
+    }
+
+    /// The editions served.
+    public var editions: [Edition: EditionContent]
+
+    public init(editions: [Edition: EditionContent]) {
+        self.editions = editions
+    }
+
+    /// Loads a recorded provider directory: each edition's `categories.json` and every recorded
+    /// page of each category, joined in offset order.
+    ///
+    /// - Throws: When a file is missing or is not JSON.
+    public static func load(recording directory: URL) throws -> SimulatedCatalog {
+        let layout = RecordingLayout(root: directory)
+        let decoder = JSONDecoder()
+        var editions: [Edition: EditionContent] = [:]
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        for edition in names.compactMap({ try? Edition(id: $0) }) {
+            let categoriesData = try Data(contentsOf: layout.categoriesFile(for: edition))
+            let categories: [JSONValue]
+            if case .array(let items)? = try decoder.decode(JSONValue.self, from: categoriesData)["items"] {
+                categories = items
+            } else {
+                categories = []
+            }
+            var games: [String: [JSONValue]] = [:]
+            for category in categories {
+                guard let id = category["id"]?.text else { continue }
+                let directory = layout.gamesDirectory(for: edition, categoryId: id)
+                let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+                let offsets = files.compactMap { name -> Int? in
+                    name.hasSuffix(".json") ? Int(name.dropLast(".json".count)) : nil
+                }.sorted()
+                var items: [JSONValue] = []
+                for offset in offsets {
+                    let page = try decoder.decode(
+                        JSONValue.self, from: Data(contentsOf: directory.appendingPathComponent("\(offset).json")))
+                    if case .array(let pageItems)? = page["items"] { items += pageItems }
+                }
+                games[id] = items
+            }
+            editions[edition] = EditionContent(categories: categories, games: games)
+        }
+        return SimulatedCatalog(editions: editions)
+    }
+
+    /// A generated catalogue of `games` games (the pipeline's ``SampleRecording``), complete:
+    /// every page of every category exists.
+    public static func generated(
+        games: Int, categories: Int = 20, editions: [Edition] = SampleRecording.defaultEditions, seed: UInt64 = 2026
+    ) throws -> SimulatedCatalog {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simulator-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var sample = SampleRecording(games: games, categories: categories)
+        sample.editions = editions
+        sample.seed = seed
+        try sample.write(to: directory)
+        return try load(recording: directory)
+    }
+
+    /// The catalogue as it looks after the provider changed its content `version` times: every
+    /// game name gets a ` v<version>` suffix (version 0 and 1 are the original).
+    public func changed(toVersion version: Int) -> SimulatedCatalog {
+        guard version > 1 else { return self }
+        var copy = self
+        for (edition, content) in editions {
+            copy.editions[edition]?.games = content.games.mapValues { games in
+                games.map { game in
+                    var game = game
+                    if let name = game["name"]?.text { game["name"] = .string(name + " v\(version)") }
+                    return game
+                }
+            }
+        }
+        return copy
+    }
+
+    /// The game count a category's object announces (`games.total`), or the games held.
+    func total(of categoryId: String, in content: EditionContent) -> Int {
+        let announced = content.categories.first { $0["id"]?.text == categoryId }?["games"]?["total"]?.int
+        return announced ?? content.games[categoryId]?.count ?? 0
+    }
+}

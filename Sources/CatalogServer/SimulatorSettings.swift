@@ -1,0 +1,64 @@
+/// The simulator's knobs: latency, injected faults and the catalogue's version. Set at start
+/// (flags) and changed at run time (`POST /_admin/settings` with this as JSON).
+///
+/// ```json
+/// {"latencyMilliseconds": [2000, 5000], "errorRate": 0.1,
+///  "faults": [{"kind": "malformed", "query": "offset=20", "count": 1}]}
+/// ```
+public struct SimulatorSettings: Codable, Sendable, Hashable {
+    /// The delay before each answer, a fixed value or a range picked at random: none by default.
+    public var latencyMilliseconds: [Int] = [0]
+    /// The share of API requests answered `500` or `503` at random: 0 by default.
+    public var errorRate: Double = 0
+    /// The share of API requests answered `429` with `Retry-After` at random: 0 by default.
+    public var rateLimitRate: Double = 0
+    /// The `Retry-After` seconds sent with a `429`: 1 by default.
+    public var retryAfterSeconds: Int = 1
+    /// Faults for matching requests, tried in order before the random ones.
+    public var faults: [Fault] = []
+    /// The catalogue's version: raising it changes every game name (to test refreshes). 1 by default.
+    public var version: Int = 1
+    /// `Cache-Control: max-age` in seconds: 60 by default.
+    public var maxAgeSeconds: Int = 60
+    /// The seed of the random choices, so a run can be repeated: 2026 by default.
+    public var seed: UInt64 = 2026
+
+    public init() {}
+
+    /// A fault injected into requests whose path and query contain the given texts.
+    public struct Fault: Codable, Sendable, Hashable {
+        /// What happens.
+        public var kind: Kind
+        /// Only requests whose path contains this (`/games`); any when `nil`.
+        public var path: String?
+        /// Only requests whose raw query contains this (`offset=20`); any when `nil`.
+        public var query: String?
+        /// How many requests it hits before it is used up; forever when `nil`.
+        public var count: Int?
+        /// The status for `.status` (500, 503, 429, 404 …): 500 by default.
+        public var status: Int?
+        /// How long `.stall` holds the body, in milliseconds: 60 seconds by default.
+        public var milliseconds: Int?
+
+        public init(kind: Kind, path: String? = nil, query: String? = nil, count: Int? = nil, status: Int? = nil, milliseconds: Int? = nil) {
+            self.kind = kind
+            self.path = path
+            self.query = query
+            self.count = count
+            self.status = status
+            self.milliseconds = milliseconds
+        }
+
+        /// The kinds of fault.
+        public enum Kind: String, Codable, Sendable, Hashable {
+            /// Answer with `status` (a 429 carries `Retry-After`).
+            case status
+            /// Answer `200` with JSON that does not parse.
+            case malformed
+            /// Send half the body, then close the connection.
+            case truncated
+            /// Send half the body, then wait `milliseconds` before the rest.
+            case stall
+        }
+    }
+}

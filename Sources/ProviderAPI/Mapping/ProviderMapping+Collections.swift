@@ -1,0 +1,78 @@
+public import CasinoCatalog
+
+extension ProviderMapping {
+    /// Maps one collection item to a lobby game, or says why it is not usable: it did not decode,
+    /// the mapping refused it, or the mapped game breaks a schema rule. The normalizer and the
+    /// app's HTTP upstream both skip records through this one function.
+    public static func usableGame(from item: Lossy<ProviderGame>) -> Result<Mapped<Game>, RecordError> {
+        guard let record = item.value else {
+            return .failure(RecordError(.undecodable, field: "", "does not decode: \(item.failure ?? "unknown error")"))
+        }
+        let mapped: Mapped<Game>
+        do {
+            mapped = try game(from: record)
+        } catch {
+            return .failure(RecordError(error.code, field: error.field, "game \(record.bestID ?? "without id"): \(error)"))
+        }
+        if let violation = mapped.value.violations().first {
+            return .failure(RecordError(.invalidValue, field: violation.path, "game \(mapped.value.id): \(violation)"))
+        }
+        return .success(mapped)
+    }
+
+    /// Maps a categories response to the lobby's category list: undecodable or invalid categories
+    /// and categories without games are left out (with a note), duplicates keep the first.
+    public static func categoryList(from response: ProviderCollection<Lossy<ProviderCategory>>) -> Mapped<CategoryList> {
+        var notes: [String] = []
+        var seen = Set<String>()
+        var categories: [CasinoCatalog.Category] = []
+        for (index, item) in (response.items ?? []).enumerated() {
+            guard let record = item.value else {
+                notes.append("items[\(index)]: category skipped, does not decode: \(item.failure ?? "unknown error")")
+                continue
+            }
+            do {
+                let category = try category(from: record).value
+                guard category.gamesTotal > 0 else { continue }
+                if let violation = category.violations().first {
+                    notes.append("items[\(index)]: category skipped: \(violation)")
+                } else if seen.insert(category.id).inserted {
+                    categories.append(category)
+                } else {
+                    notes.append("items[\(index)]: duplicate category \(category.id) skipped")
+                }
+            } catch {
+                notes.append("items[\(index)]: category skipped: \(error)")
+            }
+        }
+        return Mapped(value: CategoryList(items: categories), notes: notes)
+    }
+
+    /// Maps a games response to one page at the provider's `offset` and `limit`: unusable records
+    /// and repeated ids are left out (with a note), which leaves the page shorter, never shifted.
+    /// `total` is the response's (or, when it has none, what the page shows).
+    public static func gamesPage(
+        from response: ProviderCollection<Lossy<ProviderGame>>, categoryId: String, offset: Int, limit: Int
+    ) -> Mapped<GamesPage> {
+        var notes: [String] = []
+        var seen = Set<String>()
+        var games: [Game] = []
+        let items = response.items ?? []
+        for (index, item) in items.prefix(limit).enumerated() {
+            switch usableGame(from: item) {
+            case .failure(let error):
+                notes.append("items[\(index)]: game skipped: \(error.message)")
+            case .success(let mapped):
+                if seen.insert(mapped.value.id).inserted {
+                    games.append(mapped.value)
+                } else {
+                    notes.append("items[\(index)]: duplicate game \(mapped.value.id) skipped")
+                }
+            }
+        }
+        if items.count > limit { notes.append("\(items.count - limit) items past the limit \(limit) ignored") }
+        let total = max(response.total ?? offset + items.count, offset + games.count)
+        return Mapped(
+            value: GamesPage(categoryId: categoryId, offset: offset, limit: limit, total: total, items: games), notes: notes)
+    }
+}
