@@ -114,9 +114,17 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "CatalogServerTests",
+            dependencies: [
+                "CatalogServer", "CasinoCatalog", "ProviderAPI",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
             name: "CatalogPipelineTests",
             dependencies: [
-                "CatalogPipeline", "CasinoCatalog", "ProviderAPI", "Gzip",
+                "CatalogPipeline", "CasinoCatalog", "ProviderAPI", "Gzip", "CatalogServer",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
