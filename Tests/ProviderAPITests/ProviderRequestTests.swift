@@ -1,0 +1,46 @@
+import CasinoCatalog
+import Foundation
+import ProviderAPI
+import Testing
+
+@Suite struct ProviderRequestTests {
+    let edition = try! Edition(id: "en-iPhone")
+    let base = URL(string: "https://api.example.com/prod/")!
+
+    @Test func buildsTheProviderQueriesOfTheAPI() {
+        #expect(
+            ProviderRequest.categories(edition).url(relativeTo: base).absoluteString
+                == "https://api.example.com/prod/v1/casino/categories?language=en&platform=iPhone"
+                + "&pagination=offset=0,games(offset=0,limit=0)&fields=id,name,href,games")
+        #expect(
+            ProviderRequest.gamesPage(edition, categoryId: "VIDEOSLOTS", offset: 10, limit: 10).url(relativeTo: base)
+                .absoluteString
+                == "https://api.example.com/prod/v1/casino/games?language=en&platform=iPhone"
+                + "&pagination=offset=10,limit=10&expand=vendor&filter=categories(id=VIDEOSLOTS)&sortedField=popularity")
+    }
+
+    @Test(arguments: ["VIDEOSLOTS", "a&b=c", "x)y", "../../etc/passwd", "🎰 Slots", "100%", "a,b(c)"])
+    func parsesWhatItBuildsForAnyCategoryID(categoryId: String) throws {
+        // Given a request URL for a hostile category id
+        let request = ProviderRequest.gamesPage(edition, categoryId: categoryId, offset: 20, limit: 10)
+        let url = request.url(relativeTo: base)
+        // When a server splits and percent-decodes its query
+        let components = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false))
+        let parameters = Dictionary(
+            (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+        // Then it parses back to the same request, and the id did not leak into other parameters
+        #expect(try ProviderRequest(path: request.path, parameters: parameters) == request)
+        #expect(parameters.count == 6)
+    }
+
+    @Test(arguments: [
+        ("/v1/casino/games", ["language": "en", "platform": "iPhone", "pagination": "offset=0,limit=10"]),
+        ("/v1/casino/games", ["language": "en", "platform": "iPhone", "filter": "categories(id=X)", "pagination": "offset=-1,limit=10"]),
+        ("/v1/casino/games", ["language": "en", "platform": "Windows", "filter": "categories(id=X)"]),
+        ("/v1/casino/other", ["language": "en", "platform": "iPhone"]),
+        ("/v1/casino/categories", ["platform": "iPhone"]),
+    ])
+    func refusesMalformedRequests(path: String, parameters: [String: String]) {
+        #expect(throws: ProviderRequest.ParseError.self) { try ProviderRequest(path: path, parameters: parameters) }
+    }
+}
