@@ -24,6 +24,8 @@ let package = Package(
                 .product(name: "CasinoCatalog", package: root),
                 .product(name: "CatalogPipeline", package: root),
                 .product(name: "Gzip", package: root),
+                .product(name: "ProviderAPI", package: root),
+                .product(name: "XMLGameFeed", package: root),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

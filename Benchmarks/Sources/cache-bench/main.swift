@@ -1,249 +1,34 @@
-// cache-bench: every hot path of the runtime cache, timed against its floor in the same run.
-// `make bench` builds it in release mode and writes docs/benchmarks.json.
+// cache-bench: every hot path, timed against its floor in the same run. `make bench` builds it in
+// release mode; arguments: an output .json path, and optionally the sections to run
+// (`runtime`, `pipeline`, `day`; all by default).
 
-import CasinoCache
-import CasinoCatalog
-import CatalogPipeline
 import Foundation
-import Gzip
-import Logging
-import Synchronization
 
-let logger = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
-let edition = try Edition(id: "en-iPhone")
+let arguments = Array(CommandLine.arguments.dropFirst())
+let outputPath = arguments.first { $0.hasSuffix(".json") } ?? "benchmarks.json"
+let sections = Set(arguments.filter { !$0.hasSuffix(".json") })
+func wants(_ section: String) -> Bool { sections.isEmpty || sections.contains(section) }
+
 let work = FileManager.default.temporaryDirectory.appendingPathComponent("cache-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: work) }
 
-// A bundle built by the pipeline from a synthetic recording: 2,000 games, 20 categories.
-var sample = SampleRecording(games: 2000, categories: 20)
-sample.editions = [edition]
-try sample.write(to: work.appendingPathComponent("recording"))
-let catalog = try Normalizer(configuration: .default, logger: logger)
-    .normalize(RecordedProviderSource(directory: work.appendingPathComponent("recording"))).catalog
-let bundleDirectory = work.appendingPathComponent("out")
-let manifest = try SnapshotWriter(logger: logger).write(catalog, to: bundleDirectory)
-let pages = catalog.editions[0].pages
-let firstPage = pages[0]
-let categoryId = firstPage.categoryId
-
-/// An upstream that answers at once from memory: the cache's own overhead shows.
-struct ImmediateUpstream: CatalogUpstream {
-    let catalog: Catalog
-    func categories(edition: Edition, etag: String?) async throws -> UpstreamResponse<CategoryList> {
-        .modified(catalog.editions[0].categories, etag: nil)
-    }
-    func gamesPage(edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?) async throws
-        -> UpstreamResponse<GamesPage>
-    {
-        .modified(catalog.editions[0].pages.first { $0.categoryId == categoryId && $0.offset == offset }!, etag: nil)
-    }
-}
-
-/// An upstream that counts calls and answers after a short delay.
-final class SlowUpstream: CatalogUpstream {
-    let calls = Atomic<Int>(0)
-    let catalog: Catalog
-    init(catalog: Catalog) { self.catalog = catalog }
-    func categories(edition: Edition, etag: String?) async throws -> UpstreamResponse<CategoryList> {
-        calls.add(1, ordering: .relaxed)
-        try await Task.sleep(for: .milliseconds(50))
-        return .modified(catalog.editions[0].categories, etag: "\"v2\"")
-    }
-    func gamesPage(edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?) async throws
-        -> UpstreamResponse<GamesPage>
-    {
-        calls.add(1, ordering: .relaxed)
-        return .notModified
-    }
-}
-
 var results: [Result] = []
-let upstream = ImmediateUpstream(catalog: catalog)
-
-// 1. Memory hit, synchronous and async, against a bare Mutex<[String: GamesPage]>.
-do {
-    let cache = CatalogCache(upstream: upstream, cacheDirectory: nil, bundleDirectory: nil, logger: logger)
-    _ = try await cache.gamesPage(edition: edition, categoryId: categoryId)
-    let key = "global/en-iPhone/games/\(categoryId)/0"
-    let floor = Mutex<[String: GamesPage]>([key: firstPage])
-    var sink = 0
-    let floorSamples = measure(batch: 2000) { sink &+= floor.withLock { $0[key]?.count ?? 0 } }
-    let sync = measure(batch: 2000) { sink &+= cache.cachedGamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0 }
-    let async = try await measureAsync(batch: 500) {
-        sink &+= try await cache.gamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0
-    }
-    let cacheKey = CacheKey.gamesPage(edition, categoryId: categoryId, offset: 0)
-    let tierGet = measure(batch: 2000) { sink &+= cache.memory.entry(for: cacheKey) == nil ? 0 : 1 }
-    let keyed = measure(batch: 2000) { sink &+= cache.cachedContent(for: cacheKey).value == nil ? 0 : 1 }
-    results.append(Result(operation: "memory tier get (CacheKey)", size: "10-game page", medianNanoseconds: tierGet.median,
-        p99Nanoseconds: tierGet.p99, floor: "Mutex<[String: V]> get", floorMedianNanoseconds: floorSamples.median))
-    results.append(Result(operation: "cachedContent(for:) hit", size: "10-game page", medianNanoseconds: keyed.median,
-        p99Nanoseconds: keyed.p99, floor: "Mutex<[String: V]> get", floorMedianNanoseconds: floorSamples.median))
-    results.append(Result(operation: "memory hit (sync)", size: "10-game page", medianNanoseconds: sync.median,
-        p99Nanoseconds: sync.p99, floor: "Mutex<[String: V]> get", floorMedianNanoseconds: floorSamples.median))
-    results.append(Result(operation: "memory hit (async)", size: "10-game page", medianNanoseconds: async.median,
-        p99Nanoseconds: async.p99, floor: "Mutex<[String: V]> get", floorMedianNanoseconds: floorSamples.median))
-
-    // Two threads on one lock.
-    let twoFloor = await twoThreads { floor.withLock { $0[key]?.count ?? 0 } }
-    let twoCache = await twoThreads { cache.cachedGamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0 }
-    results.append(Result(operation: "memory hit (sync), 2 threads", size: "10-game page", medianNanoseconds: twoCache.median,
-        p99Nanoseconds: twoCache.p99, floor: "Mutex get, 2 threads", floorMedianNanoseconds: twoFloor.median))
-    if sink == 42 { print("") }
+if wants("runtime") {
+    results += try await runtimeBenchmarks(work: work.appendingPathComponent("runtime"))
+    printTable(results)
 }
-
-/// Runs `body` on two threads at once, 20,000 times each, per sample; nanoseconds per call
-/// (wall time of the pair divided by one thread's calls, so a perfect scaling equals 1 thread).
-func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
-    var values: [Double] = []
-    var sink = 0
-    for _ in 0..<30 {
-        let start = clock.now
-        sink &+= await withTaskGroup(of: Int.self) { group in
-            for _ in 0..<2 {
-                group.addTask {
-                    var local = 0
-                    for _ in 0..<20_000 { local &+= body() }
-                    return local
-                }
-            }
-            return await group.reduce(0, &+)
-        }
-        values.append(nanoseconds(clock.now - start) / 20_000)
-    }
-    if sink == 42 { print("") }
-    return Samples(values: values)
-}
-
-// 2. Disk hit of a 10-game and a 50-game page, against reading, gunzipping and decoding the same file.
-struct DiskFileMirror: Decodable {
-    var key: String
-    var schemaVersion: Int
-    var cacheVersion: Int
-    var storedAt: Date
-    var etag: String?
-    var content: CatalogContent
-}
-for games in [10, 50] {
-    let directory = work.appendingPathComponent("disk-\(games)")
-    let disk = DiskTier(configuration: .init(directory: directory), logger: logger)
-    let items = pages.flatMap(\.items).prefix(games)
-    let page = GamesPage(categoryId: "BENCH", offset: 0, limit: games, total: games, items: Array(items))
-    let key = CacheKey.gamesPage(edition, categoryId: "BENCH", offset: 0)
-    disk.store(CacheEntry(key: key, content: .gamesPage(page), storedAt: Date()))
-    await disk.flush()
-    let file = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
-        .first { $0.lastPathComponent.hasSuffix(".json.gz") }!
-    let bytes = try Data(contentsOf: file)
-    let decoder = CatalogCoding.decoder()
-    var sink = 0
-    let floor = try measure(samples: 300) {
-        let json = try Gzip.decompress(try Data(contentsOf: file), limit: 16 << 20)
-        sink &+= try decoder.decode(DiskFileMirror.self, from: json).key.count
-    }
-    let hit = measure(samples: 300) { sink &+= disk.entry(for: key)?.content.ids.count ?? 0 }
-    results.append(Result(operation: "disk hit", size: "\(games)-game page, \(bytes.count) B gzip", medianNanoseconds: hit.median,
-        p99Nanoseconds: hit.p99, floor: "read + gunzip + decode", floorMedianNanoseconds: floor.median))
-    if sink == 42 { print("") }
-}
-
-// 3. Bundled first content at cold start: a new cache, its categories and one page.
-do {
-    let categoriesEntry = manifest.files.first { $0.kind == .categories }!
-    let pageEntry = manifest.files.first { $0.key == .gamesPage(edition, categoryId: categoryId, offset: 0) }!
-    let decoder = CatalogCoding.decoder()
-    var sink = 0
-    let floor = try measure(samples: 200) {
-        let manifestData = try Data(contentsOf: bundleDirectory.appendingPathComponent(Manifest.fileName))
-        sink &+= try decoder.decode(Manifest.self, from: manifestData).files.count
-        let categories = try Gzip.decompress(
-            try Data(contentsOf: bundleDirectory.appendingPathComponent(categoriesEntry.path)), limit: 16 << 20)
-        sink &+= try decoder.decode(Snapshot<CategoryList>.self, from: categories).payload.items.count
-        let page = try Gzip.decompress(
-            try Data(contentsOf: bundleDirectory.appendingPathComponent(pageEntry.path)), limit: 16 << 20)
-        sink &+= try decoder.decode(Snapshot<GamesPage>.self, from: page).payload.count
-    }
-    let cold = measure(samples: 200) {
-        let cache = CatalogCache(upstream: upstream, cacheDirectory: nil, bundleDirectory: bundleDirectory, logger: logger)
-        sink &+= cache.cachedCategories(edition: edition).value?.items.count ?? 0
-        sink &+= cache.cachedGamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0
-    }
-    results.append(Result(operation: "bundled first content, cold start", size: "manifest (\(manifest.files.count) files) + categories + 10-game page",
-        medianNanoseconds: cold.median, p99Nanoseconds: cold.p99, floor: "read + gunzip + decode the 3 files",
-        floorMedianNanoseconds: floor.median))
-    if sink == 42 { print("") }
-}
-
-// 4. A miss that goes to an upstream answering at once: the cache's own overhead.
-do {
-    let cache = CatalogCache(upstream: upstream, cacheDirectory: nil, bundleDirectory: nil, logger: logger)
-    let key = CacheKey.gamesPage(edition, categoryId: categoryId, offset: 0)
-    var sink = 0
-    let floor = try await measureAsync(samples: 300) {
-        if case .modified(let page, _) = try await upstream.gamesPage(edition: edition, categoryId: categoryId, offset: 0, limit: 10, etag: nil) {
-            sink &+= page.count
-        }
-    }
-    let miss = try await measureAsync(samples: 300) {
-        cache.invalidate(key)
-        sink &+= try await cache.content(for: key).value?.ids.count ?? 0
-    }
-    results.append(Result(operation: "miss to an immediate upstream", size: "10-game page", medianNanoseconds: miss.median,
-        p99Nanoseconds: miss.p99, floor: "the upstream call alone", floorMedianNanoseconds: floor.median))
-    if sink == 42 { print("") }
-}
-
-// 5. The write path: what the caller pays (a store into memory and the disk queue) and what the
-//    background write costs, against Data.write(.atomic).
-do {
-    let directory = work.appendingPathComponent("writes")
-    let disk = DiskTier(configuration: .init(directory: directory), logger: logger)
-    let memory = MemoryTier()
-    let entry = CacheEntry(key: .gamesPage(edition, categoryId: categoryId, offset: 0), content: .gamesPage(firstPage), storedAt: Date())
-    let json = try CatalogCoding.encoder().encode(firstPage)
-    let target = work.appendingPathComponent("atomic.json")
-    let floor = try measure(samples: 200) { try json.write(to: target, options: .atomic) }
-    let caller = measure(samples: 200) {
-        memory.store(entry)
-        disk.store(entry)
-    }
-    await disk.flush()
-    let background = await measureAsync(samples: 100) {
-        disk.store(entry)
-        await disk.flush()
-    }
-    results.append(Result(operation: "store: caller's cost", size: "10-game page", medianNanoseconds: caller.median,
-        p99Nanoseconds: caller.p99, floor: "Data.write(.atomic)", floorMedianNanoseconds: floor.median))
-    results.append(Result(operation: "store: background write (encode + gzip + temp + rename)", size: "10-game page",
-        medianNanoseconds: background.median, p99Nanoseconds: background.p99, floor: "Data.write(.atomic)",
-        floorMedianNanoseconds: floor.median))
-}
-
-printTable(results)
-
-// 6. 1,000 concurrent requests for one stale key.
-do {
-    let slow = SlowUpstream(catalog: catalog)
-    let testClock = ManualClock()
-    let cache = CatalogCache(upstream: slow, cacheDirectory: nil, bundleDirectory: bundleDirectory, clock: testClock, logger: logger)
-    let start = clock.now
-    let stale = await withTaskGroup(of: Int.self) { group in
-        for _ in 0..<1000 {
-            group.addTask { (try? await cache.categories(edition: edition))?.value?.items.count ?? 0 }
-        }
-        var answered = 0
-        for await count in group where count > 0 { answered += 1 }
-        return answered
-    }
-    let answered = clock.now - start
-    await cache.waitForRefreshes()
+if wants("pipeline") {
+    let pipeline = try pipelineBenchmarks(work: work.appendingPathComponent("pipeline"))
     print("")
-    print("1,000 concurrent requests for one bundled key: \(stale) answered at once in \(format(nanoseconds(answered))), "
-        + "upstream calls: \(slow.calls.load(ordering: .relaxed))")
+    printTable(pipeline)
+    results += pipeline
+}
+if wants("day") {
+    print("")
+    try await simulatedDay()
 }
 
-let outputPath = CommandLine.arguments.dropFirst().first ?? "benchmarks.json"
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
 try encoder.encode(results).write(to: URL(fileURLWithPath: outputPath))

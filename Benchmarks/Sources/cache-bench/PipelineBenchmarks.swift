@@ -1,0 +1,172 @@
+import CasinoCatalog
+import CatalogPipeline
+import Foundation
+import Gzip
+import ProviderAPI
+import XMLGameFeed
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The pipeline at 10k and 100k generated games against the sum of its stage floors, the XML
+/// reader against `xmllint --stream`, and the validator against sha256 + gunzip + decode.
+func pipelineBenchmarks(work: URL) throws -> [Result] {
+    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    var results: [Result] = []
+    var pipelineMedians: [Int: Double] = [:]
+    let edition = try Edition(id: "en-iPhone")
+    for games in [10_000, 100_000] {
+        let recording = work.appendingPathComponent("recording-\(games)")
+        var sample = SampleRecording(games: games, categories: 20)
+        sample.editions = [edition]
+        try sample.write(to: recording)
+        var configuration = PipelineConfiguration.default
+        configuration.maxPagesPerCategory = 100_000  // every page: the whole catalogue goes through
+        let runs = games <= 10_000 ? 3 : 1
+        var pipeline: [Double] = []
+        var manifest: Manifest?
+        var catalog: Catalog?
+        for run in 0..<runs {
+            let out = work.appendingPathComponent("out-\(games)-\(run)")
+            let start = clock.now
+            let source = try RecordedProviderSource(directory: recording, limits: configuration.limits)
+            let normalized = try Normalizer(configuration: configuration, logger: benchLogger).normalize(source).catalog
+            manifest = try SnapshotWriter(logger: benchLogger).write(normalized, to: out)
+            pipeline.append(nanoseconds(clock.now - start))
+            catalog = normalized
+            if run > 0 { try? FileManager.default.removeItem(at: out) }
+        }
+        let peakKB = peakResidentKilobytes()
+
+        // Floors: read + decode every recorded response, encode every page, gzip those bytes.
+        let decodeStart = clock.now
+        let decoder = JSONDecoder()
+        var records = 0
+        for file in try jsonFiles(under: recording) {
+            let data = try Data(contentsOf: file)
+            records += try decoder.decode(ProviderCollection<ProviderGame>.self, from: data).items?.count ?? 0
+        }
+        let decode = nanoseconds(clock.now - decodeStart)
+        let encoder = CatalogCoding.encoder()
+        let encodeStart = clock.now
+        let encoded = try catalog!.editions.flatMap(\.pages).map { try encoder.encode($0) }
+        let encode = nanoseconds(clock.now - encodeStart)
+        let gzipStart = clock.now
+        var packedBytes = 0
+        for json in encoded { packedBytes += try Gzip.compress(json).count }
+        let gzip = nanoseconds(clock.now - gzipStart)
+        let floor = decode + encode + gzip
+        let median = Samples(values: pipeline).median
+        pipelineMedians[games] = median
+        results.append(
+            Result(
+                operation: "normalize + snapshot (incl. validation)",
+                size: "\(games) games, \(records) records, \(manifest!.files.count) files, peak RSS \(peakKB / 1024) MiB",
+                medianNanoseconds: median, p99Nanoseconds: pipeline.max()!,
+                floor: "decode \(format(decode)) + encode \(format(encode)) + gzip \(format(gzip))",
+                floorMedianNanoseconds: floor))
+
+        // The validator against sha256 + gunzip + decode of every file.
+        let out = work.appendingPathComponent("out-\(games)-0")
+        let validateStart = clock.now
+        let report = SnapshotValidator().validate(directory: out)
+        let validate = nanoseconds(clock.now - validateStart)
+        precondition(report.isValid, "the benchmark's snapshot does not validate: \(report.problems.prefix(3))")
+        let floorStart = clock.now
+        for entry in manifest!.files {
+            let data = try Data(contentsOf: out.appendingPathComponent(entry.path))
+            _ = FileNaming.hexSHA256(data)
+            let json = try Gzip.decompress(data, limit: 64 << 20)
+            switch entry.kind {
+            case .categories: _ = try decoder.decode(Snapshot<CategoryList>.self, from: json)
+            case .gamesPage: _ = try decoder.decode(Snapshot<GamesPage>.self, from: json)
+            }
+        }
+        let validateFloor = nanoseconds(clock.now - floorStart)
+        results.append(
+            Result(
+                operation: "validate", size: "\(games) games, \(manifest!.files.count) files", medianNanoseconds: validate,
+                p99Nanoseconds: validate, floor: "sha256 + gunzip + decode every file", floorMedianNanoseconds: validateFloor))
+        try? FileManager.default.removeItem(at: recording)
+        try? FileManager.default.removeItem(at: out)
+    }
+    if let small = pipelineMedians[10_000], let large = pipelineMedians[100_000] {
+        print(String(format: "pipeline growth from 10k to 100k games: ×%.1f (linear would be ×10)", large / small))
+    }
+
+    // The XML reader on a 10,000-game feed against xmllint --stream --noout.
+    let feed = work.appendingPathComponent("feed-10000.xml")
+    try makeFeed(games: 10_000).write(to: feed)
+    let size = (try FileManager.default.attributesOfItem(atPath: feed.path)[.size] as? NSNumber)?.intValue ?? 0
+    let reader = try measure(samples: 7, warmup: 1) { _ = try XMLFeedReader.read(contentsOf: feed) }
+    if let xmllint = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].first(where: FileManager.default.isExecutableFile) {
+        let tool = try measure(samples: 7, warmup: 1) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: xmllint)
+            process.arguments = ["--stream", "--noout", feed.path]
+            try process.run()
+            process.waitUntilExit()
+        }
+        results.append(
+            Result(
+                operation: "XML feed → games (libxml2 xmlTextReader)", size: "10,000 games, \(size / 1024) KiB",
+                medianNanoseconds: reader.median, p99Nanoseconds: reader.p99, floor: "xmllint --stream --noout",
+                floorMedianNanoseconds: tool.median))
+    } else {
+        print("xmllint not found (Debian: apt-get install libxml2-utils): XML floor skipped; reader median \(format(reader.median))")
+    }
+    return results
+}
+
+/// The high-water mark of this process's resident memory, in KiB.
+func peakResidentKilobytes() -> Int {
+    var usage = rusage()
+    #if canImport(Darwin)
+    getrusage(RUSAGE_SELF, &usage)
+    #else
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    #endif
+    #if canImport(Darwin)
+    return Int(usage.ru_maxrss) / 1024
+    #else
+    return Int(usage.ru_maxrss)
+    #endif
+}
+
+private func jsonFiles(under directory: URL) throws -> [URL] {
+    var files: [URL] = []
+    let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)
+    while let url = enumerator?.nextObject() as? URL {
+        if url.pathExtension == "json", url.lastPathComponent != "recording.json" { files.append(url) }
+    }
+    return files
+}
+
+/// A feed in the documented XML format: 20 categories, `games` games in 1–3 each.
+private func makeFeed(games: Int) -> Data {
+    var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+    xml += #"<feed provider="bench" generated="2026-11-20T10:00:00Z" version="1">"# + "\n<categories>\n"
+    for index in 1...20 {
+        xml += #"<category id="CAT\#(index)" position="\#(index)"><name lang="en">Category \#(index)</name><name lang="fr">Catégorie \#(index)</name></category>"# + "\n"
+    }
+    xml += "</categories>\n<games>\n"
+    for index in 0..<games {
+        let id = 10_000 + index
+        xml += #"<game id="\#(id)" slug="game-\#(id)" isNew="\#(index % 10 == 0)" funMode="true" anonymousFunMode="\#(index % 2 == 0)">"#
+        xml += "<name>Golden Reels \(id)</name><vendor id=\"\(200 + index % 6)\">Vendor \(index % 6)</vendor>"
+        xml += "<description><![CDATA[Spin the <b>Golden Reels \(id)</b> &amp; chase the bonus.]]></description>"
+        xml += "<thumbnail>//static.example-cdn.com/c/\(id).jpg</thumbnail><background>//static.example-cdn.com/b/\(id).jpg</background>"
+        xml += "<launchUrl>https://launch.example.com/Loader/Start/\(id)/game-\(id)</launchUrl>"
+        xml += "<platforms><platform>iPhone</platform><platform>Android</platform></platforms><categories>"
+        for category in Set([index % 20, (index * 7) % 20, (index * 13) % 20]).sorted() {
+            xml += #"<category ref="CAT\#(category + 1)" position="\#(index + 1)"/>"#
+        }
+        xml += "</categories><popularity>\(Double(index % 1000) / 10)</popularity><rtp>96.\(index % 100)</rtp>"
+        xml += "<tags><tag>Free Spins</tag></tags><restrictedTerritories>AF AD CA-ON</restrictedTerritories></game>\n"
+    }
+    xml += "</games>\n</feed>\n"
+    return Data(xml.utf8)
+}

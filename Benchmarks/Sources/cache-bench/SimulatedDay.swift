@@ -1,0 +1,158 @@
+import CasinoCache
+import CasinoCatalog
+import CatalogPipeline
+import Foundation
+import Synchronization
+
+/// An upstream with the provider's 2–5 s latency on a virtual clock: it answers at once but
+/// reports how long the real provider would have taken, counts calls and body bytes, and can
+/// honour or ignore ETags.
+final class VirtualProvider: CatalogUpstream {
+    private struct State {
+        var calls = 0
+        var notModified = 0
+        var bytes = 0
+        var random: UInt64 = 20_261_123
+        var lastLatency: [String: Duration] = [:]
+    }
+
+    private let state = Mutex(State())
+    let catalog: Catalog
+    let honoursETags: Bool
+
+    init(catalog: Catalog, honoursETags: Bool) {
+        self.catalog = catalog
+        self.honoursETags = honoursETags
+    }
+
+    var calls: Int { state.withLock { $0.calls } }
+    var notModified: Int { state.withLock { $0.notModified } }
+    var bytes: Int { state.withLock { $0.bytes } }
+    func latency(of key: String) -> Duration? { state.withLock { $0.lastLatency[key] } }
+
+    private func answer<Value: Encodable & Sendable>(_ value: Value, key: String, etag: String?) throws -> UpstreamResponse<Value> {
+        let body = try CatalogCoding.encoder().encode(value)
+        let tag = "\"" + String(FileNaming.hexSHA256(body).prefix(16)) + "\""
+        return state.withLock { state in
+            state.calls += 1
+            state.random = state.random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            state.lastLatency[key] = .milliseconds(2000 + Int((state.random >> 33) % 3001))
+            if honoursETags, etag == tag {
+                state.notModified += 1
+                return .notModified
+            }
+            state.bytes += body.count
+            return .modified(value, etag: honoursETags ? tag : nil)
+        }
+    }
+
+    func categories(edition: Edition, etag: String?) async throws -> UpstreamResponse<CategoryList> {
+        try answer(catalog.editions[0].categories, key: "categories", etag: etag)
+    }
+
+    func gamesPage(edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?) async throws
+        -> UpstreamResponse<GamesPage>
+    {
+        let page = catalog.editions[0].pages.first { $0.categoryId == categoryId && $0.offset == offset }!
+        return try answer(page, key: "\(categoryId)/\(offset)", etag: etag)
+    }
+}
+
+/// Five app sessions across a day, each opening the lobby and two categories, for: no cache,
+/// the seed-000 design (6 h TTL, no ETag), and this cache with its defaults. Reports upstream
+/// calls, body bytes and the time to first content per screen.
+func simulatedDay() async throws {
+    let work = FileManager.default.temporaryDirectory.appendingPathComponent("day-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: work) }
+    let edition = try Edition(id: "en-iPhone")
+    var sample = SampleRecording(games: 2000, categories: 20)
+    sample.editions = [edition]
+    try sample.write(to: work.appendingPathComponent("recording"))
+    let catalog = try Normalizer(configuration: .default, logger: benchLogger)
+        .normalize(RecordedProviderSource(directory: work.appendingPathComponent("recording"))).catalog
+    let bundle = work.appendingPathComponent("bundle")
+    try SnapshotWriter(logger: benchLogger).write(catalog, to: bundle)
+    let categoryIds = catalog.editions[0].categories.items.map(\.id)
+    let sessionHours = [0.0, 2.0, 5.0, 9.0, 14.0]
+    var random: UInt64 = 7
+    let screens: [[String]] = sessionHours.map { _ in
+        (0..<2).map { _ in
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return categoryIds[Int((random >> 33) % UInt64(categoryIds.count))]
+        }
+    }
+
+    struct Outcome {
+        var name: String
+        var calls: Int
+        var notModified: Int
+        var bytes: Int
+        var firstContent: [Duration]
+    }
+    var outcomes: [Outcome] = []
+
+    // (a) No cache: every screen waits for the provider.
+    do {
+        let provider = VirtualProvider(catalog: catalog, honoursETags: false)
+        var times: [Duration] = []
+        for categories in screens {
+            _ = try await provider.categories(edition: edition, etag: nil)
+            times.append(provider.latency(of: "categories")!)
+            for id in categories {
+                _ = try await provider.gamesPage(edition: edition, categoryId: id, offset: 0, limit: 10, etag: nil)
+                times.append(provider.latency(of: "\(id)/0")!)
+            }
+        }
+        outcomes.append(Outcome(name: "no cache", calls: provider.calls, notModified: 0, bytes: provider.bytes, firstContent: times))
+    }
+
+    // (b) the seed-000 design and (c) this cache: a new cache per session (an app launch) on the
+    // same directories; background refreshes finish before the next screen.
+    for (name, honoursETags) in [("seed-000 design (6 h TTL, no ETag)", false), ("CasinoCache defaults", true)] {
+        let provider = VirtualProvider(catalog: catalog, honoursETags: honoursETags)
+        let clock = ManualClock(now: catalog.generatedAt.addingTimeInterval(86_400))
+        let directory = work.appendingPathComponent("cache-\(honoursETags)")
+        var times: [Duration] = []
+        var previousHour = 0.0
+        for (session, hour) in sessionHours.enumerated() {
+            clock.advance(by: .milliseconds(Int64((hour - previousHour) * 3_600_000)))
+            previousHour = hour
+            let cache = CatalogCache(
+                upstream: provider, cacheDirectory: directory, bundleDirectory: bundle, clock: clock, logger: benchLogger)
+            func screen(_ key: String, _ read: () async throws -> Bool) async throws {
+                let start = ContinuousClock.now
+                let fetched = try await read()
+                times.append(fetched ? provider.latency(of: key)! : ContinuousClock.now - start)
+                await cache.waitForRefreshes()
+            }
+            try await screen("categories") {
+                if case .fresh(_, let metadata) = try await cache.categories(edition: edition), metadata.tier == .upstream { return true }
+                return false
+            }
+            for id in screens[session] {
+                try await screen("\(id)/0") {
+                    if case .fresh(_, let metadata) = try await cache.gamesPage(edition: edition, categoryId: id), metadata.tier == .upstream {
+                        return true
+                    }
+                    return false
+                }
+            }
+            await cache.flush()
+        }
+        outcomes.append(
+            Outcome(name: name, calls: provider.calls, notModified: provider.notModified, bytes: provider.bytes, firstContent: times))
+    }
+
+    let baseline = Double(outcomes[0].calls)
+    print("A simulated day: 5 sessions (0 h, 2 h, 5 h, 9 h, 14 h), each the lobby + 2 categories; provider latency 2–5 s")
+    print("| design | upstream calls | vs no cache | 304s | body bytes | first content: median | worst |")
+    print("|---|---|---|---|---|---|---|")
+    for outcome in outcomes {
+        let sorted = outcome.firstContent.sorted()
+        let median = sorted[sorted.count / 2]
+        print(
+            "| \(outcome.name) | \(outcome.calls) | \(String(format: "%+.0f %%", (Double(outcome.calls) / baseline - 1) * 100)) | "
+                + "\(outcome.notModified) | \(outcome.bytes) | \(format(nanoseconds(median))) | \(format(nanoseconds(sorted.last!))) |")
+    }
+    print("(time to first content counts the cache's real time; a screen that had to wait counts the provider's virtual latency)")
+}
