@@ -1,0 +1,287 @@
+public import CasinoCatalog
+public import Foundation
+public import Logging
+import ProviderAPI
+
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// The provider's casino API over `URLSession`: a ready ``CatalogUpstream`` for ``CatalogCache``.
+///
+/// Requests are built by `ProviderRequest` and answers mapped by `ProviderMapping`, the same code
+/// the snapshot pipeline runs, so live content looks exactly like the bundled snapshot. A cached
+/// ETag goes out as `If-None-Match`; a `304` answers ``UpstreamResponse/notModified`` and the
+/// cache renews its entry without rewriting it. Failures throw ``UpstreamError``, whose code
+/// tells offline from timed out from a failing server from a bad answer.
+///
+/// ```swift
+/// let upstream = ProviderHTTPUpstream(
+///     configuration: .init(baseURL: URL(string: "https://casino-api.example.com")!),
+///     logger: logger)
+/// let cache = CatalogCache(
+///     upstream: upstream, cacheDirectory: cachesURL.appendingPathComponent("CasinoCache"),
+///     bundleDirectory: Bundle.main.url(forResource: "out", withExtension: nil), logger: logger)
+/// ```
+public final class ProviderHTTPUpstream: CatalogUpstream {
+    /// Where the API is and how long and how much to wait for.
+    ///
+    /// ```swift
+    /// var configuration = ProviderHTTPUpstream.Configuration(baseURL: apiURL)
+    /// configuration.timeout = 10
+    /// configuration.additionalHeaders["Authorization"] = "Bearer \(token)"
+    /// ```
+    public struct Configuration: Sendable {
+        /// The API's base URL, with any path prefix (`https://api.example.com/prod`); requests go
+        /// to `/v1/casino/…` below it. No default.
+        public var baseURL: URL
+        /// The longest one request may take, from sending it to the last byte of the body, in
+        /// seconds: 15 by default. Also the idle timeout handed to `URLSession`.
+        public var timeout: TimeInterval = 15
+        /// The largest body accepted, in bytes: 8 MiB by default. Checked against
+        /// `Content-Length` before the body arrives and against the bytes as they arrive.
+        public var maxResponseBytes: Int = 8 << 20
+        /// Headers added to every request (authorization, a user agent): none by default.
+        public var additionalHeaders: [String: String] = [:]
+
+        public init(
+            baseURL: URL, timeout: TimeInterval = 15, maxResponseBytes: Int = 8 << 20,
+            additionalHeaders: [String: String] = [:]
+        ) {
+            self.baseURL = baseURL
+            self.timeout = timeout
+            self.maxResponseBytes = maxResponseBytes
+            self.additionalHeaders = additionalHeaders
+        }
+    }
+
+    /// The configuration the upstream was made with.
+    public let configuration: Configuration
+    private let session: URLSession
+    private let logger: Logger
+
+    /// Creates an upstream for the API at `configuration.baseURL`.
+    ///
+    /// - Parameters:
+    ///   - configuration: The base URL, timeout, size cap and extra headers.
+    ///   - session: The session requests go through: an ephemeral one by default. The upstream
+    ///     bypasses its `URLCache` (the cache above decides freshness), so any session works.
+    ///   - logger: Where requests are logged (at `.debug`).
+    public init(
+        configuration: Configuration, session: URLSession = URLSession(configuration: .ephemeral), logger: Logger
+    ) {
+        self.configuration = configuration
+        self.session = session
+        self.logger = logger
+    }
+
+    /// An edition's categories, mapped like the pipeline maps them.
+    ///
+    /// - Throws: ``UpstreamError``, or `CancellationError` when the calling task is cancelled.
+    public func categories(edition: Edition, etag: String?) async throws -> UpstreamResponse<CategoryList> {
+        let request = ProviderRequest.categories(edition)
+        guard let data = try await get(request, etag: etag) else { return .notModified }
+        let envelope = try decodeEnvelope(of: ProviderCategory.self, from: data.body, for: request)
+        let mapped = ProviderMapping.categoryList(from: envelope)
+        logNotes(mapped.notes, for: request)
+        return .modified(mapped.value, etag: data.etag)
+    }
+
+    /// One page of a category's games, mapped like the pipeline maps them.
+    ///
+    /// - Throws: ``UpstreamError``, or `CancellationError` when the calling task is cancelled.
+    public func gamesPage(
+        edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?
+    ) async throws -> UpstreamResponse<GamesPage> {
+        let request = ProviderRequest.gamesPage(edition, categoryId: categoryId, offset: offset, limit: limit)
+        guard let data = try await get(request, etag: etag) else { return .notModified }
+        let envelope = try decodeEnvelope(of: ProviderGame.self, from: data.body, for: request)
+        let mapped = ProviderMapping.gamesPage(from: envelope, categoryId: categoryId, offset: offset, limit: limit)
+        logNotes(mapped.notes, for: request)
+        return .modified(mapped.value, etag: data.etag)
+    }
+
+    // MARK: - HTTP
+
+    /// A `200` body and its validator.
+    private struct Body {
+        var body: Data
+        var etag: String?
+    }
+
+    /// Sends `request` and returns the body of a `200`, or `nil` for a `304`.
+    private func get(_ request: ProviderRequest, etag: String?) async throws -> Body? {
+        let url = request.url(relativeTo: configuration.baseURL)
+        var urlRequest = URLRequest(
+            url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.timeout)
+        urlRequest.httpMethod = "GET"
+        urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
+        for (name, value) in configuration.additionalHeaders { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        if let etag { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+
+        let started = Date()
+        let (data, response) = try await send(urlRequest, url: url)
+        guard let http = response as? HTTPURLResponse else {
+            throw UpstreamError(.invalidResponse, "the answer is not HTTP", url: url)
+        }
+        let status = http.statusCode
+        logger.debug(
+            "provider answered",
+            metadata: [
+                "upstream.request": "\(request)", "upstream.status": "\(status)", "upstream.bytes": "\(data.count)",
+                "upstream.milliseconds": "\(Int(Date().timeIntervalSince(started) * 1000))",
+            ])
+        switch status {
+        case 200:
+            try checkSize(expected: http.expectedContentLength, received: data.count, url: url)
+            if let type = http.value(forHTTPHeaderField: "Content-Type"), !type.lowercased().contains("json") {
+                throw UpstreamError(
+                    .invalidResponse, "expected JSON, got Content-Type \(type)", status: status, url: url)
+            }
+            return Body(body: data, etag: http.value(forHTTPHeaderField: "ETag"))
+        case 304 where etag != nil:
+            return nil
+        case 429:
+            let wait = Self.retryAfter(http.value(forHTTPHeaderField: "Retry-After"), now: Date())
+            throw UpstreamError(
+                .rateLimited, "the provider is rate limiting (429)" + (wait.map { "; retry after \(Int($0)) s" } ?? ""),
+                status: status, retryAfter: wait, url: url)
+        case 500...599:
+            throw UpstreamError(
+                .server, "the provider failed (\(status)); try again later", status: status,
+                retryAfter: Self.retryAfter(http.value(forHTTPHeaderField: "Retry-After"), now: Date()), url: url)
+        case 400...499:
+            throw UpstreamError(
+                .client, "the provider refused the request (\(status)); check the base URL and the edition",
+                status: status, url: url)
+        default:
+            throw UpstreamError(.invalidResponse, "unexpected status \(status)", status: status, url: url)
+        }
+    }
+
+    /// Runs the request under the overall deadline, mapping transport failures.
+    private func send(_ request: URLRequest, url: URL) async throws -> (Data, URLResponse) {
+        let limit = ResponseLimit(maxBytes: configuration.maxResponseBytes)
+        let timeout = configuration.timeout
+        let session = self.session
+        do {
+            return try await withThrowingTaskGroup(of: (Data, URLResponse).self) { group in
+                group.addTask { try await session.data(for: request, delegate: limit) }
+                group.addTask {
+                    try await Task.sleep(for: .milliseconds(Int64((timeout * 1000).rounded())))
+                    throw UpstreamError(.timedOut, "the provider did not answer within \(timeout) s", url: url)
+                }
+                defer { group.cancelAll() }
+                return try await group.next()!
+            }
+        } catch let error as UpstreamError {
+            throw error
+        } catch {
+            if Task.isCancelled { throw CancellationError() }
+            if let exceeded = limit.exceeded {
+                throw UpstreamError(
+                    .invalidResponse, "the answer is larger than \(configuration.maxResponseBytes) bytes (\(exceeded))",
+                    url: url, cause: error)
+            }
+            if let urlError = error as? URLError { throw UpstreamError(urlError, url: url) }
+            throw UpstreamError(.transportFailed, "the request failed: \(error)", url: url, cause: error)
+        }
+    }
+
+    /// Refuses a body over the cap, announced or received (the delegate may not have seen it).
+    private func checkSize(expected: Int64, received: Int, url: URL) throws {
+        let cap = configuration.maxResponseBytes
+        if expected > Int64(cap) || received > cap {
+            throw UpstreamError(
+                .invalidResponse,
+                "the answer is larger than \(cap) bytes (Content-Length \(expected), received \(received))",
+                status: 200, url: url)
+        }
+    }
+
+    /// The provider's collection envelope, its items decoded one by one (a bad record is skipped
+    /// by the mapping, not fatal); an answer without an `items` array is refused (an error object
+    /// would otherwise decode as an empty envelope, every field being optional).
+    private func decodeEnvelope<Item: Codable & Sendable & Hashable>(
+        of item: Item.Type, from data: Data, for request: ProviderRequest
+    ) throws -> ProviderCollection<Lossy<Item>> {
+        let url = request.url(relativeTo: configuration.baseURL)
+        let envelope: ProviderCollection<Lossy<Item>>
+        do {
+            envelope = try JSONDecoder().decode(ProviderCollection<Lossy<Item>>.self, from: data)
+        } catch {
+            throw UpstreamError(
+                .invalidResponse, "the answer is not the provider's JSON: \(DecodingFailure.describe(error))",
+                status: 200,
+                url: url, cause: error)
+        }
+        guard envelope.items != nil else {
+            throw UpstreamError(.invalidResponse, "the answer has no items array", status: 200, url: url)
+        }
+        return envelope
+    }
+
+    private func logNotes(_ notes: [String], for request: ProviderRequest) {
+        for note in notes {
+            logger.debug(
+                "provider record repaired or skipped",
+                metadata: ["upstream.request": "\(request)", "upstream.note": "\(note)"])
+        }
+    }
+
+    /// `Retry-After` as seconds from now: delta-seconds (`120`) or an HTTP date.
+    static func retryAfter(_ value: String?, now: Date) -> TimeInterval? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Int(value) { return TimeInterval(max(seconds, 0)) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: value) else { return nil }
+        return max(date.timeIntervalSince(now), 0)
+    }
+}
+
+/// Cancels a task whose body is larger than allowed: at the response when `Content-Length` says
+/// so, or as the bytes arrive. A body that arrives in one piece before the delegate runs (or
+/// where `URLSession` does not report to the task delegate) is refused once it is in.
+private final class ResponseLimit: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // @unchecked: the mutable state lives in `state`, guarded by its lock.
+    private struct State {
+        var received = 0
+        var exceeded: String?
+    }
+
+    private let maxBytes: Int
+    private let state = Locked(State())
+
+    init(maxBytes: Int) {
+        self.maxBytes = maxBytes
+    }
+
+    /// Why the task was cancelled, when it was for its size.
+    var exceeded: String? { state.withLock { $0.exceeded } }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        let expected = response.expectedContentLength
+        guard expected > Int64(maxBytes) else {
+            completionHandler(.allow)
+            return
+        }
+        state.withLock { $0.exceeded = "Content-Length \(expected)" }
+        completionHandler(.cancel)
+        dataTask.cancel()  // swift-corelibs-foundation does not act on `.cancel`
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let tooLarge = state.withLock { state -> Bool in
+            state.received += data.count
+            if state.received > maxBytes, state.exceeded == nil { state.exceeded = "received \(state.received) bytes" }
+            return state.exceeded != nil
+        }
+        if tooLarge { dataTask.cancel() }
+    }
+}

@@ -1,0 +1,214 @@
+import CasinoCache
+import CasinoCatalog
+import CatalogPipeline
+import CatalogServer
+import Foundation
+import Logging
+
+/// Seed 000's manual checklist, played for real: the provider simulator over loopback HTTP, the
+/// app's bundled snapshot built by the pipeline, a cache directory on disk, and a manual clock
+/// to jump hours between sessions.
+///
+/// Each session opens the lobby the way an app does: the categories and the first page of the
+/// first category, read synchronously for the first frame, then asked asynchronously (which
+/// starts the background refresh when the content is stale or bundled).
+struct DemoStory: Sendable {
+    var games: Int
+    var categories: Int
+    var latency: LatencyRange
+    var keepsFiles: Bool
+    var logger: Logger
+
+    static let edition = try! Edition(language: "en", platform: .iPhone)
+
+    func run() async throws -> DemoReport {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-demo-\(UUID().uuidString)")
+        defer { if !keepsFiles { try? FileManager.default.removeItem(at: work) } }
+
+        // The provider's catalogue at version 1, and the snapshot the app shipped with, built from
+        // it by the pipeline.
+        let recording = work.appendingPathComponent("recording")
+        var sample = SampleRecording(games: games, categories: categories)
+        sample.editions = [Self.edition]
+        try sample.write(to: recording)
+        let bundle = work.appendingPathComponent("bundle")
+        let catalog = try Normalizer(configuration: .default, logger: logger)
+            .normalize(try RecordedProviderSource(directory: recording)).catalog
+        let manifest = try SnapshotWriter(logger: logger).write(catalog, to: bundle)
+
+        var settings = SimulatorSettings()
+        settings.latencyMilliseconds = latency.milliseconds
+        let simulatorLogger =
+            logger.logLevel <= .debug ? logger : Logger(label: "simulator") { _ in SwiftLogNoOpLogHandler() }
+        let simulator = CatalogSimulator(
+            catalog: try .load(recording: recording), settings: settings, logger: simulatorLogger)
+        let baseURL = try await simulator.start()
+        do {
+            let report = try await play(
+                simulator: simulator, baseURL: baseURL, catalog: catalog, bundle: bundle,
+                cache: work.appendingPathComponent("cache"))
+            await simulator.stop()
+            var result = report
+            result.header =
+                [
+                    "provider simulator  \(baseURL.absoluteString), latency \(latency) ms, \(games) games in \(categories) categories (\(Self.edition))",
+                    "bundled snapshot    built by the pipeline from the provider's version 1: \(manifest.files.count) files",
+                    "the provider moved on to version 2 after the app was built; TTL 6 h; clock jumps with a ManualClock",
+                ] + (keepsFiles ? ["working directory   \(work.path)"] : [])
+            return result
+        } catch {
+            await simulator.stop()
+            throw error
+        }
+    }
+
+    private func play(
+        simulator: CatalogSimulator, baseURL: URL, catalog: Catalog, bundle: URL, cache directory: URL
+    ) async throws -> DemoReport {
+        let edition = Self.edition
+        let categoryId = try firstCategoryId(of: catalog)
+        let upstream = ProviderHTTPUpstream(configuration: .init(baseURL: baseURL), logger: logger)
+        let clock = ManualClock(now: catalog.generatedAt.addingTimeInterval(86_400))
+        let launch = {
+            CatalogCache(
+                upstream: upstream, cacheDirectory: directory, bundleDirectory: bundle, clock: clock, logger: logger)
+        }
+        var report = DemoReport()
+        simulator.update { $0.version = 2 }
+
+        // 0. What the user has today: no cache, a spinner until the provider answers.
+        var before = simulator.statistics()
+        let started = ContinuousClock.now
+        async let listed = upstream.categories(edition: edition, etag: nil)
+        async let paged = upstream.gamesPage(edition: edition, categoryId: categoryId, offset: 0, limit: 10, etag: nil)
+        _ = try await (listed, paged)
+        let spinner = started.duration(to: .now)
+        report.rows.append(
+            DemoRow(
+                step: "0 no cache (today)", sawFirst: "a spinner", firstContent: spinner, tier: "network",
+                then: "—", settled: spinner, requests: DemoRow.requests(from: before, to: simulator.statistics()),
+                updates: 0, failures: 0))
+
+        // 1. First launch: the bundled snapshot at once, then a silent update from the provider.
+        before = simulator.statistics()
+        let first = try await session(
+            "1 first launch", launch, categoryId: categoryId, simulator: simulator, before: before)
+        report.rows.append(first.row)
+        report.statistics.append(("1", first.cache.statistics()))
+        await first.cache.flush()
+
+        // 2. Relaunch an hour later: fresh from disk, no network.
+        clock.advance(by: .seconds(3600))
+        before = simulator.statistics()
+        let second = try await session(
+            "2 relaunch +1 h", launch, categoryId: categoryId, simulator: simulator, before: before)
+        report.rows.append(second.row)
+        report.statistics.append(("2", second.cache.statistics()))
+        await second.cache.flush()
+
+        // 3. Relaunch 7 hours later, the provider at version 3: stale at once, refreshed silently.
+        simulator.update { $0.version = 3 }
+        clock.advance(by: .seconds(7 * 3600))
+        before = simulator.statistics()
+        let third = try await session(
+            "3 relaunch +7 h (provider v3)", launch, categoryId: categoryId, simulator: simulator, before: before)
+        report.rows.append(third.row)
+        report.statistics.append(("3", third.cache.statistics()))
+        await third.cache.flush()
+
+        // 4. The provider is gone and 7 more hours passed: cached data, a failure event.
+        let port = baseURL.port ?? 0
+        await simulator.stop()
+        clock.advance(by: .seconds(7 * 3600))
+        before = simulator.statistics()
+        let fourth = try await session(
+            "4 relaunch +7 h, provider down", launch, categoryId: categoryId, simulator: simulator, before: before)
+        report.rows.append(fourth.row)
+        if let failure = fourth.log.failures.first {
+            report.failureCause = failure.cause.map { String(describing: $0) } ?? failure.message
+        }
+
+        // 5. The provider is back on the same port; the app says the network is back.
+        _ = try await simulator.start(port: port)
+        before = simulator.statistics()
+        let fifth = try await recover(fourth, categoryId: categoryId, simulator: simulator, before: before)
+        report.rows.append(fifth)
+        report.statistics.append(("4 (and 5)", fourth.cache.statistics()))
+        return report
+    }
+
+    // MARK: - Sessions
+
+    /// A running app session: its cache and what the cache told it.
+    struct Session {
+        var cache: CatalogCache
+        var log: UpdateLog
+        var row: DemoRow
+    }
+
+    /// Launches the app (a new cache on the same directories), renders the lobby synchronously,
+    /// asks for it asynchronously, and waits for the background work to settle.
+    private func session(
+        _ name: String, _ launch: () -> CatalogCache, categoryId: String, simulator: CatalogSimulator,
+        before: SimulatorStatistics
+    ) async throws -> Session {
+        let edition = Self.edition
+        let started = ContinuousClock.now
+        let cache = launch()
+        let log = UpdateLog(cache.updates())
+        let categories = cache.cachedCategories(edition: edition)
+        let page = cache.cachedGamesPage(edition: edition, categoryId: categoryId)
+        let firstContent = started.duration(to: .now)
+        let shown = DemoRow.describe(categories: categories, page: page)
+
+        _ = try await cache.categories(edition: edition)
+        _ = try await cache.gamesPage(edition: edition, categoryId: categoryId)
+        await cache.waitForRefreshes()
+        await log.settle(with: cache)
+        let settled = started.duration(to: .now)
+        let row = DemoRow(
+            step: name, sawFirst: shown, firstContent: firstContent, tier: DemoRow.tier(of: categories, page),
+            then: DemoRow.then(log.events, server: (before, simulator.statistics())), settled: settled,
+            requests: DemoRow.requests(from: before, to: simulator.statistics()), updates: log.updates.count,
+            failures: log.failures.count)
+        return Session(cache: cache, log: log, row: row)
+    }
+
+    /// The offline session, after the provider came back: `refreshStale()`.
+    private func recover(
+        _ session: Session, categoryId: String, simulator: CatalogSimulator, before: SimulatorStatistics
+    ) async throws -> DemoRow {
+        let edition = Self.edition
+        let eventsBefore = session.log.events.count
+        let started = ContinuousClock.now
+        let categories = session.cache.cachedCategories(edition: edition)
+        let page = session.cache.cachedGamesPage(edition: edition, categoryId: categoryId)
+        let firstContent = started.duration(to: .now)
+        await session.cache.refreshStale()
+        await session.log.settle(with: session.cache)
+        let settled = started.duration(to: .now)
+        let after = session.cache.cachedCategories(edition: edition)
+        let events = Array(session.log.events.dropFirst(eventsBefore))
+        var then = DemoRow.then(events, server: (before, simulator.statistics()))
+        if case .fresh = after { then += "; now fresh" }
+        return DemoRow(
+            step: "5 provider back + refreshStale()", sawFirst: DemoRow.describe(categories: categories, page: page),
+            firstContent: firstContent, tier: DemoRow.tier(of: categories, page), then: then, settled: settled,
+            requests: DemoRow.requests(from: before, to: simulator.statistics()),
+            updates: events.filter { if case .updated = $0.event { true } else { false } }.count,
+            failures: events.filter { if case .refreshFailed = $0.event { true } else { false } }.count)
+    }
+
+    private func firstCategoryId(of catalog: Catalog) throws -> String {
+        guard let id = catalog.editions.first(where: { $0.edition == Self.edition })?.categories.items.first?.id else {
+            throw DemoError("the generated catalogue has no category in \(Self.edition)")
+        }
+        return id
+    }
+}
+
+/// Why the demo could not run.
+struct DemoError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

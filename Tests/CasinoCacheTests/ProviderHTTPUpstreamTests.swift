@@ -1,0 +1,338 @@
+import CasinoCache
+import CasinoCatalog
+import CatalogPipeline
+import CatalogServer
+import Foundation
+import Testing
+
+/// The HTTP upstream against the provider simulator over real loopback HTTP: mapping identical to
+/// the pipeline's, ETag revalidation, every failure typed, and the cache on top of it.
+@Suite(.timeLimit(.minutes(2)))
+struct ProviderHTTPUpstreamTests {
+    let directory: CacheTestDirectory
+
+    init() throws {
+        directory = try CacheTestDirectory()
+    }
+
+    // MARK: - Mapping
+
+    @Test func categoriesAndPagesMapExactlyLikeThePipelineMapsTheSameRecording() async throws {
+        try await withSimulator { server in
+            // Given the catalogue the pipeline built from the recording the simulator serves
+            let upstream = server.upstream()
+            let bundled = try #require(server.catalog.editions.first { $0.edition == english })
+            // When the upstream fetches the categories and every bundled page over HTTP
+            guard case .modified(let categories, let etag) = try await upstream.categories(edition: english, etag: nil)
+            else {
+                Issue.record("expected content for a request without an ETag")
+                return
+            }
+            var live: [GamesPage] = []
+            for page in bundled.pages {
+                let answer = try await upstream.gamesPage(
+                    edition: english, categoryId: page.categoryId, offset: page.offset, limit: page.limit, etag: nil)
+                if case .modified(let value, _) = answer { live.append(value) }
+            }
+            // Then live content equals bundled content, value for value, and carries a validator
+            #expect(categories == bundled.categories)
+            #expect(live == bundled.pages)
+            #expect(etag?.hasPrefix("\"") == true)
+            #expect(bundled.pages.count > 4)
+        }
+    }
+
+    // MARK: - Revalidation
+
+    @Test func aMatchingETagAnswersNotModifiedAndTheServerCountsA304() async throws {
+        try await withSimulator { server in
+            // Given a page fetched once, with its ETag
+            let upstream = server.upstream()
+            let categoryId = server.firstCategoryId
+            guard
+                case .modified(_, let etag?) = try await upstream.gamesPage(
+                    edition: english, categoryId: categoryId, offset: 0, limit: 10, etag: nil)
+            else {
+                Issue.record("expected content with an ETag")
+                return
+            }
+            // When it is asked again with that ETag
+            let again = try await upstream.gamesPage(
+                edition: english, categoryId: categoryId, offset: 0, limit: 10, etag: etag)
+            // Then the answer is "not modified", and the server sent a 304 without a body
+            guard case .notModified = again else {
+                Issue.record("expected notModified, got \(again)")
+                return
+            }
+            #expect(server.simulator.statistics().count(status: 304) == 1)
+            #expect(server.simulator.statistics().count(status: 200) == 1)
+        }
+    }
+
+    @Test func aChangedCatalogueAnswersNewContentForAnOldETag() async throws {
+        try await withSimulator { server in
+            // Given a page and its ETag, then the provider changes its content
+            let upstream = server.upstream()
+            let categoryId = server.firstCategoryId
+            guard
+                case .modified(let old, let etag?) = try await upstream.gamesPage(
+                    edition: english, categoryId: categoryId, offset: 0, limit: 10, etag: nil)
+            else {
+                Issue.record("expected content with an ETag")
+                return
+            }
+            server.simulator.update { $0.version = 2 }
+            // When it is revalidated with the old ETag
+            let answer = try await upstream.gamesPage(
+                edition: english, categoryId: categoryId, offset: 0, limit: 10, etag: etag)
+            // Then the new content comes back with a new ETag
+            guard case .modified(let new, let newETag) = answer else {
+                Issue.record("expected new content, got \(answer)")
+                return
+            }
+            #expect(newETag != etag)
+            #expect(new.items.map(\.id) == old.items.map(\.id))
+            #expect(new.items.allSatisfy { $0.name.hasSuffix(" v2") })
+        }
+    }
+
+    // MARK: - Failures
+
+    @Test func aStoppedServerIsOffline() async throws {
+        // Given a simulator that was running and has stopped
+        let server = try await SimulatorFixture.start(in: directory)
+        await server.simulator.stop()
+        // When the upstream asks it
+        let error = await #expect(throws: UpstreamError.self) {
+            try await server.upstream().categories(edition: english, etag: nil)
+        }
+        // Then the error says offline, with the URLError behind it and no status
+        #expect(error?.code == .offline)
+        #expect(error?.status == nil)
+        #expect(error?.cause is URLError)
+    }
+
+    @Test(arguments: [
+        (500, UpstreamError.Code.server), (503, .server), (404, .client), (400, .client),
+    ])
+    func anErrorStatusMapsToItsCode(status: Int, code: UpstreamError.Code) async throws {
+        try await withSimulator { server in
+            // Given a provider that answers every request with `status`
+            server.simulator.update { $0.faults = [.init(kind: .status, status: status)] }
+            // When the upstream asks for the categories
+            let error = await #expect(throws: UpstreamError.self) {
+                try await server.upstream().categories(edition: english, etag: nil)
+            }
+            // Then the error has the code and the status
+            #expect(error?.code == code)
+            #expect(error?.status == status)
+        }
+    }
+
+    @Test func rateLimitingIsReportedWithRetryAfter() async throws {
+        try await withSimulator { server in
+            // Given a provider that rate limits with Retry-After: 7
+            server.simulator.update {
+                $0.faults = [.init(kind: .status, status: 429)]
+                $0.retryAfterSeconds = 7
+            }
+            // When the upstream asks for a page
+            let error = await #expect(throws: UpstreamError.self) {
+                try await server.upstream().gamesPage(
+                    edition: english, categoryId: server.firstCategoryId, offset: 0, limit: 10, etag: nil)
+            }
+            // Then the error says rate limited, for 7 seconds
+            #expect(error?.code == .rateLimited)
+            #expect(error?.status == 429)
+            #expect(error?.retryAfter == 7)
+        }
+    }
+
+    @Test func aStalledBodyPastTheTimeoutTimesOut() async throws {
+        try await withSimulator { server in
+            // Given a provider that sends half the body, then nothing for 10 s, and a 1 s timeout
+            server.simulator.update { $0.faults = [.init(kind: .stall, milliseconds: 10_000)] }
+            let upstream = server.upstream(timeout: 1)
+            // When the upstream asks
+            let started = ContinuousClock.now
+            let error = await #expect(throws: UpstreamError.self) {
+                try await upstream.categories(edition: english, etag: nil)
+            }
+            // Then it gives up after about the timeout, as timed out
+            #expect(error?.code == .timedOut)
+            #expect(ContinuousClock.now - started < .seconds(5))
+        }
+    }
+
+    @Test func malformedJSONIsAnInvalidResponse() async throws {
+        try await withSimulator { server in
+            // Given a provider that answers 200 with JSON cut off and garbage after it
+            server.simulator.update { $0.faults = [.init(kind: .malformed)] }
+            // When the upstream asks for a page
+            let error = await #expect(throws: UpstreamError.self) {
+                try await server.upstream().gamesPage(
+                    edition: english, categoryId: server.firstCategoryId, offset: 0, limit: 10, etag: nil)
+            }
+            // Then the error says invalid response, naming the decoding failure
+            #expect(error?.code == .invalidResponse)
+            #expect(error?.status == 200)
+            #expect(error?.message.contains("JSON") == true)
+        }
+    }
+
+    @Test func aBodyOverTheSizeCapIsAnInvalidResponse() async throws {
+        try await withSimulator { server in
+            // Given an upstream that accepts at most 256 bytes (a page is several KiB)
+            let upstream = server.upstream(maxResponseBytes: 256)
+            // When it asks for a page
+            let error = await #expect(throws: UpstreamError.self) {
+                try await upstream.gamesPage(
+                    edition: english, categoryId: server.firstCategoryId, offset: 0, limit: 10, etag: nil)
+            }
+            // Then the answer is refused for its size
+            #expect(error?.code == .invalidResponse)
+            #expect(error?.message.contains("larger than 256 bytes") == true)
+        }
+    }
+
+    // MARK: - With the cache
+
+    @Test func theCacheFetchesRevalidatesUpdatesSurvivesOfflineAndRecoversOverHTTP() async throws {
+        try await withSimulator { server in
+            // Given a cache over the HTTP upstream, with no bundle, on a manual clock
+            let clock = ManualClock()
+            let cache = CatalogCache(
+                upstream: server.upstream(), cacheDirectory: directory.child("cache"), bundleDirectory: nil,
+                clock: clock, logger: silentLogger)
+            let updates = UpdateCollector(cache.updates())
+            let categoryId = server.firstCategoryId
+            let simulator = server.simulator
+
+            // When the lobby opens: a miss fetches over HTTP
+            let categories = try await cache.categories(edition: english)
+            let page = try await cache.gamesPage(edition: english, categoryId: categoryId)
+            // Then both come from the upstream, fresh, as the pipeline would have built them
+            #expect(categories.metadata?.tier == .upstream)
+            #expect(categories.value == server.bundledCategories)
+            #expect(page.value?.items.map(\.id) == server.bundledPage(categoryId).items.map(\.id))
+            #expect(simulator.statistics().count(status: 200) == 2)
+            await updates.wait(for: 2)
+            let updatesAfterMiss = updates.contentUpdates.count
+
+            // When the time to live passes: the stale entries are served and revalidated with a 304
+            clock.advance(by: .seconds(7 * 3600))
+            guard case .stale = try await cache.categories(edition: english) else {
+                Issue.record("expected stale categories after 7 h")
+                return
+            }
+            _ = try await cache.gamesPage(edition: english, categoryId: categoryId)
+            await cache.waitForRefreshes()
+            // Then the server counted two 304s, the entries are fresh again from now, and no update came
+            #expect(simulator.statistics().count(status: 304) == 2)
+            guard case .fresh(_, let renewed) = cache.cachedCategories(edition: english) else {
+                Issue.record("expected fresh categories after the 304")
+                return
+            }
+            #expect(renewed.storedAt == clock.now)
+            #expect(updates.contentUpdates.count == updatesAfterMiss)
+
+            // When the provider changes its games and the time to live passes again
+            simulator.update { $0.version = 2 }
+            clock.advance(by: .seconds(7 * 3600))
+            _ = try await cache.categories(edition: english)
+            _ = try await cache.gamesPage(edition: english, categoryId: categoryId)
+            await cache.waitForRefreshes()
+            await updates.wait(for: updatesAfterMiss + 1)
+            // Then exactly one update arrives: the page, every game renamed (categories did not change)
+            let changed = Array(updates.contentUpdates.dropFirst(updatesAfterMiss))
+            #expect(changed.count == 1)
+            #expect(changed.first?.0 == .gamesPage(english, categoryId: categoryId, offset: 0))
+            #expect(changed.first?.2.updated == page.value?.items.map(\.id))
+
+            // When the provider goes away and the time to live passes
+            let port = try #require(simulator.baseURL?.port)
+            await simulator.stop()
+            clock.advance(by: .seconds(7 * 3600))
+            let offline = try await cache.categories(edition: english)
+            await cache.waitForRefreshes()
+            await updates.wait(for: updatesAfterMiss + 2)
+            // Then the cached categories are still served, and the failure says offline
+            guard case .stale(let served, _) = offline else {
+                Issue.record("expected stale categories while offline, got \(offline)")
+                return
+            }
+            #expect(served == categories.value)
+            let failure = try #require(updates.failures.first)
+            #expect((failure.1.cause as? UpstreamError)?.code == .offline)
+            #expect(cache.statistics().refreshFailures == 1)
+
+            // When the provider is back on the same port and the app says the network is back
+            _ = try await simulator.start(port: port)
+            let notModifiedBefore = simulator.statistics().count(status: 304)
+            await cache.refreshStale()
+            // Then the categories and the page are revalidated (two 304s) and fresh again
+            guard case .fresh(_, let recovered) = cache.cachedCategories(edition: english) else {
+                Issue.record("expected fresh categories after coming back")
+                return
+            }
+            #expect(recovered.storedAt == clock.now)
+            #expect(simulator.statistics().count(status: 304) == notModifiedBefore + 2)
+        }
+    }
+}
+
+// MARK: - Fixture
+
+/// A simulator serving a synthetic recording on a loopback port, and the catalogue the pipeline
+/// built from that same recording (what an app would have bundled).
+struct SimulatorFixture {
+    let simulator: CatalogSimulator
+    let baseURL: URL
+    let catalog: Catalog
+
+    static func start(
+        in directory: CacheTestDirectory, games: Int = 200, categories: Int = 4
+    ) async throws
+        -> SimulatorFixture
+    {
+        let recording = directory.child("recording")
+        try SampleRecording(games: games, categories: categories).write(to: recording)
+        let source = try RecordedProviderSource(directory: recording)
+        let catalog = try Normalizer(configuration: .default, logger: silentLogger).normalize(source).catalog
+        let simulator = CatalogSimulator(catalog: try .load(recording: recording), logger: silentLogger)
+        let baseURL = try await simulator.start()
+        return SimulatorFixture(simulator: simulator, baseURL: baseURL, catalog: catalog)
+    }
+
+    func upstream(timeout: TimeInterval = 10, maxResponseBytes: Int = 8 << 20) -> ProviderHTTPUpstream {
+        ProviderHTTPUpstream(
+            configuration: .init(baseURL: baseURL, timeout: timeout, maxResponseBytes: maxResponseBytes),
+            logger: silentLogger)
+    }
+
+    var bundledCategories: CategoryList {
+        catalog.editions.first { $0.edition == english }!.categories
+    }
+
+    func bundledPage(_ categoryId: String, offset: Int = 0) -> GamesPage {
+        catalog.editions.first { $0.edition == english }!.pages.first {
+            $0.categoryId == categoryId && $0.offset == offset
+        }!
+    }
+
+    var firstCategoryId: String { bundledCategories.items[0].id }
+}
+
+extension ProviderHTTPUpstreamTests {
+    /// Runs `body` against a running simulator and stops it afterwards, whatever happens.
+    func withSimulator(_ body: (SimulatorFixture) async throws -> Void) async throws {
+        let server = try await SimulatorFixture.start(in: directory)
+        do {
+            try await body(server)
+        } catch {
+            await server.simulator.stop()
+            throw error
+        }
+        await server.simulator.stop()
+    }
+}
