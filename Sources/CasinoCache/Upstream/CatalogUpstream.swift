@@ -1,7 +1,7 @@
 public import CasinoCatalog
 
-/// Where the cache gets fresh content: the app's own client (an HTTP upstream for the provider's
-/// API is planned, issue #4).
+/// Where the cache gets fresh content: ``ProviderHTTPUpstream`` for the provider's API, or the
+/// app's own client.
 ///
 /// Content of a ``CacheScope/user(_:)`` key is fetched through the same methods: the app's
 /// upstream knows who is signed in.
