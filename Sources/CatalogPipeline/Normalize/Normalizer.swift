@@ -248,12 +248,22 @@ public struct Normalizer: Sendable {
         }
         // Provider order, then id: stable for sources that give equal positions.
         games.sort { ($0.position, $0.game.id) < ($1.position, $1.game.id) }
-        return (0..<pageCount).map { index in
+        // `games` is sorted by position: walk it once, page by page (a filter per page was
+        // quadratic in the category's size).
+        var pages: [GamesPage] = []
+        var cursor = 0
+        for index in 0..<pageCount {
             let range = index * size..<(index + 1) * size
-            return GamesPage(
-                categoryId: category.id, offset: range.lowerBound, limit: size, total: total,
-                items: games.filter { range.contains($0.position) }.map(\.game))
+            while cursor < games.count, games[cursor].position < range.lowerBound { cursor += 1 }
+            var items: [Game] = []
+            while cursor < games.count, games[cursor].position < range.upperBound {
+                items.append(games[cursor].game)
+                cursor += 1
+            }
+            pages.append(
+                GamesPage(categoryId: category.id, offset: range.lowerBound, limit: size, total: total, items: items))
         }
+        return pages
     }
 
     private func map(_ record: SourceRecord) -> Swift.Result<Game, RecordError> {
