@@ -10,12 +10,15 @@
 #   test        all tests, then the pipeline end to end on data/ (validated, gzip -t, deterministic)
 #   sample      write a synthetic recording of GAMES games into .catalog/sample-GAMES
 #   bench       runtime benchmarks, each against its floor in the same run (release; .catalog/benchmarks.json)
+#   serve       run the provider simulator on http://127.0.0.1:8080 from SOURCE (a recording) or GAMES
+#   demo        the seed-000 story against the provider simulator (2–5 s latency): what the user saw, per session
 #   format      swift-format the sources in place (when swift-format is installed)
 #   lint        swift-format lint (when swift-format is installed)
 #   clean       remove build products, .catalog/ and generated OUT/ files
 #
 # Variables:
 #   SOURCE=data/provider      a recorded provider directory, an XML feed file or an http(s) URL
+#                             (a URL is fetched into .catalog/fetched first, then built)
 #   KIND=auto                 auto | recorded | xml | http
 #   OUT=out                   the snapshot directory
 #   CONFIG=data/catalog.json  the pipeline configuration
@@ -43,6 +46,7 @@ SWIFT_SOURCES := $(shell find Sources -type f \( -name '*.swift' -o -name '*.h' 
 IS_URL := $(filter http://% https://%,$(SOURCE))
 SOURCE_FILES := $(if $(IS_URL),,$(shell find $(SOURCE) -type f 2>/dev/null))
 NORMALIZED := $(WORK)/normalized.json
+FETCHED := $(WORK)/fetched
 PARAMS := $(WORK)/params
 EPOCH_FLAG := $(if $(SOURCE_DATE_EPOCH),--source-date-epoch $(SOURCE_DATE_EPOCH),)
 
@@ -51,7 +55,7 @@ EPOCH_FLAG := $(if $(SOURCE_DATE_EPOCH),--source-date-epoch $(SOURCE_DATE_EPOCH)
 PARAMS_TEXT := $(SOURCE)|$(KIND)|$(CONFIG)|$(SOURCE_DATE_EPOCH)
 $(shell mkdir -p $(WORK) && { [ -f $(PARAMS) ] && [ "$$(cat $(PARAMS))" = '$(PARAMS_TEXT)' ] || printf '%s' '$(PARAMS_TEXT)' > $(PARAMS); })
 
-.PHONY: help deps build snapshot validate inspect test sample bench format lint clean FORCE
+.PHONY: help deps build snapshot validate inspect test sample bench serve demo format lint clean FORCE
 
 help:
 	@sed -n '3,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -75,8 +79,11 @@ $(RELEASE_CATALOG): Package.swift $(SWIFT_SOURCES) | deps
 	$(SWIFT) build -c release --product catalog
 	@touch $@
 
+# An http(s) SOURCE is fetched into $(FETCHED) first (replaced only by a complete fetch; its ETags
+# make the next fetch cheap), then read as the recording it is.
 $(NORMALIZED): $(SOURCE_FILES) $(wildcard $(CONFIG)) $(PARAMS) $(RELEASE_CATALOG) $(if $(IS_URL),FORCE,)
-	$(RELEASE_CATALOG) normalize --source '$(SOURCE)' --kind $(KIND) $(if $(wildcard $(CONFIG)),--config $(CONFIG),) $(EPOCH_FLAG) --output $@
+	$(if $(IS_URL),$(RELEASE_CATALOG) fetch --base-url '$(SOURCE)' --output $(FETCHED) $(if $(wildcard $(CONFIG)),--config $(CONFIG),))
+	$(RELEASE_CATALOG) normalize --source '$(if $(IS_URL),$(FETCHED),$(SOURCE))' --kind $(if $(IS_URL),recorded,$(KIND)) $(if $(wildcard $(CONFIG)),--config $(CONFIG),) $(EPOCH_FLAG) --output $@
 
 $(OUT)/manifest.json: $(NORMALIZED) $(RELEASE_CATALOG)
 	$(RELEASE_CATALOG) snapshot --normalized $(NORMALIZED) $(if $(wildcard $(CONFIG)),--config $(CONFIG),) --out $(OUT)
@@ -132,3 +139,12 @@ bench: deps
 	cd Benchmarks && $(SWIFT) build -c release --product cache-bench
 	@mkdir -p $(WORK)
 	Benchmarks/.build/release/cache-bench $(WORK)/benchmarks.json
+
+demo: deps
+	$(SWIFT) build -c release --product catalog-demo
+	.build/release/catalog-demo
+
+PORT ?= 8080
+serve: deps
+	$(SWIFT) build -c release --product catalog-server
+	.build/release/catalog-server $(if $(filter data/provider,$(SOURCE)),--recording $(SOURCE),$(if $(wildcard $(SOURCE)/recording.json),--recording $(SOURCE),--games $(GAMES))) --port $(PORT)

@@ -22,7 +22,7 @@ struct CatalogCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             NormalizeCommand.self, SnapshotCommand.self, ValidateCommand.self, InspectCommand.self, DiffCommand.self,
-            SampleCommand.self,
+            SampleCommand.self, FetchCommand.self,
         ]
     )
 }

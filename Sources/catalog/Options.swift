@@ -37,6 +37,11 @@ struct SourceOptions: ParsableArguments {
         help: "Seconds since 1970 to stamp as generatedAt (default: $SOURCE_DATE_EPOCH, else the source's fetch time).")
     var sourceDateEpoch: Int?
 
+    @Option(
+        name: .long,
+        help: "Where an http(s) source is fetched to before it is read (replaced only by a complete fetch).")
+    var fetchDir = ".catalog/fetched"
+
     func validate() throws {
         guard kind == "auto" || SourceKind(rawValue: kind) != nil else {
             throw ValidationError("--kind must be auto, recorded, xml or http, got '\(kind)'")
@@ -48,9 +53,16 @@ struct SourceOptions: ParsableArguments {
         return try PipelineConfiguration.load(from: URL(fileURLWithPath: config))
     }
 
-    func openSource(_ configuration: PipelineConfiguration) throws(PipelineError) -> any CatalogSource {
+    /// Opens the source; an http(s) source is first fetched into `--fetch-dir` with
+    /// `HTTPFetcher`, then read as the recording it is.
+    func openSource(_ configuration: PipelineConfiguration, logger: Logger) throws(PipelineError) -> any CatalogSource {
         let sourceKind = SourceKind(rawValue: kind) ?? SourceKind.detect(source)
-        return try sourceKind.open(source, configuration: configuration)
+        guard sourceKind == .http else { return try sourceKind.open(source, configuration: configuration) }
+        let fetcher = HTTPFetcher(
+            configuration: try fetchConfiguration(baseURL: source, pipeline: configuration), logger: logger)
+        let directory = URL(fileURLWithPath: fetchDir)
+        _ = try waitFor { () async throws(PipelineError) in try await fetcher.fetch(into: directory) }
+        return try SourceKind.recorded.open(fetchDir, configuration: configuration)
     }
 
     /// `--source-date-epoch`, else `SOURCE_DATE_EPOCH`, else `nil`.
@@ -66,7 +78,7 @@ struct SourceOptions: ParsableArguments {
     /// Reads and normalizes the source, logging every skipped record as a warning.
     func normalize(logger: Logger) throws -> Catalog {
         let configuration = try configuration()
-        let source = try openSource(configuration)
+        let source = try openSource(configuration, logger: logger)
         let result = try Normalizer(configuration: configuration, logger: logger).normalize(
             source, generatedAt: try generatedAt())
         for warning in result.warnings {
@@ -86,6 +98,109 @@ func reportingErrors<T>(_ logger: Logger, _ body: () throws -> T) throws -> T {
     }
 }
 
+/// Runs an async subcommand body, turning pipeline errors into a clear message and an exit status.
+func reportingErrors<T>(_ logger: Logger, _ body: () async throws -> T) async throws -> T {
+    do {
+        return try await body()
+    } catch let error as PipelineError {
+        logger.error("\(error)")
+        throw ExitCode(exitStatus(for: error.code))
+    }
+}
+
+/// The fetcher's configuration for `baseURL`, cut like the pipeline's (editions, page size,
+/// pages per category).
+func fetchConfiguration(
+    baseURL: String, pipeline: PipelineConfiguration
+) throws(PipelineError) -> HTTPFetcher.Configuration {
+    guard let url = URL(string: baseURL), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+        url.host != nil
+    else {
+        throw PipelineError(.invalidConfiguration, "the base URL must be an absolute http(s) URL, got '\(baseURL)'")
+    }
+    let configuration = HTTPFetcher.Configuration(baseURL: url, pipeline: pipeline)
+    try configuration.check()
+    return configuration
+}
+
+/// Runs async work to completion from synchronous code (`normalize` and `snapshot` are
+/// synchronous commands), driving it on the calling thread so that it never waits for a thread
+/// of the shared pool that the caller itself may be holding.
+func waitFor<Value: Sendable>(
+    _ body: @escaping @Sendable () async throws(PipelineError) -> Value
+) throws(PipelineError) -> Value {
+    let result = ResultBox<Value>()
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) {
+        let executor = CallingThreadExecutor()
+        Task(executorPreference: executor) {
+            do throws(PipelineError) { result.set(.success(try await body())) } catch { result.set(.failure(error)) }
+            executor.stop()
+        }
+        executor.run()
+    } else {
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            do throws(PipelineError) { result.set(.success(try await body())) } catch { result.set(.failure(error)) }
+            done.signal()
+        }
+        done.wait()
+    }
+    return try result.get()
+}
+
+/// A value handed from a task to the thread waiting for it.
+private final class ResultBox<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: `value` is only touched under `lock`.
+    private let lock = NSLock()
+    private var value: Result<Value, PipelineError>?
+
+    func set(_ newValue: Result<Value, PipelineError>) { lock.withLock { value = newValue } }
+
+    func get() throws(PipelineError) -> Value {
+        guard let value = lock.withLock({ value }) else {
+            throw PipelineError(.io, "the background work ended without a result")
+        }
+        return try value.get()
+    }
+}
+
+/// A task executor whose jobs run on the thread that calls ``run()``, until ``stop()``.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
+private final class CallingThreadExecutor: TaskExecutor, @unchecked Sendable {
+    // @unchecked: `jobs` and `isStopped` are only touched while holding `condition`.
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var isStopped = false
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.withLock {
+            jobs.append(job)
+            condition.signal()
+        }
+    }
+
+    /// Runs jobs as they come until ``stop()`` is called and the queue is empty.
+    func run() {
+        while true {
+            let batch: [UnownedJob] = condition.withLock {
+                while jobs.isEmpty && !isStopped { condition.wait() }
+                defer { jobs.removeAll() }
+                return jobs
+            }
+            if batch.isEmpty { return }
+            for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
+        }
+    }
+
+    func stop() {
+        condition.withLock {
+            isStopped = true
+            condition.signal()
+        }
+    }
+}
+
 func exitStatus(for code: PipelineError.Code) -> Int32 {
     switch code {
     case .validationFailed: 1
@@ -94,6 +209,9 @@ func exitStatus(for code: PipelineError.Code) -> Int32 {
     case .io: 74
     case .invalidConfiguration: 78
     case .unsupportedSource: 64
+    case .network: 69
+    case .catalogueChanged, .deadlineExceeded: 75
+    case .httpStatus: 76
     default: 70
     }
 }

@@ -62,6 +62,8 @@ import Testing
             try SourceKind.http.open("http://127.0.0.1:1", configuration: .default)
         }
         #expect(error?.code == .unsupportedSource)
+        #expect(error?.message.contains("HTTPFetcher") == true)
+        #expect(error?.message.contains("catalog fetch") == true)
     }
 
     @Test func namesAMissingSourceDirectory() {

@@ -98,6 +98,7 @@ public struct Normalizer: Sendable {
     ) throws(PipelineError) -> EditionCatalog {
         let edition = sourceEdition.edition
         var categories: [CasinoCatalog.Category] = []
+        var sourceCategories: [SourceCategory] = []
         var pages: [GamesPage] = []
         var seenCategories = Set<String>()
         for sourceCategory in sourceEdition.categories {
@@ -138,10 +139,22 @@ public struct Normalizer: Sendable {
                         file: sourceEdition.location, record: location, message: "category skipped: \(violation)"))
                 continue
             }
-            let categoryPages = try cutPages(
-                for: category, edition: edition, sourceCategory: sourceCategory, from: source, state: &state)
             categories.append(category)
-            pages += categoryPages
+            sourceCategories.append(sourceCategory)
+        }
+        // Each category's pages are read, mapped and cut on their own, on every core; the
+        // results merge in lobby order, so output and warnings stay deterministic.
+        let cuts = try ParallelMap.map(count: categories.count) { index throws(PipelineError) in
+            var local = State()
+            let pages = try cutPages(
+                for: categories[index], edition: edition, sourceCategory: sourceCategories[index], from: source,
+                state: &local)
+            return (pages: pages, state: local)
+        }
+        for cut in cuts {
+            pages += cut.pages
+            state.warnings += cut.state.warnings
+            state.recordsRead += cut.state.recordsRead
         }
         guard !categories.isEmpty else {
             throw PipelineError(

@@ -37,43 +37,27 @@ public struct SnapshotWriter: Sendable {
     /// - Returns: The snapshot files (sorted by path), then `manifest.json` and `README.md`.
     /// - Throws: ``PipelineError`` when encoding or compression fails.
     public func render(_ catalog: Catalog) throws(PipelineError) -> (files: [RenderedFile], manifest: Manifest) {
-        let encoder = CatalogCoding.encoder()
-        var files: [RenderedFile] = []
-        var entries: [Manifest.Entry] = []
-
-        func add<Payload: Codable & Sendable & Hashable>(
-            _ payload: Payload, key: SnapshotKey, count: Int, total: Int
-        ) throws(PipelineError) {
-            let path = SnapshotLayout.path(for: key)
-            do {
-                let contentHash = "sha256:" + FileNaming.hexSHA256(try encoder.encode(payload))
-                let snapshot = Snapshot(
-                    key: key, contentHash: contentHash, generatedAt: catalog.generatedAt, payload: payload)
-                let json = try encoder.encode(snapshot)
-                let packed = try Gzip.compress(json)
-                files.append(RenderedFile(path: path, data: packed))
-                entries.append(
-                    Manifest.Entry(
-                        path: path, key: key, count: count, total: total, compressedBytes: packed.count,
-                        uncompressedBytes: json.count, sha256: FileNaming.hexSHA256(packed), contentHash: contentHash))
-            } catch let error as GzipError {
-                throw PipelineError(.io, "cannot compress: \(error)", file: path, cause: error)
-            } catch {
-                throw PipelineError(.invalidContent, "cannot encode: \(error)", file: path)
-            }
-        }
-
+        // One job per file, rendered on every core; results come back in job order.
+        enum Payload { case categories(CategoryList), page(GamesPage) }
+        var jobs: [(key: SnapshotKey, payload: Payload, count: Int, total: Int)] = []
         for edition in catalog.editions {
             let categories = edition.categories
-            try add(
-                categories, key: .categories(edition.edition), count: categories.items.count,
-                total: categories.items.count)
+            jobs.append((.categories(edition.edition), .categories(categories), categories.items.count, categories.items.count))
             for page in edition.pages {
-                try add(
-                    page, key: .gamesPage(edition.edition, categoryId: page.categoryId, offset: page.offset),
-                    count: page.count, total: page.total)
+                let key = SnapshotKey.gamesPage(edition.edition, categoryId: page.categoryId, offset: page.offset)
+                jobs.append((key, .page(page), page.count, page.total))
             }
         }
+        let generatedAt = catalog.generatedAt
+        let rendered = try ParallelMap.map(count: jobs.count) { index throws(PipelineError) in
+            let job = jobs[index]
+            return switch job.payload {
+            case .categories(let list): try Self.render(list, key: job.key, count: job.count, total: job.total, generatedAt: generatedAt)
+            case .page(let page): try Self.render(page, key: job.key, count: job.count, total: job.total, generatedAt: generatedAt)
+            }
+        }
+        var files = rendered.map(\.file)
+        var entries = rendered.map(\.entry)
         files.sort { $0.path < $1.path }
         entries.sort { $0.path < $1.path }
         let manifest = Manifest(
@@ -90,6 +74,28 @@ public struct SnapshotWriter: Sendable {
         }
         files.append(RenderedFile(path: SnapshotLayout.readmeName, data: Data(SnapshotLayout.readme.utf8)))
         return (files, manifest)
+    }
+
+    /// One snapshot file and its manifest entry: the payload's hash, the envelope's JSON, its gzip.
+    private static func render<Payload: Codable & Sendable & Hashable>(
+        _ payload: Payload, key: SnapshotKey, count: Int, total: Int, generatedAt: Date
+    ) throws(PipelineError) -> (file: RenderedFile, entry: Manifest.Entry) {
+        let path = SnapshotLayout.path(for: key)
+        let encoder = CatalogCoding.encoder()
+        do {
+            let contentHash = "sha256:" + FileNaming.hexSHA256(try encoder.encode(payload))
+            let snapshot = Snapshot(key: key, contentHash: contentHash, generatedAt: generatedAt, payload: payload)
+            let json = try encoder.encode(snapshot)
+            let packed = try Gzip.compress(json)
+            let entry = Manifest.Entry(
+                path: path, key: key, count: count, total: total, compressedBytes: packed.count,
+                uncompressedBytes: json.count, sha256: FileNaming.hexSHA256(packed), contentHash: contentHash)
+            return (RenderedFile(path: path, data: packed), entry)
+        } catch let error as GzipError {
+            throw PipelineError(.io, "cannot compress: \(error)", file: path, cause: error)
+        } catch {
+            throw PipelineError(.invalidContent, "cannot encode: \(error)", file: path)
+        }
     }
 
     /// Renders, stages, validates and publishes the catalogue into `directory`.

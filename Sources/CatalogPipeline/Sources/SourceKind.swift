@@ -23,7 +23,7 @@ public enum SourceKind: String, Sendable, CaseIterable {
     /// Opens `source` as a source of this kind.
     ///
     /// - Throws: ``PipelineError`` when it cannot be opened; `.unsupportedSource` for `http`,
-    ///   which this build reads only through a recording made by a fetch.
+    ///   which is read through the recording an ``HTTPFetcher`` fetch writes.
     public func open(_ source: String, configuration: PipelineConfiguration) throws(PipelineError) -> any CatalogSource
     {
         switch self {
@@ -35,7 +35,7 @@ public enum SourceKind: String, Sendable, CaseIterable {
         case .http:
             throw PipelineError(
                 .unsupportedSource,
-                "live HTTP sources are not supported by this build yet; record the API into a directory and pass SOURCE=<directory>",
+                "a live API is not read directly: fetch it into a recording first (HTTPFetcher, or `catalog fetch --base-url URL --output DIR`) and open that directory",
                 file: source)
         }
     }

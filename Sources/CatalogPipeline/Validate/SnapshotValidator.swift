@@ -31,37 +31,67 @@ public struct SnapshotValidator: Sendable {
         report.manifest = manifest
         checkManifest(manifest, into: &report)
 
+        // Every file is verified on its own, on every core; the outcomes merge in manifest order.
+        let outcomes = (try? ParallelMap.map(count: manifest.files.count) { index throws(PipelineError) in
+            checkFile(manifest.files[index], in: directory, manifest: manifest)
+        }) ?? []
         var categoryLists: [Edition: (path: String, list: CategoryList)] = [:]
         var pages: [Edition: [String: [(path: String, page: GamesPage)]]] = [:]
-        for entry in manifest.files {
-            guard CatalogRules.isSafeRelativePath(entry.path) else {
-                report.add(
-                    Manifest.fileName, "files[\(entry.path)]", "unsafe path: it could leave the snapshot directory")
-                continue
+        for (entry, outcome) in zip(manifest.files, outcomes) {
+            report.problems += outcome.problems
+            report.filesChecked += outcome.isRead ? 1 : 0
+            if let list = outcome.list {
+                if categoryLists[entry.edition] != nil {
+                    report.add(entry.path, nil, "a second categories file for edition \(entry.edition)")
+                }
+                categoryLists[entry.edition] = (entry.path, list)
             }
-            guard let json = readFile(entry, in: directory, into: &report) else { continue }
-            report.filesChecked += 1
-            switch entry.kind {
-            case .categories:
-                if let snapshot = decode(Snapshot<CategoryList>.self, json, entry, manifest, into: &report) {
-                    check(snapshot.payload, entry, into: &report)
-                    if categoryLists[entry.edition] != nil {
-                        report.add(entry.path, nil, "a second categories file for edition \(entry.edition)")
-                    }
-                    categoryLists[entry.edition] = (entry.path, snapshot.payload)
-                }
-            case .gamesPage:
-                if let snapshot = decode(Snapshot<GamesPage>.self, json, entry, manifest, into: &report) {
-                    check(snapshot.payload, entry, manifest, into: &report)
-                    report.gamesChecked += snapshot.payload.items.count
-                    pages[entry.edition, default: [:]][snapshot.payload.categoryId, default: []].append(
-                        (entry.path, snapshot.payload))
-                }
+            if let page = outcome.page {
+                report.gamesChecked += page.items.count
+                pages[entry.edition, default: [:]][page.categoryId, default: []].append((entry.path, page))
             }
         }
         checkReferences(manifest, categoryLists, pages, into: &report)
         checkUnlistedFiles(in: directory, manifest: manifest, into: &report)
         return report
+    }
+
+    /// What checking one listed file found.
+    private struct FileOutcome: Sendable {
+        var problems: [ValidationReport.Problem] = []
+        var isRead = false
+        var list: CategoryList?
+        var page: GamesPage?
+    }
+
+    /// Reads, verifies, decodes and checks one listed file.
+    private func checkFile(_ entry: Manifest.Entry, in directory: URL, manifest: Manifest) -> FileOutcome {
+        var report = ValidationReport()
+        var outcome = FileOutcome()
+        guard CatalogRules.isSafeRelativePath(entry.path) else {
+            report.add(Manifest.fileName, "files[\(entry.path)]", "unsafe path: it could leave the snapshot directory")
+            outcome.problems = report.problems
+            return outcome
+        }
+        guard let json = readFile(entry, in: directory, into: &report) else {
+            outcome.problems = report.problems
+            return outcome
+        }
+        outcome.isRead = true
+        switch entry.kind {
+        case .categories:
+            if let snapshot = decode(Snapshot<CategoryList>.self, json, entry, manifest, into: &report) {
+                check(snapshot.payload, entry, into: &report)
+                outcome.list = snapshot.payload
+            }
+        case .gamesPage:
+            if let snapshot = decode(Snapshot<GamesPage>.self, json, entry, manifest, into: &report) {
+                check(snapshot.payload, entry, manifest, into: &report)
+                outcome.page = snapshot.payload
+            }
+        }
+        outcome.problems = report.problems
+        return outcome
     }
 
     // MARK: - Manifest

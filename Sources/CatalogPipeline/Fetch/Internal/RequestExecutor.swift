@@ -1,0 +1,263 @@
+import AsyncHTTPClient
+import CasinoCatalog
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+import ProviderAPI
+
+/// A response that passed its checks, ready to be written into the recording.
+struct FetchedResponse: Sendable {
+    let job: FetchJob
+    /// The verbatim body: as received, or the previous recording's file after a `304`.
+    let body: Data
+    /// The response's `ETag`, if any.
+    let etag: String?
+    /// What the body says that the fetch needs.
+    let content: ResponseContent
+}
+
+/// Runs one request to completion: conditional on the previous recording's ETag, with a per
+/// attempt timeout, a size cap, and retries with capped exponential backoff and jitter within
+/// the fetch's deadline.
+struct RequestExecutor: Sendable {
+    let client: HTTPClient
+    let configuration: HTTPFetcher.Configuration
+    /// The fetch's overall deadline.
+    let deadline: NIODeadline
+    let previous: PreviousRecording
+    let progress: FetchProgress
+    let logger: Logger
+
+    /// How one attempt ended.
+    private enum Attempt: Sendable {
+        /// A `2xx` with its whole body.
+        case body(Data, etag: String?)
+        /// `304 Not Modified`.
+        case notModified(etag: String?)
+        /// Worth another attempt: `code` if it is the last one, and the server's `Retry-After`.
+        case retryable(String, code: PipelineError.Code, retryAfter: Duration?)
+        /// Not worth another attempt.
+        case fatal(String, code: PipelineError.Code)
+    }
+
+    /// Fetches `job`, retrying what is worth retrying.
+    ///
+    /// - Throws: ``PipelineError`` naming the request, the last problem and the attempts made.
+    func perform(_ job: FetchJob) async throws(PipelineError) -> FetchedResponse {
+        let url = job.request.url(relativeTo: configuration.baseURL)
+        let policy = configuration.retry
+        var etag = previous.etag(for: job)
+        var failures = 0
+        while true {
+            guard !Task.isCancelled else { throw failure(job, url, "cancelled", code: .cancelled, attempts: failures) }
+            guard NIODeadline.now() < deadline else {
+                throw failure(
+                    job, url, "the fetch ran past its deadline of \(configuration.deadline)", code: .deadlineExceeded,
+                    attempts: failures)
+            }
+            progress.sent(isRetry: failures > 0)
+            let problem: String
+            let code: PipelineError.Code
+            var retryAfter: Duration?
+            switch await attempt(url: url, etag: etag) {
+            case .body(let data, let responseETag):
+                switch ResponseCheck.content(of: data, for: job) {
+                case .success(let content):
+                    progress.complete(notModified: false)
+                    return FetchedResponse(job: job, body: data, etag: responseETag, content: content)
+                case .failure(let reason):
+                    (problem, code) = ("the body is not a collection envelope: \(reason.text)", .malformedInput)
+                }
+            case .notModified(let responseETag):
+                guard let sent = etag else {
+                    throw failure(
+                        job, url, "HTTP 304 Not Modified to a request without If-None-Match", code: .httpStatus,
+                        attempts: failures + 1)
+                }
+                if let data = previous.body(for: job),
+                    case .success(let content) = ResponseCheck.content(of: data, for: job)
+                {
+                    progress.complete(notModified: true)
+                    return FetchedResponse(job: job, body: data, etag: responseETag ?? sent, content: content)
+                }
+                logger.debug(
+                    "previous response missing or unreadable; fetching it again without If-None-Match",
+                    metadata: ["fetch.url": "\(url.absoluteString)"])
+                etag = nil
+                continue
+            case .retryable(let reason, let reasonCode, let wait):
+                (problem, code, retryAfter) = (reason, reasonCode, wait)
+            case .fatal(let reason, let reasonCode):
+                throw failure(job, url, reason, code: reasonCode, attempts: failures + 1)
+            }
+            failures += 1
+            guard failures < policy.attempts else {
+                throw failure(job, url, problem, code: code, attempts: failures)
+            }
+            let wait = retryAfter.map { min($0, policy.maxRetryAfter) } ?? policy.delay(afterFailures: failures)
+            guard NIODeadline.now() + TimeAmount(wait) < deadline else {
+                throw failure(
+                    job, url,
+                    "\(problem); no time left before the fetch's deadline of \(configuration.deadline) to retry",
+                    code: .deadlineExceeded, attempts: failures)
+            }
+            logger.debug(
+                "retrying",
+                metadata: [
+                    "fetch.url": "\(url.absoluteString)", "fetch.problem": "\(problem)",
+                    "fetch.attempt": "\(failures + 1)",
+                    "fetch.wait": "\(wait)",
+                ])
+            do {
+                try await Task.sleep(for: wait)
+            } catch {
+                throw failure(job, url, "cancelled", code: .cancelled, attempts: failures)
+            }
+        }
+    }
+
+    /// One attempt, bounded by the request timeout (head and body) and the overall deadline.
+    private func attempt(url: URL, etag: String?) async -> Attempt {
+        let now = NIODeadline.now()
+        let attemptDeadline = min(now + TimeAmount(configuration.requestTimeout), deadline)
+        let timeout = configuration.requestTimeout
+        // The client's deadline covers the response head only; the race also bounds the body.
+        return await withTaskGroup(of: Attempt?.self) { group in
+            group.addTask { await exchange(url: url, etag: etag, deadline: attemptDeadline) }
+            group.addTask {
+                let remaining = attemptDeadline - NIODeadline.now()
+                try? await Task.sleep(for: .nanoseconds(max(remaining.nanoseconds, 0)))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first ?? .retryable("no complete answer within \(timeout)", code: .network, retryAfter: nil)
+        }
+    }
+
+    /// Sends the request and reads the whole response.
+    private func exchange(url: URL, etag: String?, deadline: NIODeadline) async -> Attempt {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .GET
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        request.headers.add(name: "User-Agent", value: "\(CatalogPipeline.name)/\(CatalogPipeline.version)")
+        if let etag { request.headers.add(name: "If-None-Match", value: etag) }
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, deadline: deadline)
+        } catch {
+            return classify(error)
+        }
+        let status = response.status
+        switch status.code {
+        case 304:
+            _ = await drain(response)
+            return .notModified(etag: response.headers.first(name: "ETag"))
+        case 200..<300 where status.code != 204:
+            let buffer: ByteBuffer
+            do {
+                buffer = try await response.body.collect(upTo: configuration.maxResponseBytes)
+            } catch {
+                return classify(error)
+            }
+            progress.received(bytes: buffer.readableBytes)
+            return .body(Data(buffer.readableBytesView), etag: response.headers.first(name: "ETag"))
+        case 429, 500..<600:
+            let detail = await drain(response)
+            let wait = Self.retryAfter(response.headers.first(name: "Retry-After"))
+            return .retryable(
+                "HTTP \(status.code) \(status.reasonPhrase)\(detail)", code: .httpStatus, retryAfter: wait)
+        default:
+            let detail = await drain(response)
+            return .fatal(
+                "HTTP \(status.code) \(status.reasonPhrase)\(detail), not retried; check the base URL and the editions",
+                code: .httpStatus)
+        }
+    }
+
+    /// Reads (and counts) up to 4 KiB of an error body; returns a short excerpt for messages.
+    private func drain(_ response: HTTPClientResponse) async -> String {
+        var excerpt = Data()
+        do {
+            for try await chunk in response.body {
+                progress.received(bytes: chunk.readableBytes)
+                if excerpt.count < 200 {
+                    excerpt.append(contentsOf: chunk.readableBytesView.prefix(200 - excerpt.count))
+                }
+            }
+        } catch {
+            return ""
+        }
+        let text = String(decoding: excerpt, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.isEmpty ? "" : " (\(text))"
+    }
+
+    /// Sorts a transport error into retryable or not.
+    private func classify(_ error: any Error) -> Attempt {
+        if error is NIOTooManyBytesError || (error as? NIOHTTPDecompression.DecompressionError) == .limit {
+            return .fatal(
+                "the response is over the cap of \(configuration.maxResponseBytes) bytes; raise maxResponseBytes if it is genuine",
+                code: .inputTooLarge)
+        }
+        if error is CancellationError {
+            return .fatal("cancelled", code: .cancelled)
+        }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .invalidURL, .emptyHost, .emptyScheme, .redirectLimitReached,
+                .redirectCycleDetected, .alreadyShutdown:
+                return .fatal("\(error)", code: .invalidConfiguration)
+            case .deadlineExceeded, .readTimeout, .connectTimeout:
+                return .retryable("timed out (\(error))", code: .network, retryAfter: nil)
+            case .remoteConnectionClosed:
+                return .retryable(
+                    "the connection closed before the response was complete", code: .network, retryAfter: nil)
+            default:
+                break
+            }
+        }
+        if let error = error as? IOError {
+            let reason = String(cString: strerror(error.errnoCode)).lowercased()
+            let hint = error.errnoCode == ECONNREFUSED ? "; is the provider running at \(hostAndPort)?" : ""
+            return .retryable("cannot connect: \(reason)\(hint)", code: .network, retryAfter: nil)
+        }
+        return .retryable("\(error)", code: .network, retryAfter: nil)
+    }
+
+    /// `host:port` of the base URL, for messages.
+    private var hostAndPort: String {
+        let url = configuration.baseURL
+        return (url.host ?? "?") + (url.port.map { ":\($0)" } ?? "")
+    }
+
+    /// `Retry-After` as delay-seconds or an HTTP date.
+    static func retryAfter(_ value: String?) -> Duration? {
+        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Int(value) { return .seconds(max(seconds, 0)) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        guard let date = formatter.date(from: value) else { return nil }
+        return .milliseconds(max(Int(date.timeIntervalSinceNow * 1000), 0))
+    }
+
+    private func failure(
+        _ job: FetchJob, _ url: URL, _ problem: String, code: PipelineError.Code, attempts: Int
+    ) -> PipelineError {
+        let tries = attempts == 1 ? "1 attempt" : "\(attempts) attempts"
+        return PipelineError(code, "\(problem) (\(tries))", file: url.absoluteString, record: job.description)
+    }
+}
+
+extension TimeAmount {
+    /// The amount closest to `duration`.
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        let nanoseconds = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
+        self = .nanoseconds(Int64(min(max(nanoseconds, -9e18), 9e18)))
+    }
+}
