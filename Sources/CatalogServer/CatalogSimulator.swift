@@ -29,7 +29,7 @@ public final class CatalogSimulator: Sendable {
         var settings: SimulatorSettings
         var statistics = SimulatorStatistics()
         var faultUses: [Int: Int] = [:]
-        var random: UInt64
+        var random: SplitMix64
         var server: Task<Void, any Error>?
         var baseURL: URL?
     }
@@ -37,7 +37,7 @@ public final class CatalogSimulator: Sendable {
     public init(catalog: SimulatedCatalog, settings: SimulatorSettings = SimulatorSettings(), logger: Logger) {
         self.catalog = catalog
         self.logger = logger
-        state = LockedBox(State(settings: settings, random: settings.seed))
+        state = LockedBox(State(settings: settings, random: SplitMix64(seed: settings.seed)))
     }
 
     /// The running server's base URL (`http://127.0.0.1:54321`), or `nil` when stopped.
@@ -183,13 +183,13 @@ public final class CatalogSimulator: Sendable {
             let bounds = settings.latencyMilliseconds
             var delay = bounds.first ?? 0
             if bounds.count >= 2, bounds[1] > bounds[0] {
-                delay = bounds[0] + Int(Self.next(&state.random) % UInt64(bounds[1] - bounds[0] + 1))
+                delay = bounds[0] + Int(state.random.next() % UInt64(bounds[1] - bounds[0] + 1))
             }
             var status: Int?
             if fault == nil {
-                let roll = Double(Self.next(&state.random) % 1_000_000) / 1_000_000
+                let roll = Double(state.random.next() % 1_000_000) / 1_000_000
                 if roll < settings.errorRate {
-                    status = Self.next(&state.random) % 2 == 0 ? 500 : 503
+                    status = state.random.next() % 2 == 0 ? 500 : 503
                 } else if roll < settings.errorRate + settings.rateLimitRate {
                     status = 429
                 }
@@ -277,15 +277,6 @@ public final class CatalogSimulator: Sendable {
     private static func json(_ data: Data) -> Response {
         Response(
             status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    /// SplitMix64, so faults and latency repeat for a seed.
-    private static func next(_ state: inout UInt64) -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 
     /// The provider's collection envelope.

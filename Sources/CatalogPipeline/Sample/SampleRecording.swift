@@ -208,15 +208,16 @@ public struct SampleRecording: Sendable {
     static let vendors = ["NetEnt", "Pragmatic Play", "RGS_Matrix", "Evolution", "Play'n GO", "Red Tiger"]
 }
 
-/// A small, fast, deterministic generator (SplitMix64), so samples are identical everywhere.
-struct SplitMix64 {
+/// A small, fast, deterministic generator (SplitMix64), so samples and the simulator's choices
+/// are identical everywhere.
+package struct SplitMix64: Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
