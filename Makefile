@@ -9,7 +9,7 @@
 #   inspect     print a summary of OUT/manifest.json
 #   test        all tests, then the pipeline end to end on data/ (validated, gzip -t, deterministic)
 #   sample      write a synthetic recording of GAMES games into .catalog/sample-GAMES
-#   bench       runtime benchmarks, each against its floor in the same run (release; .catalog/benchmarks.json)
+#   bench       runtime and pipeline benchmarks against same-run floors, and a simulated day (release)
 #   serve       run the provider simulator on http://127.0.0.1:8080 from SOURCE (a recording) or GAMES
 #   demo        the seed-000 story against the provider simulator (2–5 s latency): what the user saw, per session
 #   format      swift-format the sources in place (when swift-format is installed)
@@ -23,7 +23,8 @@
 #   OUT=out                   the snapshot directory
 #   CONFIG=data/catalog.json  the pipeline configuration
 #   SOURCE_DATE_EPOCH=        seconds since 1970 to stamp as generatedAt (default: the fetch time)
-#   GAMES=10000               size of `make sample`
+#   GAMES=10000               size of `make sample` (and of `make serve` without a recording)
+#   PORT=8080                 the port of `make serve`
 
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -147,4 +148,4 @@ demo: deps
 PORT ?= 8080
 serve: deps
 	$(SWIFT) build -c release --product catalog-server
-	.build/release/catalog-server $(if $(filter data/provider,$(SOURCE)),--recording $(SOURCE),$(if $(wildcard $(SOURCE)/recording.json),--recording $(SOURCE),--games $(GAMES))) --port $(PORT)
+	.build/release/catalog-server $(if $(shell test -d '$(SOURCE)' && echo yes),--recording '$(SOURCE)',--games $(GAMES)) --port $(PORT)

@@ -4,8 +4,9 @@
 // provider's catalogue into the snapshots the cache ships with.
 //
 // Boundary: what an app imports (CasinoCatalog, ProviderAPI, Gzip and CasinoCache)
-// depends on Foundation, zlib and swift-log only. libxml2, swift-crypto and
-// swift-argument-parser are build-time (pipeline) dependencies.
+// depends on Foundation, zlib and swift-log only. libxml2, swift-crypto, AsyncHTTPClient and
+// swift-nio (the fetcher), Hummingbird (the provider simulator) and swift-argument-parser are
+// build-time and test-time dependencies.
 
 import PackageDescription
 
@@ -19,6 +20,7 @@ let package = Package(
         .library(name: "CasinoCache", targets: ["CasinoCache"]),
         .library(name: "XMLGameFeed", targets: ["XMLGameFeed"]),
         .library(name: "CatalogPipeline", targets: ["CatalogPipeline"]),
+        .library(name: "CatalogServer", targets: ["CatalogServer"]),
         .executable(name: "catalog", targets: ["catalog"]),
         .executable(name: "catalog-server", targets: ["catalog-server"]),
         .executable(name: "catalog-demo", targets: ["catalog-demo"]),
@@ -29,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         // No default traits: the simulator needs neither swift-configuration nor full Foundation.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: []),
     ],
@@ -64,6 +67,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
             ]
         ),
         .target(
@@ -77,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "catalog-server",
             dependencies: [
-                "CatalogServer",
+                "CatalogServer", "CasinoCatalog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -86,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "catalog-demo",
             dependencies: [
-                "CatalogServer", "CasinoCache", "CasinoCatalog",
+                "CatalogServer", "CasinoCache", "CasinoCatalog", "CatalogPipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

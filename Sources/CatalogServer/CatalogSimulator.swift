@@ -268,10 +268,10 @@ public final class CatalogSimulator: Sendable {
     private static func failure(status: Int, retryAfter: Int = 1, message: String? = nil) -> Response {
         var headers: HTTPFields = [.contentType: "application/json"]
         if status == 429 { headers[.retryAfter] = String(retryAfter) }
-        let text = #"{"error":"\#(message ?? "simulated \(status)")"}"#
+        let body = (try? JSONEncoder().encode(["error": message ?? "simulated \(status)"])) ?? Data()
         return Response(
             status: HTTPResponse.Status(code: status), headers: headers,
-            body: .init(byteBuffer: ByteBuffer(string: text)))
+            body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     private static func json(_ data: Data) -> Response {

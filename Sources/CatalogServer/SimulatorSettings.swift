@@ -25,6 +25,20 @@ public struct SimulatorSettings: Codable, Sendable, Hashable {
 
     public init() {}
 
+    /// Decodes settings; keys left out keep their defaults, so `{"version": 2}` is a whole body.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = SimulatorSettings()
+        latencyMilliseconds = try container.decodeIfPresent([Int].self, forKey: .latencyMilliseconds) ?? defaults.latencyMilliseconds
+        errorRate = try container.decodeIfPresent(Double.self, forKey: .errorRate) ?? defaults.errorRate
+        rateLimitRate = try container.decodeIfPresent(Double.self, forKey: .rateLimitRate) ?? defaults.rateLimitRate
+        retryAfterSeconds = try container.decodeIfPresent(Int.self, forKey: .retryAfterSeconds) ?? defaults.retryAfterSeconds
+        faults = try container.decodeIfPresent([Fault].self, forKey: .faults) ?? defaults.faults
+        version = try container.decodeIfPresent(Int.self, forKey: .version) ?? defaults.version
+        maxAgeSeconds = try container.decodeIfPresent(Int.self, forKey: .maxAgeSeconds) ?? defaults.maxAgeSeconds
+        seed = try container.decodeIfPresent(UInt64.self, forKey: .seed) ?? defaults.seed
+    }
+
     /// A fault injected into requests whose path and query contain the given texts.
     public struct Fault: Codable, Sendable, Hashable {
         /// What happens.

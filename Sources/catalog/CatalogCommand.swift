@@ -12,11 +12,14 @@ struct CatalogCommand: AsyncParsableCommand {
             Exit status:
               0   success
               1   the snapshot directory does not validate
-              64  bad arguments, or a source kind this build cannot read
+              64  bad arguments
               65  bad input data (malformed JSON or XML, too many invalid records, over a size cap)
               66  input not found
+              69  the provider cannot be reached (fetching an http source)
               70  internal error
               74  I/O error
+              75  temporary: the catalogue changed while fetching, or the fetch deadline passed; fetch again
+              76  the provider answered an error status
               78  bad configuration
             """,
         version: "0.1.0",

@@ -148,6 +148,24 @@ struct CatalogCacheTests {
         #expect(cache.cachedContent(for: personal).value == nil)
     }
 
+    @Test func waitsAtLeastWhatTheServersRetryAfterSays() async throws {
+        // Given a stale entry and an upstream that answers 429 with Retry-After: 120 s
+        let cache = CatalogCache(
+            upstream: RateLimitedUpstream(), cacheDirectory: nil, bundleDirectory: bundle.directory, clock: clock,
+            logger: silentLogger)
+        let updates = UpdateCollector(cache.updates())
+        // When a bundled answer triggers a refresh that is refused
+        _ = try await cache.categories(edition: english)
+        await cache.waitForRefreshes()
+        await updates.wait(for: 1)
+        // Then the retry is planned after the server's 120 s, not the policy's 2 s
+        let retryIn = updates.updates.compactMap { update -> Duration? in
+            if case .refreshFailed(_, _, let retryIn) = update.event { return retryIn }
+            return nil
+        }.first
+        #expect(retryIn == .seconds(120))
+    }
+
     @Test func restsAfterTheLastRetryThenStartsANewRound() async throws {
         // Given a stale entry and an upstream that stays offline, with one attempt per round
         var configuration = CatalogCache.Configuration.default
@@ -277,5 +295,18 @@ struct CatalogCacheTests {
         let base = min(2 * pow(2, Double(attempt - 1)), 300)
         #expect(low >= .milliseconds(Int64(base * 800) - 1))
         #expect(high <= .milliseconds(Int64(base * 1200) + 1))
+    }
+}
+
+/// An upstream that always answers `429 Retry-After: 120`.
+struct RateLimitedUpstream: CatalogUpstream {
+    func categories(edition: Edition, etag: String?) async throws -> UpstreamResponse<CategoryList> {
+        throw UpstreamError(.rateLimited, "too many requests", status: 429, retryAfter: 120)
+    }
+
+    func gamesPage(edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?) async throws
+        -> UpstreamResponse<GamesPage>
+    {
+        throw UpstreamError(.rateLimited, "too many requests", status: 429, retryAfter: 120)
     }
 }

@@ -176,6 +176,18 @@ struct CatalogSimulatorTests {
         }
     }
 
+    @Test func acceptsPartialSettingsOverHTTP() async throws {
+        try await withSimulator { simulator, base in
+            var request = HTTPClientRequest(url: base.appendingPathComponent("_admin/settings").absoluteString)
+            request.method = .POST
+            request.body = .bytes(Data(#"{"version": 2}"#.utf8))
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+            #expect(response.status == .ok)
+            #expect(simulator.settings.version == 2)
+            #expect(simulator.settings.maxAgeSeconds == 60)
+        }
+    }
+
     @Test func refusesARequestItCannotParse() async throws {
         try await withSimulator { _, base in
             let url = URL(string: base.absoluteString + "/v1/casino/games?language=en&platform=iPhone")!

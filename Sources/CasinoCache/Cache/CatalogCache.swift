@@ -490,7 +490,13 @@ public final class CatalogCache: Sendable {
                 let attempt = (state.failures[key] ?? 0) + 1
                 state.failures[key] = attempt
                 state.statistics.refreshFailures += 1
-                let delay = configuration.retry.delay(afterAttempt: attempt, unit: Double.random(in: 0..<1))
+                var delay = configuration.retry.delay(afterAttempt: attempt, unit: Double.random(in: 0..<1))
+                // A server that said when to come back (429/503 `Retry-After`) is not asked sooner.
+                if let current = delay, let retryAfter = (cacheError.cause as? UpstreamError)?.retryAfter,
+                    retryAfter > current.timeInterval
+                {
+                    delay = .milliseconds(Int64((retryAfter * 1000).rounded()))
+                }
                 if let delay {
                     state.retries[key] = Task {
                         do { try await self.clock.sleep(for: delay) } catch { return }

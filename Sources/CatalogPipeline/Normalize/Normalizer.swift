@@ -120,13 +120,8 @@ public struct Normalizer: Sendable {
                 continue
             }
             let category = mapped.value
-            guard seenCategories.insert(category.id).inserted else {
-                state.warnings.append(
-                    PipelineWarning(
-                        file: sourceEdition.location, record: "\(location) (category \(category.id))",
-                        message: "duplicate category id skipped; the first one wins"))
-                continue
-            }
+            // Empty and invalid categories are left out before duplicates are counted, as
+            // `ProviderMapping.categoryList(from:)` does for live data: the first usable one wins.
             guard category.gamesTotal > 0 else {
                 logger.debug(
                     "dropped empty category",
@@ -137,6 +132,13 @@ public struct Normalizer: Sendable {
                 state.warnings.append(
                     PipelineWarning(
                         file: sourceEdition.location, record: location, message: "category skipped: \(violation)"))
+                continue
+            }
+            guard seenCategories.insert(category.id).inserted else {
+                state.warnings.append(
+                    PipelineWarning(
+                        file: sourceEdition.location, record: "\(location) (category \(category.id))",
+                        message: "duplicate category id skipped; the first one wins"))
                 continue
             }
             categories.append(category)

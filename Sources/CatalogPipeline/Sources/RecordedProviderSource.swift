@@ -3,7 +3,7 @@ public import Foundation
 import ProviderAPI
 
 /// A directory of verbatim provider responses in the ``RecordingLayout``: the embedded default
-/// data, or a recording of the live API made by a fetch (planned, issue #4).
+/// data, or a recording of the live API made by ``HTTPFetcher`` (`catalog fetch`).
 ///
 /// Only `recording.json` and the categories files are read up front; a games page is read when
 /// the normalizer asks for it, each file capped at ``PipelineConfiguration/Limits/maxJSONFileBytes``.

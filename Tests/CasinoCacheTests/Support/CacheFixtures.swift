@@ -53,7 +53,7 @@ struct BundleFixture {
 }
 
 /// An upstream that serves a catalogue from memory and counts its calls: the one fake the
-/// scenario tests use (a real HTTP upstream is issue #4's). Knobs: fail, hang, change content,
+/// scenario tests use (ProviderHTTPUpstreamTests cover real HTTP). Knobs: fail, hang, change content,
 /// answer 304 for a matching ETag, answer a wrong item count.
 final class CountingUpstream: CatalogUpstream, @unchecked Sendable {
     // @unchecked: the mutable state below is only touched under `lock`.
