@@ -75,7 +75,7 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
 }
 
 /// The runtime's hot paths against their floors.
-nonisolated(nonsending) func runtimeBenchmarks(work: URL) async throws -> [Result] {
+@MainActor func runtimeBenchmarks(work: URL) async throws -> [Result] {
     let logger = benchLogger
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     let edition = try Edition(id: "en-iPhone")
