@@ -6,30 +6,21 @@ import Testing
 /// The seed's manual checklist, automated: an injected clock instead of waiting hours, a real
 /// disk directory and a real bundled snapshot, an upstream that counts its calls.
 @Suite(.timeLimit(.minutes(1)))
-struct CatalogCacheScenarioTests {
+struct CatalogCacheScenarioTests: CacheTestEnvironment {
     let directory: CacheTestDirectory
     let bundle: BundleFixture
     let upstream: CountingUpstream
     let clock: ManualClock
 
     init() throws {
-        directory = try CacheTestDirectory()
-        bundle = try BundleFixture(in: directory)
-        upstream = CountingUpstream(catalog: bundle.catalog)
-        clock = ManualClock(now: bundle.generatedAt.addingTimeInterval(86_400))
+        (directory, bundle, upstream, clock) = try Self.makeParts()
     }
 
-    /// A cache as an app makes it at launch: same directories every time.
-    func launch(_ configuration: CatalogCache.Configuration = .default) -> CatalogCache {
-        CatalogCache(
-            configuration: configuration, upstream: upstream, cacheDirectory: directory.child("cache"),
-            bundleDirectory: bundle.directory, clock: clock, logger: silentLogger)
-    }
 
     @Test func firstLaunchServesTheBundleAtOnceThenFetchesOnceAndUpdatesOnceThenIsFresh() async throws {
         // Given a first launch: nothing cached, the upstream has newer content
         upstream.set { $0.version = 1 }
-        let cache = launch()
+        let cache = makeCache()
         let updates = UpdateCollector(cache.updates())
         // When the lobby renders synchronously, then asks
         let firstFrame = cache.cachedCategories(edition: english)
@@ -58,7 +49,7 @@ struct CatalogCacheScenarioTests {
 
     @Test func secondLaunchWithinTheTimeToLiveIsFreshFromDiskWithoutTheNetwork() async throws {
         // Given a first session that fetched and persisted the categories and a page
-        let first = launch()
+        let first = makeCache()
         _ = try await first.categories(edition: english)
         _ = try await first.gamesPage(edition: english, categoryId: bundle.firstCategoryId)
         await first.waitForRefreshes()
@@ -66,7 +57,7 @@ struct CatalogCacheScenarioTests {
         let callsAfterFirstSession = upstream.calls
         // When the app relaunches an hour later (a new cache on the same directory)
         clock.advance(by: .seconds(3600))
-        let second = launch()
+        let second = makeCache()
         // Then the first frame and the async answers are fresh from disk, with zero upstream calls
         guard case .fresh(_, let metadata) = second.cachedCategories(edition: english) else {
             Issue.record("expected fresh")
@@ -84,7 +75,7 @@ struct CatalogCacheScenarioTests {
 
     @Test func afterTheTimeToLiveServesStaleAtOnceRefreshesOnceAndUpdatesOnce() async throws {
         // Given cached categories
-        let cache = launch()
+        let cache = makeCache()
         _ = try await cache.categories(edition: english)
         await cache.waitForRefreshes()
         let callsBefore = upstream.calls
@@ -113,7 +104,7 @@ struct CatalogCacheScenarioTests {
 
     @Test func offlineServesStaleReportsTheFailureAndRefreshesWhenBackOnline() async throws {
         // Given a cached page that has gone stale, and no network
-        let cache = launch()
+        let cache = makeCache()
         let categoryId = bundle.firstCategoryId
         _ = try await cache.gamesPage(edition: english, categoryId: categoryId)
         await cache.waitForRefreshes()
@@ -152,7 +143,7 @@ struct CatalogCacheScenarioTests {
 
     @Test func aFailedRefreshIsRetriedWithBackoff() async throws {
         // Given a stale entry and an upstream that fails twice, then works
-        let cache = launch()
+        let cache = makeCache()
         _ = try await cache.categories(edition: english)
         await cache.waitForRefreshes()
         clock.advance(by: .seconds(7 * 3600))
@@ -182,7 +173,7 @@ struct CatalogCacheScenarioTests {
 
     @Test func aCacheVersionBumpIgnoresAndRemovesOldEntries() async throws {
         // Given a persisted page written under cache version 1
-        let first = launch()
+        let first = makeCache()
         let categoryId = bundle.firstCategoryId
         upstream.set { $0.version = 5 }
         _ = try await first.gamesPage(edition: english, categoryId: categoryId)
@@ -192,7 +183,7 @@ struct CatalogCacheScenarioTests {
         var configuration = CatalogCache.Configuration.default
         configuration.cacheVersion = 2
         upstream.set { $0.isOffline = true }
-        let second = launch(configuration)
+        let second = makeCache(configuration)
         // Then the old entry is not served (the bundle is), and it is removed from disk
         guard case .bundled(let page, _) = second.cachedGamesPage(edition: english, categoryId: categoryId) else {
             Issue.record("expected the bundle after a version bump")
@@ -204,7 +195,7 @@ struct CatalogCacheScenarioTests {
 
     @Test func aThousandConcurrentRequestsForOneStaleKeyMakeOneUpstreamCall() async throws {
         // Given a stale entry and a slow upstream
-        let cache = launch()
+        let cache = makeCache()
         _ = try await cache.categories(edition: english)
         await cache.waitForRefreshes()
         clock.advance(by: .seconds(7 * 3600))
@@ -254,7 +245,7 @@ struct CatalogCacheScenarioTests {
     }
 
     @Test func printsStatisticsAfterASession() async throws {
-        let cache = launch()
+        let cache = makeCache()
         _ = try await cache.categories(edition: english)
         for category in bundle.categories().items {
             _ = try await cache.gamesPage(edition: english, categoryId: category.id)

@@ -4,26 +4,16 @@ import Foundation
 import Testing
 
 @Suite(.timeLimit(.minutes(1)))
-struct CatalogCacheTests {
+struct CatalogCacheTests: CacheTestEnvironment {
     let directory: CacheTestDirectory
     let bundle: BundleFixture
     let upstream: CountingUpstream
     let clock: ManualClock
 
     init() throws {
-        directory = try CacheTestDirectory()
-        bundle = try BundleFixture(in: directory)
-        upstream = CountingUpstream(catalog: bundle.catalog)
-        clock = ManualClock(now: bundle.generatedAt.addingTimeInterval(86_400))
+        (directory, bundle, upstream, clock) = try Self.makeParts()
     }
 
-    func makeCache(
-        _ configuration: CatalogCache.Configuration = .default, bundled: Bool = true, disk: Bool = true
-    ) -> CatalogCache {
-        CatalogCache(
-            configuration: configuration, upstream: upstream, cacheDirectory: disk ? directory.child("cache") : nil,
-            bundleDirectory: bundled ? bundle.directory : nil, clock: clock, logger: silentLogger)
-    }
 
     @Test func answersAMissWithoutABundleByWaitingForTheUpstream() async throws {
         let cache = makeCache(bundled: false)

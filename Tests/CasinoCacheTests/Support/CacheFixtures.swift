@@ -181,3 +181,33 @@ final class NSLockedArray: @unchecked Sendable {
     func append(_ update: CacheUpdate) { lock.withLock { storage.append(update) } }
     var values: [CacheUpdate] { lock.withLock { storage } }
 }
+
+/// What every cache test starts from: a temp directory, a real bundle built by the pipeline, an
+/// upstream serving the same catalogue, and a manual clock a day after the bundle was made.
+protocol CacheTestEnvironment {
+    var directory: CacheTestDirectory { get }
+    var bundle: BundleFixture { get }
+    var upstream: CountingUpstream { get }
+    var clock: ManualClock { get }
+}
+
+extension CacheTestEnvironment {
+    /// A cache as an app makes it at launch: the same directories every time.
+    func makeCache(
+        _ configuration: CatalogCache.Configuration = .default, bundled: Bool = true, disk: Bool = true
+    ) -> CatalogCache {
+        CatalogCache(
+            configuration: configuration, upstream: upstream, cacheDirectory: disk ? directory.child("cache") : nil,
+            bundleDirectory: bundled ? bundle.directory : nil, clock: clock, logger: silentLogger)
+    }
+
+    /// The four parts, made fresh.
+    static func makeParts() throws -> (CacheTestDirectory, BundleFixture, CountingUpstream, ManualClock) {
+        let directory = try CacheTestDirectory()
+        let bundle = try BundleFixture(in: directory)
+        return (
+            directory, bundle, CountingUpstream(catalog: bundle.catalog),
+            ManualClock(now: bundle.generatedAt.addingTimeInterval(86_400))
+        )
+    }
+}
