@@ -163,9 +163,9 @@ struct CatalogCacheScenarioTests: CacheTestEnvironment {
             $0.isOffline = false
             $0.version = 4
         }
-        for _ in 0..<200 where clock.sleeperCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        await eventually { clock.sleeperCount > 0 }
         clock.advance(by: .seconds(3))
-        for _ in 0..<500 where updates.contentUpdates.isEmpty { try await Task.sleep(for: .milliseconds(2)) }
+        await eventually { !updates.contentUpdates.isEmpty }
         await cache.waitForRefreshes()
         // Then the retry succeeds and the new content arrives
         #expect(updates.contentUpdates.count == 1)
@@ -236,7 +236,7 @@ struct CatalogCacheScenarioTests: CacheTestEnvironment {
                 return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
             }
         }
-        for _ in 0..<500 where cache.statistics().coalescedRequests < 999 { try await Task.sleep(for: .milliseconds(2)) }
+        await eventually { cache.statistics().coalescedRequests >= 999 }
         upstream.open()
         // Then every one gets the page from one call
         #expect(await task.value == 1000)

@@ -48,7 +48,7 @@ struct CatalogCacheTests: CacheTestEnvironment {
             Issue.record("expected stale")
             return
         }
-        for _ in 0..<500 where clock.sleeperCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        await eventually { clock.sleeperCount > 0 }
         clock.advance(by: .seconds(31))
         await updates.wait(for: 1)
         // Then the refresh fails as timed out, and the stale value stays
@@ -106,9 +106,7 @@ struct CatalogCacheTests: CacheTestEnvironment {
         upstream.close()
         let cancelled = Task { try await cache.gamesPage(edition: english, categoryId: categoryId) }
         let patient = Task { try await cache.gamesPage(edition: english, categoryId: categoryId) }
-        for _ in 0..<500 where upstream.calls == 0 || cache.statistics().coalescedRequests == 0 {
-            try await Task.sleep(for: .milliseconds(1))
-        }
+        await eventually { upstream.calls > 0 && cache.statistics().coalescedRequests > 0 }
         cancelled.cancel()
         // Then the cancelled caller stops waiting at once, while the fetch is still held
         await #expect(throws: CancellationError.self) { try await cancelled.value }
@@ -128,7 +126,7 @@ struct CatalogCacheTests: CacheTestEnvironment {
         let personal = CacheKey.categories(english, scope: .user("u1"))
         upstream.close()
         let fetch = Task { try await cache.content(for: personal) }
-        for _ in 0..<500 where upstream.calls == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        await eventually { upstream.calls > 0 }
         // When the user logs out before it answers
         await cache.clear(scope: .user("u1"))
         upstream.open()

@@ -329,7 +329,8 @@ import Testing
         }
 
         // Then it fails on the DOCTYPE (or libxml2's entity-loop guard), without expanding
-        // anything, well under a second
+        // anything: an expansion would take minutes and gigabytes, so a loose bound that a busy
+        // CI machine cannot miss still tells them apart (speed itself is for `make bench`)
         switch encoding {
         case .utf8:
             #expect(error?.code == .doctypeForbidden)
@@ -337,7 +338,7 @@ import Testing
         case .utf16:
             #expect(error?.code == .doctypeForbidden || error?.code == .entityForbidden)
         }
-        #expect(elapsed < .milliseconds(200))
+        #expect(elapsed < .seconds(10))
     }
 
     @Test(arguments: [InputKind.file, .data])

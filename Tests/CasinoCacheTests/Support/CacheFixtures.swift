@@ -167,9 +167,7 @@ final class UpdateCollector: Sendable {
 
     /// Waits (bounded) until `count` updates arrived: the stream delivers on another task.
     func wait(for count: Int) async {
-        for _ in 0..<500 where updates.count < count {
-            try? await Task.sleep(for: .milliseconds(2))
-        }
+        await eventually { self.updates.count >= count }
     }
 }
 
@@ -209,5 +207,14 @@ extension CacheTestEnvironment {
             directory, bundle, CountingUpstream(catalog: bundle.catalog),
             ManualClock(now: bundle.generatedAt.addingTimeInterval(86_400))
         )
+    }
+}
+
+/// Polls `condition` every 2 ms until it holds or `timeout` passes: generous, because tests run in
+/// parallel on 2 busy cores, and bounded, so a test never hangs.
+func eventually(timeout: Duration = .seconds(10), _ condition: () -> Bool) async {
+    let deadline = ContinuousClock.now + timeout
+    while !condition(), ContinuousClock.now < deadline {
+        try? await Task.sleep(for: .milliseconds(2))
     }
 }
