@@ -32,6 +32,30 @@ import Testing
         #expect(tier.evictions == 1)
     }
 
+    @Test func keepsKeysApartThatDifferOnlyInWhatTheKeyHashLeavesOut() throws {
+        // Given pages of one category and offset for two platforms, two languages and two scopes
+        // (the key's hash skips the edition and the global scope; equality must not)
+        let tier = MemoryTier()
+        let editions = [english, try Edition(id: "en-Android"), try Edition(id: "fr-iPhone")]
+        let scopes: [CacheScope] = [.global, .user("u1")]
+        var keys: [CacheKey] = []
+        for edition in editions {
+            for scope in scopes {
+                let key = CacheKey.gamesPage(edition, categoryId: "SLOTS", offset: 0, scope: scope)
+                var entry = Self.entry("SLOTS")
+                entry.key = key
+                entry.storedAt = Date(timeIntervalSince1970: Double(keys.count))
+                tier.store(entry)
+                keys.append(key)
+            }
+        }
+        // Then each key answers its own entry
+        #expect(tier.count == keys.count)
+        for (index, key) in keys.enumerated() {
+            #expect(tier.entry(for: key)?.storedAt == Date(timeIntervalSince1970: Double(index)), "\(key)")
+        }
+    }
+
     @Test func evictsByCostButKeepsTheNewestEntry() {
         let big = Self.entry("big", games: 50)
         let tier = MemoryTier(countLimit: 100, costLimit: big.content.approximateCost + 10)

@@ -9,6 +9,7 @@ let outputPath = arguments.first { $0.hasSuffix(".json") } ?? "benchmarks.json"
 let sections = Set(arguments.filter { !$0.hasSuffix(".json") })
 func wants(_ section: String) -> Bool { sections.isEmpty || sections.contains(section) }
 
+
 let work = FileManager.default.temporaryDirectory.appendingPathComponent("cache-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: work) }
@@ -24,6 +25,9 @@ if wants("pipeline") {
     printTable(pipeline)
     results += pipeline
 }
+if sections.contains("profile-hit") { try await profileMemoryHit() }
+if sections.contains("profile-disk") { try await profileDiskHit(work: work) }
+if sections.contains("profile-cold") { try profileColdStart(work: work) }
 if wants("day") {
     print("")
     try await simulatedDay()

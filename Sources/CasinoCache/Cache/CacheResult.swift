@@ -20,7 +20,9 @@ public enum CacheResult<Value: Sendable>: Sendable {
     /// Nothing at all (only from the synchronous reads; the async ones fetch instead).
     case miss
 
-    /// The value, unless this is a miss.
+    /// The value, unless this is a miss. (Inlinable, like ``metadata``, so an app's read of a
+    /// result is specialized for its type instead of going through generic code.)
+    @inlinable
     public var value: Value? {
         switch self {
         case .fresh(let value, _), .stale(let value, _), .bundled(let value, _): value
@@ -29,6 +31,7 @@ public enum CacheResult<Value: Sendable>: Sendable {
     }
 
     /// What is known about the value, unless this is a miss.
+    @inlinable
     public var metadata: CacheMetadata? {
         switch self {
         case .fresh(_, let metadata), .stale(_, let metadata), .bundled(_, let metadata): metadata
@@ -37,6 +40,7 @@ public enum CacheResult<Value: Sendable>: Sendable {
     }
 
     /// Whether a newer value should be fetched (the async reads start that fetch themselves).
+    @inlinable
     public var needsRefresh: Bool {
         if case .fresh = self { return false }
         return true

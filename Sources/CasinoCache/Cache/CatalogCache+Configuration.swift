@@ -48,14 +48,6 @@ extension CatalogCache {
             return configuration
         }()
 
-        /// The time to live of a kind of content.
-        func timeToLive(for key: CacheKey) -> Duration {
-            switch key.content {
-            case .categories: categoriesTTL
-            case .gamesPage: gamesPageTTL
-            }
-        }
-
         /// Whether the cache keeps `key` (categories, and the first pages of each category).
         func isCached(_ key: CacheKey) -> Bool {
             switch key.content {

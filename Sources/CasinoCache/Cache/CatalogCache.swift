@@ -31,6 +31,10 @@ public final class CatalogCache: Sendable {
     public let bundled: BundledTier?
 
     private let upstream: any CatalogUpstream
+    /// The configuration's times to live in seconds, and the snapshot's date: read on every hit.
+    private let categoriesTimeToLive: TimeInterval
+    private let gamesPageTimeToLive: TimeInterval
+    private let snapshotGeneratedAt: Date?
     private let clock: any CacheClock
     private let logger: Logger
     private let broadcaster = UpdateBroadcaster()
@@ -75,6 +79,9 @@ public final class CatalogCache: Sendable {
         self.memory = memory ?? MemoryTier(countLimit: configuration.memoryCountLimit, costLimit: configuration.memoryCostLimit)
         self.disk = disk
         self.bundled = bundled
+        categoriesTimeToLive = configuration.categoriesTTL.timeInterval
+        gamesPageTimeToLive = configuration.gamesPageTTL.timeInterval
+        snapshotGeneratedAt = bundled?.generatedAt
         self.clock = clock
         self.logger = logger
         if let pageSize = bundled?.manifest?.pageSize, pageSize != configuration.pageSize {
@@ -116,13 +123,13 @@ public final class CatalogCache: Sendable {
     /// An edition's categories from memory, disk or the bundle, without waiting and without
     /// touching the network: for the first frame. `.miss` when nothing is there.
     public func cachedCategories(edition: Edition) -> CacheResult<CategoryList> {
-        cachedContent(for: .categories(edition)).map(Self.categoryList)
+        cachedAnswer(for: .categories(edition), Self.categoryList)
     }
 
     /// A page of games from memory, disk or the bundle, without waiting and without touching the
     /// network. `.miss` when nothing is there.
     public func cachedGamesPage(edition: Edition, categoryId: String, offset: Int = 0) -> CacheResult<GamesPage> {
-        cachedContent(for: .gamesPage(edition, categoryId: categoryId, offset: offset)).map(Self.gamesPage)
+        cachedAnswer(for: .gamesPage(edition, categoryId: categoryId, offset: offset), Self.gamesPage)
     }
 
     /// An edition's categories: fresh without the network; stale or bundled at once with a
@@ -130,7 +137,7 @@ public final class CatalogCache: Sendable {
     ///
     /// - Throws: ``CacheError`` only when nothing is cached and the upstream fails.
     public nonisolated(nonsending) func categories(edition: Edition) async throws -> CacheResult<CategoryList> {
-        try await content(for: .categories(edition)).map(Self.categoryList)
+        try await answer(for: .categories(edition), Self.categoryList)
     }
 
     /// A page of games (`offset` is the provider's offset, a multiple of the page size), answered
@@ -141,30 +148,54 @@ public final class CatalogCache: Sendable {
     public nonisolated(nonsending) func gamesPage(
         edition: Edition, categoryId: String, offset: Int = 0
     ) async throws -> CacheResult<GamesPage> {
-        try await content(for: .gamesPage(edition, categoryId: categoryId, offset: offset)).map(Self.gamesPage)
+        try await answer(for: .gamesPage(edition, categoryId: categoryId, offset: offset), Self.gamesPage)
     }
 
     /// The content for any key, answered like ``categories(edition:)``.
     public nonisolated(nonsending) func content(for key: CacheKey) async throws -> CacheResult<CatalogContent> {
-        let now = clock.now
-        if configuration.isCached(key), let found = lookup(key) {
-            let result = classify(found.entry, tier: found.tier, now: now)
-            if result.needsRefresh { refreshInBackground(key, current: found.entry) }
-            return result
-        }
-        record { $0.misses += 1 }
-        let entry = try await fetch(key, current: nil)
-        try Task.checkCancellation()
-        return .fresh(entry.content, metadata(entry, tier: .upstream, now: clock.now))
+        try await answer(for: key) { $0 }
     }
 
     /// The content for any key from memory, disk or the bundle, without waiting.
     public func cachedContent(for key: CacheKey) -> CacheResult<CatalogContent> {
-        guard configuration.isCached(key), let found = lookup(key) else {
+        cachedAnswer(for: key) { $0 }
+    }
+
+    /// The async reads: a hit answers at once (refreshing in the background unless fresh); a miss
+    /// waits for the upstream. `extract` picks the typed value out of the content, so the answer
+    /// is built once and not re-wrapped. Inlined, so a hit costs its callers no extra async frame.
+    @inline(__always)
+    private nonisolated(nonsending) func answer<Value: Sendable>(
+        for key: CacheKey, _ extract: (CatalogContent) -> Value
+    ) async throws -> CacheResult<Value> {
+        let now = clock.now
+        if configuration.isCached(key), let found = lookup(key, now: now) {
+            if found.answer != .fresh { refreshInBackground(key, current: found.box.entry) }
+            return result(found, now: now, extract)
+        }
+        return try await fetchAnswer(for: key, extract)
+    }
+
+    /// A miss of the async reads: counted, then fetched (joining a fetch in flight).
+    private nonisolated(nonsending) func fetchAnswer<Value: Sendable>(
+        for key: CacheKey, _ extract: (CatalogContent) -> Value
+    ) async throws -> CacheResult<Value> {
+        record { $0.misses += 1 }
+        let entry = try await fetch(key, current: nil)
+        try Task.checkCancellation()
+        return .fresh(extract(entry.content), metadata(entry, tier: .upstream, now: clock.now))
+    }
+
+    /// The synchronous reads: memory, disk or the bundle, never the network.
+    private func cachedAnswer<Value: Sendable>(
+        for key: CacheKey, _ extract: (CatalogContent) -> Value
+    ) -> CacheResult<Value> {
+        let now = clock.now
+        guard configuration.isCached(key), let found = lookup(key, now: now) else {
             record { $0.misses += 1 }
             return .miss
         }
-        return classify(found.entry, tier: found.tier, now: clock.now)
+        return result(found, now: now, extract)
     }
 
     // MARK: - Updates and control
@@ -181,7 +212,7 @@ public final class CatalogCache: Sendable {
             for categoryId in categoryIds {
                 group.addTask {
                     let key = CacheKey.gamesPage(edition, categoryId: categoryId, offset: 0)
-                    let current = self.lookup(key)?.entry
+                    let current = self.storedEntry(key)
                     if let current, self.isFresh(current, now: self.clock.now) { return }
                     _ = try? await self.fetch(key, current: current)
                 }
@@ -209,7 +240,7 @@ public final class CatalogCache: Sendable {
         for retry in retries { retry.cancel() }
         var tasks: [Task<Void, Never>] = []
         for key in Set(memory.keysByRecency).union(failedKeys) {
-            guard let entry = lookup(key)?.entry, !isFresh(entry, now: now) else { continue }
+            guard let entry = storedEntry(key), !isFresh(entry, now: now) else { continue }
             if let task = refreshInBackground(key, current: entry) { tasks.append(task) }
         }
         for task in tasks { await task.value }
@@ -257,6 +288,7 @@ public final class CatalogCache: Sendable {
     /// What the cache has done so far.
     public func statistics() -> CacheStatistics {
         var statistics = state.withLock { $0.statistics }
+        memory.answers.add(to: &statistics)
         statistics.memoryEvictions = memory.evictions
         statistics.diskEvictions = disk?.evictions ?? 0
         statistics.corruptDiskEntries = disk?.corruptEntries ?? 0
@@ -267,58 +299,99 @@ public final class CatalogCache: Sendable {
 
     // MARK: - Lookup
 
-    /// Memory, then disk, then the bundle. A disk entry older than the bundled snapshot shipped with
-    /// this app version gives way to the bundle: a new release must not show months-old data.
-    private func lookup(_ key: CacheKey) -> Found? {
-        if let box = memory.box(for: key) { return Found(entry: box.entry, tier: .memory) }
-        if let disk, let entry = disk.entry(for: key) {
-            if let generatedAt = bundled?.generatedAt, entry.storedAt < generatedAt, let newer = bundled?.entry(for: key) {
-                memory.store(newer)
-                return Found(entry: newer, tier: .bundled)
+    /// An answer found in a tier: the memory tier's box (a disk or bundled entry is put in memory
+    /// as it is found), the tier, and whether it is fresh, stale or bundled. Holding the box, not a
+    /// copy of its entry, keeps a hit to one retain.
+    private struct Found {
+        var box: MemoryTier.Box
+        var tier: CacheMetadata.Tier
+        var answer: CacheAnswer
+    }
+
+    /// Memory, then disk, then the bundle; the answer is counted in the statistics. A disk entry
+    /// older than the bundled snapshot shipped with this app version gives way to the bundle: a new
+    /// release must not show months-old data.
+    private func lookup(_ key: CacheKey, now: Date) -> Found? {
+        let timeToLive = timeToLive(for: key)
+        if let hit = memory.hit(for: key, classify: { Self.answer(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) }) {
+            return Found(box: hit.box, tier: .memory, answer: hit.answer)
+        }
+        guard let (entry, tier) = storedEntryBelowMemory(key) else { return nil }
+        let answer = Self.answer(for: entry, now: now, timeToLive: timeToLive)
+        record { statistics in
+            switch answer {
+            case .fresh: statistics.fresh += 1
+            case .stale: statistics.stale += 1
+            case .bundled: statistics.bundled += 1
             }
-            memory.store(entry)
-            return Found(entry: entry, tier: .disk)
         }
-        if let entry = bundled?.entry(for: key) {
-            memory.store(entry)
-            return Found(entry: entry, tier: .bundled)
+        return Found(box: memory.insert(entry), tier: tier, answer: answer)
+    }
+
+    /// What the tiers hold for `key`, for the cache's own decisions (not counted as an answer).
+    private func storedEntry(_ key: CacheKey) -> CacheEntry? {
+        if let box = memory.box(for: key) { return box.entry }
+        guard let (entry, _) = storedEntryBelowMemory(key) else { return nil }
+        memory.insert(entry)
+        return entry
+    }
+
+    /// The disk entry, or the bundled one when there is no disk entry or it is older than the bundle.
+    private func storedEntryBelowMemory(_ key: CacheKey) -> (CacheEntry, CacheMetadata.Tier)? {
+        if let disk, let entry = disk.entry(for: key) {
+            if let snapshotGeneratedAt, entry.storedAt < snapshotGeneratedAt, let newer = bundled?.entry(for: key) {
+                return (newer, .bundled)
+            }
+            return (entry, .disk)
         }
+        if let entry = bundled?.entry(for: key) { return (entry, .bundled) }
         return nil
     }
 
-    /// An entry and the tier it was found in (a struct, not a tuple: tuple metadata is built at
-    /// run time on this hot path).
-    private struct Found {
-        var entry: CacheEntry
-        var tier: CacheMetadata.Tier
+    /// The typed answer for what was found.
+    private func result<Value: Sendable>(
+        _ found: Found, now: Date, _ extract: (CatalogContent) -> Value
+    ) -> CacheResult<Value> {
+        let box = found.box
+        let metadata = CacheMetadata(
+            tier: found.tier, origin: box.entry.origin, storedAt: box.entry.storedAt,
+            age: max(now.timeIntervalSince(box.entry.storedAt), 0), snapshotGeneratedAt: snapshotGeneratedAt)
+        let value = extract(box.entry.content)
+        switch found.answer {
+        case .fresh: return .fresh(value, metadata)
+        case .stale: return .stale(value, metadata)
+        case .bundled: return .bundled(value, metadata)
+        }
     }
 
-    /// The answer for `entry`, counted in the statistics.
-    private func classify(_ entry: CacheEntry, tier: CacheMetadata.Tier, now: Date) -> CacheResult<CatalogContent> {
-        let metadata = metadata(entry, tier: tier, now: now)
-        if entry.origin == .bundled {
-            record { $0.bundled += 1 }
-            return .bundled(entry.content, metadata)
-        }
-        if isFresh(entry, now: now) {
-            record { $0.fresh += 1 }
-            return .fresh(entry.content, metadata)
-        }
-        record { $0.stale += 1 }
-        return .stale(entry.content, metadata)
+    /// Bundled content is answered as bundled; network content as fresh within its time to live,
+    /// stale after.
+    private static func answer(origin: CacheOrigin, storedAt: Date, now: Date, timeToLive: TimeInterval) -> CacheAnswer {
+        if origin == .bundled { return .bundled }
+        return now.timeIntervalSince(storedAt) < timeToLive ? .fresh : .stale
+    }
+
+    private static func answer(for entry: CacheEntry, now: Date, timeToLive: TimeInterval) -> CacheAnswer {
+        answer(origin: entry.origin, storedAt: entry.storedAt, now: now, timeToLive: timeToLive)
     }
 
     /// Whether `entry` is network content within its time to live (not counted: for the cache's
     /// own decisions, not for answers).
     private func isFresh(_ entry: CacheEntry, now: Date) -> Bool {
-        entry.origin == .network
-            && now.timeIntervalSince(entry.storedAt) < configuration.timeToLive(for: entry.key).timeInterval
+        Self.answer(for: entry, now: now, timeToLive: timeToLive(for: entry.key)) == .fresh
+    }
+
+    private func timeToLive(for key: CacheKey) -> TimeInterval {
+        switch key.content {
+        case .categories: categoriesTimeToLive
+        case .gamesPage: gamesPageTimeToLive
+        }
     }
 
     private func metadata(_ entry: CacheEntry, tier: CacheMetadata.Tier, now: Date) -> CacheMetadata {
         CacheMetadata(
             tier: tier, origin: entry.origin, storedAt: entry.storedAt, age: max(now.timeIntervalSince(entry.storedAt), 0),
-            snapshotGeneratedAt: bundled?.generatedAt)
+            snapshotGeneratedAt: snapshotGeneratedAt)
     }
 
     // MARK: - Fetching

@@ -91,6 +91,7 @@ public final class BundledTier: CacheStorage {
                 ])
         }
         self.manifest = manifest
+        generatedAt = manifest?.generatedAt
         bundledEditions = Set(manifest?.editions ?? [])
         files = Dictionary((manifest?.files ?? []).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         if let manifest {
@@ -106,7 +107,7 @@ public final class BundledTier: CacheStorage {
 
     /// When the bundled data was fetched (the manifest's `generatedAt`), or `nil` without a
     /// manifest.
-    public var generatedAt: Date? { manifest?.generatedAt }
+    public let generatedAt: Date?
 
     /// Every bundled edition, sorted; empty without a manifest.
     public var editions: [Edition] { manifest?.editions ?? [] }

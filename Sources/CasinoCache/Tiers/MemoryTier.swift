@@ -1,3 +1,5 @@
+import Foundation
+
 /// The in-memory tier: a least-recently-used map bounded by entry count and by approximate cost.
 ///
 /// Guarded by an OS lock (`os_unfair_lock` or `pthread_mutex_t`), not an actor and not `NSCache`
@@ -30,6 +32,7 @@ public final class MemoryTier: CacheStorage {
         var tick: UInt64 = 0
         var totalCost = 0
         var evictions = 0
+        var answers = AnswerCounts()
 
         mutating func remove(_ key: CacheKey) {
             if let box = boxes.removeValue(forKey: key) { totalCost -= box.cost }
@@ -50,7 +53,7 @@ public final class MemoryTier: CacheStorage {
         box(for: key)?.entry
     }
 
-    /// The stored box for `key`, marked as just used: the cache's hot path.
+    /// The stored box for `key`, marked as just used.
     func box(for key: CacheKey) -> Box? {
         state.withLock { state in
             guard let box = state.boxes[key] else { return nil }
@@ -60,12 +63,42 @@ public final class MemoryTier: CacheStorage {
         }
     }
 
+    /// A memory hit: the stored box and how the cache answered with it.
+    struct Hit {
+        let box: Box
+        let answer: CacheAnswer
+    }
+
+    /// The cache's hot path: the stored box for `key`, marked as just used, answered as `classify`
+    /// says from the entry's origin and storage date, and counted in ``answers``, all under one
+    /// lock. (`classify` takes two fields, not the entry: passing the entry would copy it.)
+    func hit(for key: CacheKey, classify: (CacheOrigin, Date) -> CacheAnswer) -> Hit? {
+        state.withLock { state -> Hit? in
+            guard let box = state.boxes[key] else { return nil }
+            state.tick &+= 1
+            box.lastUse = state.tick
+            let answer = classify(box.entry.origin, box.entry.storedAt)
+            state.answers.count(answer)
+            return Hit(box: box, answer: answer)
+        }
+    }
+
+    /// The answers ``hit(for:classify:)`` counted so far.
+    var answers: AnswerCounts { state.withLock { $0.answers } }
+
     public func store(_ entry: CacheEntry) {
+        insert(entry)
+    }
+
+    /// Stores `entry` and returns its box.
+    @discardableResult
+    func insert(_ entry: CacheEntry) -> Box {
         let cost = entry.content.approximateCost
-        state.withLock { state in
+        return state.withLock { state in
             state.remove(entry.key)
             state.tick &+= 1
-            state.boxes[entry.key] = Box(entry: entry, cost: cost, lastUse: state.tick)
+            let box = Box(entry: entry, cost: cost, lastUse: state.tick)
+            state.boxes[entry.key] = box
             state.totalCost += cost
             while state.boxes.count > countLimit || (state.totalCost > costLimit && state.boxes.count > 1) {
                 guard let oldest = state.boxes.min(by: { $0.value.lastUse < $1.value.lastUse })?.key,
@@ -74,6 +107,7 @@ public final class MemoryTier: CacheStorage {
                 state.remove(oldest)
                 state.evictions += 1
             }
+            return box
         }
     }
 

@@ -1,5 +1,11 @@
 public import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// The cache's source of time: what "now" is, and how to wait.
 ///
 /// Inject ``ManualClock`` in tests so fresh → stale and retry backoff happen without sleeping.
@@ -13,10 +19,22 @@ public protocol CacheClock: Sendable {
 }
 
 /// The wall clock and `Task.sleep`.
+///
+/// On Linux `now` reads the coarse real-time clock (`CLOCK_REALTIME_COARSE`: a few milliseconds'
+/// resolution, several times cheaper than `Date()`), since every lookup reads it and times to
+/// live are minutes to hours. Apple platforms use `Date()`.
 public struct SystemClock: CacheClock {
     public init() {}
 
-    public var now: Date { Date() }
+    public var now: Date {
+        #if os(Linux)
+        var time = timespec()
+        if clock_gettime(CLOCK_REALTIME_COARSE, &time) == 0 {
+            return Date(timeIntervalSince1970: TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1e9)
+        }
+        #endif
+        return Date()
+    }
 
     public func sleep(for duration: Duration) async throws {
         try await Task.sleep(for: duration)

@@ -43,13 +43,14 @@ public struct Edition: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// Whether `text` is a language tag this schema accepts (`en`, `fr`, `pt-BR`, `zh-Hant`).
     public static func isLanguageTag(_ text: String) -> Bool {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard let first = parts.first, (2...3).contains(first.count),
-            first.allSatisfy({ $0.isASCII && $0.isLowercase })
-        else { return false }
-        return parts.dropFirst().allSatisfy { part in
-            (2...8).contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        let parts = text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+        let isLower = { (byte: UInt8) in (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) }
+        let isAlphanumeric = { (byte: UInt8) in
+            isLower(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         }
+        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy(isLower) else { return false }
+        return parts.dropFirst().allSatisfy { part in (2...8).contains(part.count) && part.allSatisfy(isAlphanumeric) }
     }
 
     /// The error thrown for an edition identifier that is not `language-platform`.

@@ -37,20 +37,35 @@ public enum SnapshotKey: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// Parses the string form; `nil` when it is not one.
+    ///
+    /// Byte-level: every manifest entry's key is parsed at each app launch.
     public init?(_ text: String) {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        guard let first = parts.first, let edition = try? Edition(id: first) else { return nil }
+        let parts = text.utf8.split(separator: UInt8(ascii: "/"), maxSplits: 4, omittingEmptySubsequences: false)
+        guard let first = parts.first, let edition = try? Edition(id: String(Substring(first))) else { return nil }
         switch parts.count {
-        case 2 where parts[1] == "categories":
+        case 2 where parts[1].elementsEqual("categories".utf8):
             self = .categories(edition)
-        case 4 where parts[1] == "games":
+        case 4 where parts[1].elementsEqual("games".utf8):
             guard let categoryId = SnapshotKey.unescape(parts[2]), !categoryId.isEmpty,
-                let offset = Int(parts[3]), offset >= 0, String(offset) == parts[3]
+                let offset = SnapshotKey.canonicalOffset(parts[3])
             else { return nil }
             self = .gamesPage(edition, categoryId: categoryId, offset: offset)
         default:
             return nil
         }
+    }
+
+    /// A non-negative decimal without sign or leading zeros ("0", "10"; not "010", "+1", "-0").
+    private static func canonicalOffset(_ digits: Substring.UTF8View) -> Int? {
+        guard let first = digits.first, digits.count <= 18, first != UInt8(ascii: "0") || digits.count == 1 else {
+            return nil
+        }
+        var value = 0
+        for byte in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     public static func < (lhs: SnapshotKey, rhs: SnapshotKey) -> Bool {
@@ -79,8 +94,15 @@ public enum SnapshotKey: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     static func unescape(_ text: String) -> String? {
+        unescape(Substring(text).utf8)
+    }
+
+    static func unescape(_ text: Substring.UTF8View) -> String? {
+        if !text.contains(UInt8(ascii: "%")) {  // nothing escaped: the common case, no byte copy
+            return text.allSatisfy(isUnreserved) ? String(Substring(text)) : nil
+        }
         var bytes: [UInt8] = []
-        var iterator = text.utf8.makeIterator()
+        var iterator = text.makeIterator()
         while let byte = iterator.next() {
             if byte == UInt8(ascii: "%") {
                 guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {

@@ -18,13 +18,20 @@ public enum CatalogRules {
     /// `javascript:` and anything with spaces, quotes, angle brackets or control characters.
     public static func isAbsoluteHTTPS(_ text: String) -> Bool {
         // Byte-level on purpose: Foundation's `hasPrefix`/`contains` bridge through NSString on
-        // Linux and made this check 10 % of a 10,000-game pipeline run.
-        let bytes = Array(text.utf8)
-        let scheme = Array("https://".utf8)
-        guard bytes.count <= maxURLLength, bytes.count > scheme.count, bytes.starts(with: scheme),
+        // Linux and made this check 10 % of a 10,000-game pipeline run; and over the string's own
+        // UTF-8 buffer, so checking a URL allocates nothing.
+        var text = text
+        return text.withUTF8(isAbsoluteHTTPS)
+    }
+
+    private static func isAbsoluteHTTPS(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let scheme: StaticString = "https://"
+        let schemeLength = scheme.utf8CodeUnitCount
+        guard bytes.count <= maxURLLength, bytes.count > schemeLength,
+            UnsafeBufferPointer(start: scheme.utf8Start, count: schemeLength).elementsEqual(bytes.prefix(schemeLength)),
             bytes.allSatisfy(isURLByte)
         else { return false }
-        let authority = bytes[scheme.count...].prefix {
+        let authority = bytes[schemeLength...].prefix {
             $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#")
         }
         guard !authority.contains(UInt8(ascii: "@")) else { return false }
@@ -35,9 +42,9 @@ public enum CatalogRules {
         else { return false }
         if let colon {
             let digits = authority[(colon + 1)...]
-            guard (1...5).contains(digits.count), digits.allSatisfy({ (48...57).contains($0) }),
-                let port = Int(String(decoding: digits, as: UTF8.self)), (1...65535).contains(port)
-            else { return false }
+            guard (1...5).contains(digits.count), digits.allSatisfy({ (48...57).contains($0) }) else { return false }
+            let port = digits.reduce(0) { $0 * 10 + Int($1 - 48) }
+            guard (1...65535).contains(port) else { return false }
         }
         return true
     }
@@ -65,13 +72,13 @@ public enum CatalogRules {
     /// Whether `code` looks like an ISO 3166-1 alpha-2 code, optionally with a subdivision
     /// (`FR`, `CA-ON`, `GB-ENG`).
     public static func isTerritoryCode(_ code: String) -> Bool {
-        let parts = code.split(separator: "-", omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), parts[0].count == 2,
-            parts[0].allSatisfy({ $0.isASCII && $0.isUppercase })
-        else { return false }
-        return parts.count == 1
-            || ((1...3).contains(parts[1].count)
-                && parts[1].allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) })
+        let bytes = code.utf8
+        guard bytes.count <= 6 else { return false }
+        let isUpper = { (byte: UInt8) in (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) }
+        let isDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        let parts = bytes.split(separator: UInt8(ascii: "-"), maxSplits: 2, omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), parts[0].count == 2, parts[0].allSatisfy(isUpper) else { return false }
+        return parts.count == 1 || ((1...3).contains(parts[1].count) && parts[1].allSatisfy { isUpper($0) || isDigit($0) })
     }
 
     /// Whether `text` holds a control character (other than none: tabs and newlines count too).
@@ -105,17 +112,33 @@ struct ViolationCollector {
         violations.append(Violation(code, at: path, message))
     }
 
-    mutating func add(contentsOf others: [Violation], under parent: String) {
+    /// Adds `others` as violations of the field `parent` (built only when there are some).
+    mutating func add(contentsOf others: [Violation], under parent: @autoclosure () -> String) {
+        guard !others.isEmpty else { return }
+        let parent = parent()
         violations += others.map { $0.nested(under: parent) }
     }
 
-    mutating func requireText(_ text: String, at path: String, maxLength: Int) {
+    /// Requires non-blank text of at most `maxLength` characters without control characters.
+    /// (`path` is built only for a violation: checking a page must not format a path per field.)
+    mutating func requireText(_ text: String, at path: @autoclosure () -> String, maxLength: Int) {
+        let utf8 = text.utf8
+        if utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            // Printable ASCII, the common case: one character per byte, and a space is the only
+            // whitespace, so no grapheme counting and no trimming.
+            if utf8.allSatisfy({ $0 == 0x20 }) {
+                add(.emptyField, at: path(), "must not be empty")
+            } else if utf8.count > maxLength {
+                add(.tooLong, at: path(), "longer than \(maxLength) characters (\(utf8.count))")
+            }
+            return
+        }
         if text.trimmingWhitespace().isEmpty {
-            add(.emptyField, at: path, "must not be empty")
+            add(.emptyField, at: path(), "must not be empty")
         } else if text.count > maxLength {
-            add(.tooLong, at: path, "longer than \(maxLength) characters (\(text.count))")
+            add(.tooLong, at: path(), "longer than \(maxLength) characters (\(text.count))")
         } else if CatalogRules.hasControlCharacters(text) {
-            add(.malformed, at: path, "holds control characters")
+            add(.malformed, at: path(), "holds control characters")
         }
     }
 
@@ -127,12 +150,14 @@ struct ViolationCollector {
     }
 
     mutating func requireUniqueIDs(_ ids: [String], at path: String) {
-        var seen: [String: Int] = [:]
+        var seen = Set<String>(minimumCapacity: ids.count)
+        guard !ids.allSatisfy({ seen.insert($0).inserted }) else { return }
+        var first: [String: Int] = [:]
         for (index, id) in ids.enumerated() {
-            if let first = seen[id] {
-                add(.duplicateID, at: "\(path)[\(index)].id", "id '\(id)' already used by \(path)[\(first)]")
+            if let earlier = first[id] {
+                add(.duplicateID, at: "\(path)[\(index)].id", "id '\(id)' already used by \(path)[\(earlier)]")
             } else {
-                seen[id] = index
+                first[id] = index
             }
         }
     }

@@ -30,7 +30,9 @@ extension Game: Validatable {
         check.requireHTTPS(launchUrl, at: "launchUrl")
         check.requireHTTPS(thumbnail, at: "thumbnail")
         check.requireHTTPS(backgroundImageUrl, at: "backgroundImageUrl")
-        if let description, description.count > CatalogRules.maxDescriptionLength {
+        if let description, description.utf8.count > CatalogRules.maxDescriptionLength,  // bytes ≥ characters: count only then
+            description.count > CatalogRules.maxDescriptionLength
+        {
             check.add(.tooLong, at: "description", "longer than \(CatalogRules.maxDescriptionLength) characters")
         }
         if !popularity.isFinite {
@@ -39,7 +41,7 @@ extension Game: Validatable {
         if let rtp, !(rtp > 0 && rtp <= 1) {
             check.add(.outOfRange, at: "rtp", "must be a fraction in (0, 1], got \(rtp)")
         }
-        if platforms != platforms.sorted() || Set(platforms).count != platforms.count {
+        if !zip(platforms, platforms.dropFirst()).allSatisfy({ $0 < $1 }) {  // strictly increasing: sorted and unique
             check.add(.malformed, at: "platforms", "must be sorted and unique")
         }
         for (index, tag) in tags.enumerated() {

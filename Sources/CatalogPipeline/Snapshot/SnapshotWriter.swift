@@ -83,9 +83,10 @@ public struct SnapshotWriter: Sendable {
         let path = SnapshotLayout.path(for: key)
         let encoder = CatalogCoding.encoder()
         do {
-            let contentHash = "sha256:" + FileNaming.hexSHA256(try encoder.encode(payload))
-            let snapshot = Snapshot(key: key, contentHash: contentHash, generatedAt: generatedAt, payload: payload)
-            let json = try encoder.encode(snapshot)
+            let payloadJSON = try encoder.encode(payload)
+            let contentHash = "sha256:" + FileNaming.hexSHA256(payloadJSON)
+            let json = try envelopeJSON(
+                key: key, contentHash: contentHash, generatedAt: generatedAt, payloadJSON: payloadJSON, encoder: encoder)
             let packed = try Gzip.compress(json)
             let entry = Manifest.Entry(
                 path: path, key: key, count: count, total: total, compressedBytes: packed.count,
@@ -95,6 +96,36 @@ public struct SnapshotWriter: Sendable {
             throw PipelineError(.io, "cannot compress: \(error)", file: path, cause: error)
         } catch {
             throw PipelineError(.invalidContent, "cannot encode: \(error)", file: path)
+        }
+    }
+
+    /// The envelope's JSON around a payload already encoded for its hash, so each payload is
+    /// encoded once, not twice (encoding was a quarter of the pipeline's floor).
+    ///
+    /// The envelope is encoded with a placeholder payload, `0`, and the payload's bytes take its
+    /// place. With sorted keys and one encoder the result is byte-for-byte what encoding the whole
+    /// `Snapshot` gives (a test holds it to that). `"payload":0` occurs once: inside a JSON string
+    /// a quote is escaped, so the sequence cannot come from a value.
+    static func envelopeJSON(
+        key: SnapshotKey, contentHash: String, generatedAt: Date, payloadJSON: Data, encoder: JSONEncoder
+    ) throws -> Data {
+        var json = try encoder.encode(
+            Snapshot(key: key, contentHash: contentHash, generatedAt: generatedAt, payload: PayloadPlaceholder()))
+        let marker = Data(#""payload":0"#.utf8)
+        guard let range = json.range(of: marker) else {
+            throw PipelineError(.invalidContent, "the envelope of \(key) has no payload placeholder", file: nil)
+        }
+        json.replaceSubrange(range.upperBound - 1..<range.upperBound, with: payloadJSON)
+        return json
+    }
+
+    /// Encodes as `0`: the payload's place in an envelope before its bytes are spliced in.
+    private struct PayloadPlaceholder: Codable, Sendable, Hashable {
+        init() {}
+        init(from decoder: any Decoder) throws { _ = try decoder.singleValueContainer().decode(Int.self) }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(0)
         }
     }
 

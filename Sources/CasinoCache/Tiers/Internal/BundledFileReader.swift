@@ -67,30 +67,15 @@ enum BundledFileReader {
                 .sizeMismatch, "\(relativePath) is \(size) bytes, the manifest says \(expectedBytes)")
         }
 
-        var data = Data(count: size)
-        var filled = 0
-        var readError: Int32 = 0
-        data.withUnsafeMutableBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            while filled < size {
-                let count = read(descriptor, base + filled, size - filled)
-                if count > 0 {
-                    filled += count
-                } else if count == 0 {
-                    return
-                } else if errno != EINTR {
-                    readError = errno
-                    return
-                }
-            }
+        let outcome = DescriptorRead.read(descriptor, count: size)
+        guard outcome.error == 0 else {
+            throw BundledFailure(.io, "cannot read \(relativePath): \(String(cString: strerror(outcome.error)))")
         }
-        guard readError == 0 else {
-            throw BundledFailure(.io, "cannot read \(relativePath): \(String(cString: strerror(readError)))")
+        guard outcome.data.count == size else {
+            throw BundledFailure(
+                .sizeMismatch, "\(relativePath) shrank from \(size) to \(outcome.data.count) bytes while read")
         }
-        guard filled == size else {
-            throw BundledFailure(.sizeMismatch, "\(relativePath) shrank from \(size) to \(filled) bytes while read")
-        }
-        return data
+        return outcome.data
     }
 
     private static func failure(_ error: Int32, opening what: String) -> BundledFailure {

@@ -28,22 +28,31 @@ struct DiskTierFiles: Sendable {
     /// Reading one byte past `limit` lets the caller tell an oversized file from one at the
     /// limit without reading a huge file whole.
     ///
-    /// - Throws: When the file exists but cannot be read (permissions, a directory).
+    /// One `open(O_NOFOLLOW)`, one `fstat` and a read of the file's size into one buffer.
+    ///
+    /// - Throws: When the file exists but cannot be read (permissions, a directory, a symbolic
+    ///   link planted in the cache directory).
     func read(_ name: String, limit: Int) throws -> Data? {
-        let handle: FileHandle
-        do {
-            handle = try FileHandle(forReadingFrom: url(for: name))
-        } catch {
-            if isMissing(error) { return nil }
-            throw error
+        let descriptor = url(for: name).withUnsafeFileSystemRepresentation { path -> Int32 in
+            guard let path else { return -1 }
+            return open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         }
-        defer { try? handle.close() }
-        var data = Data()
-        while data.count <= limit {
-            guard let chunk = try handle.read(upToCount: limit + 1 - data.count), !chunk.isEmpty else { break }
-            data.append(chunk)
+        guard descriptor >= 0 else {
+            let error = errno
+            if error == ENOENT { return nil }
+            throw Failure(description: "cannot open \(name): \(String(cString: strerror(error)))")
         }
-        return data
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw Failure(description: "cannot stat \(name): \(String(cString: strerror(errno)))")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw Failure(description: "\(name) is not a regular file") }
+        let outcome = DescriptorRead.read(descriptor, count: min(Int(info.st_size), limit + 1))
+        guard outcome.error == 0 else {
+            throw Failure(description: "cannot read \(name): \(String(cString: strerror(outcome.error)))")
+        }
+        return outcome.data
     }
 
     /// Writes `data` to the file `name` atomically: a temporary file in the same directory,
@@ -137,13 +146,5 @@ struct DiskTierFiles: Sendable {
     func entryNames(where isMatch: (String) -> Bool) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { DiskTierFileName.isEntry($0) && isMatch($0) }
-    }
-
-    private func isMissing(_ error: any Error) -> Bool {
-        let error = error as NSError
-        if error.domain == NSCocoaErrorDomain {
-            return error.code == NSFileNoSuchFileError || error.code == NSFileReadNoSuchFileError
-        }
-        return error.domain == NSPOSIXErrorDomain && error.code == Int(ENOENT)
     }
 }

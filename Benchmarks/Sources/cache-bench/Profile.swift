@@ -1,0 +1,68 @@
+import CasinoCache
+import CasinoCatalog
+import CatalogPipeline
+import Foundation
+
+/// Loops one hot path for `perf record`: `cache-bench profile-hit`.
+@MainActor func profileMemoryHit() async throws {
+    let edition = try Edition(id: "en-iPhone")
+    let page = GamesPage(categoryId: "SLOTS", offset: 0, limit: 10, total: 10, items: [])
+    struct Up: CatalogUpstream {
+        let page: GamesPage
+        func categories(edition: Edition, etag: String?) async throws -> UpstreamResponse<CategoryList> { .notModified }
+        func gamesPage(edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?) async throws -> UpstreamResponse<GamesPage> {
+            .modified(page, etag: nil)
+        }
+    }
+    let cache = CatalogCache(upstream: Up(page: page), cacheDirectory: nil, bundleDirectory: nil, logger: benchLogger)
+    _ = try await cache.gamesPage(edition: edition, categoryId: "SLOTS")
+    var sink = 0
+    let start = clock.now
+    for _ in 0..<20_000_000 { sink &+= cache.cachedGamesPage(edition: edition, categoryId: "SLOTS").value?.count ?? 0 }
+    print("profile-hit: \(nanoseconds(clock.now - start) / 20_000_000) ns per hit, sink \(sink)")
+    let asyncStart = clock.now
+    for _ in 0..<20_000_000 { sink &+= try await cache.gamesPage(edition: edition, categoryId: "SLOTS").value?.count ?? 0 }
+    print("profile-hit async: \(nanoseconds(clock.now - asyncStart) / 20_000_000) ns per hit, sink \(sink)")
+}
+
+/// Loops a disk hit of a 10-game page for `perf record`: `cache-bench profile-disk`.
+func profileDiskHit(work: URL) async throws {
+    var sample = SampleRecording(games: 200, categories: 2)
+    let edition = try Edition(id: "en-iPhone")
+    sample.editions = [edition]
+    try sample.write(to: work.appendingPathComponent("recording"))
+    let catalog = try Normalizer(configuration: .default, logger: benchLogger)
+        .normalize(RecordedProviderSource(directory: work.appendingPathComponent("recording"))).catalog
+    let page = catalog.editions[0].pages[0]
+    let disk = DiskTier(configuration: .init(directory: work.appendingPathComponent("disk")), logger: benchLogger)
+    let key = CacheKey.gamesPage(edition, categoryId: page.categoryId, offset: 0)
+    disk.store(CacheEntry(key: key, content: .gamesPage(page), storedAt: Date()))
+    await disk.flush()
+    var sink = 0
+    let start = clock.now
+    for _ in 0..<20_000 { sink &+= disk.entry(for: key) == nil ? 0 : 1 }
+    print("profile-disk: \(nanoseconds(clock.now - start) / 20_000) ns per hit, sink \(sink)")
+}
+
+/// Loops a cold start (new cache on a bundle: categories + first page) for `perf record`:
+/// `cache-bench profile-cold`.
+func profileColdStart(work: URL) throws {
+    var sample = SampleRecording(games: 2000, categories: 20)
+    let edition = try Edition(id: "en-iPhone")
+    sample.editions = [edition]
+    try sample.write(to: work.appendingPathComponent("recording"))
+    let catalog = try Normalizer(configuration: .default, logger: benchLogger)
+        .normalize(RecordedProviderSource(directory: work.appendingPathComponent("recording"))).catalog
+    let bundle = work.appendingPathComponent("out")
+    _ = try SnapshotWriter(logger: benchLogger).write(catalog, to: bundle)
+    let categoryId = catalog.editions[0].pages[0].categoryId
+    let upstream = ImmediateUpstream(catalog: catalog)
+    var sink = 0
+    let start = clock.now
+    for _ in 0..<2_000 {
+        let cache = CatalogCache(upstream: upstream, cacheDirectory: nil, bundleDirectory: bundle, logger: benchLogger)
+        sink &+= cache.cachedCategories(edition: edition).value?.items.count ?? 0
+        sink &+= cache.cachedGamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0
+    }
+    print("profile-cold: \(nanoseconds(clock.now - start) / 2_000) ns per cold start, sink \(sink)")
+}
