@@ -137,9 +137,10 @@ clean:
 FORCE:
 
 bench: deps
+	$(SWIFT) build -c release --product catalog
 	cd Benchmarks && $(SWIFT) build -c release --product cache-bench
 	@mkdir -p $(WORK)
-	Benchmarks/.build/release/cache-bench $(WORK)/benchmarks.json
+	CATALOG=$(CURDIR)/.build/release/catalog Benchmarks/.build/release/cache-bench $(WORK)/benchmarks.json
 
 demo: deps
 	$(SWIFT) build -c release --product catalog-demo

@@ -55,10 +55,30 @@ func pipelineBenchmarks(work: URL) throws -> [Result] {
         let encoded = try catalog!.editions.flatMap(\.pages).map { try encoder.encode($0) }
         let encode = nanoseconds(clock.now - encodeStart)
         let gzipStart = clock.now
-        var packedBytes = 0
-        for json in encoded { packedBytes += try Gzip.compress(json).count }
+        let packed = try encoded.map { try Gzip.compress($0) }
         let gzip = nanoseconds(clock.now - gzipStart)
-        let floor = decode + encode + gzip
+        // Creating the files is part of any snapshot: one open/write/close per file, one thread,
+        // into per-category directories made beforehand. On this machine's disk file creation
+        // varies several-fold from run to run, which is why it is measured here, in the same run.
+        let writeDirectory = work.appendingPathComponent("write-floor-\(games)")
+        let allPages = catalog!.editions.flatMap(\.pages)
+        let pagesByCategory = Dictionary(grouping: allPages.indices, by: { allPages[$0].categoryId })
+        var writePaths: [String] = Array(repeating: "", count: packed.count)
+        for (number, (_, indices)) in pagesByCategory.sorted(by: { $0.key < $1.key }).enumerated() {
+            let directory = writeDirectory.appendingPathComponent("c\(number)", isDirectory: true)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            for index in indices { writePaths[index] = directory.path + "/\(index).json.gz" }
+        }
+        let writeStart = clock.now
+        for (index, data) in packed.enumerated() {
+            let descriptor = open(writePaths[index], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            precondition(descriptor >= 0, "cannot create \(writePaths[index])")
+            _ = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            close(descriptor)
+        }
+        let writeFiles = nanoseconds(clock.now - writeStart)
+        try? FileManager.default.removeItem(at: writeDirectory)
+        let floor = decode + encode + gzip + writeFiles
         let median = Samples(values: pipeline).median
         pipelineMedians[games] = median
         results.append(
@@ -66,7 +86,7 @@ func pipelineBenchmarks(work: URL) throws -> [Result] {
                 operation: "normalize + snapshot (incl. validation)",
                 size: "\(games) games, \(records) records, \(manifest!.files.count) files, peak RSS \(peakKB / 1024) MiB",
                 medianNanoseconds: median, p99Nanoseconds: pipeline.max()!,
-                floor: "decode \(format(decode)) + encode \(format(encode)) + gzip \(format(gzip))",
+                floor: "decode \(format(decode)) + encode \(format(encode)) + gzip \(format(gzip)) + create files \(format(writeFiles))",
                 floorMedianNanoseconds: floor))
 
         // The validator against sha256 + gunzip + decode of every file.
@@ -91,6 +111,7 @@ func pipelineBenchmarks(work: URL) throws -> [Result] {
             Result(
                 operation: "validate", size: "\(games) games, \(manifest!.files.count) files", medianNanoseconds: validate,
                 p99Nanoseconds: validate, floor: "sha256 + gunzip + decode every file", floorMedianNanoseconds: validateFloor))
+        stageMemory(games: games, recording: recording, work: work)
         try? FileManager.default.removeItem(at: recording)
         try? FileManager.default.removeItem(at: out)
     }
@@ -120,6 +141,51 @@ func pipelineBenchmarks(work: URL) throws -> [Result] {
         print("xmllint not found (Debian: apt-get install libxml2-utils): XML floor skipped; reader median \(format(reader.median))")
     }
     return results
+}
+
+/// Peak memory and wall time of each pipeline stage as the release engineer runs it: the `catalog`
+/// CLI (`CATALOG`, set by `make bench`) under `/usr/bin/time -v`, one process per stage, every page.
+func stageMemory(games: Int, recording: URL, work: URL) {
+    let time = "/usr/bin/time"
+    guard let catalog = ProcessInfo.processInfo.environment["CATALOG"], FileManager.default.isExecutableFile(atPath: catalog),
+        FileManager.default.isExecutableFile(atPath: time)
+    else {
+        print("per-stage peak memory skipped: needs /usr/bin/time (Debian: apt-get install time) and CATALOG=<path to a release catalog>")
+        return
+    }
+    let config = work.appendingPathComponent("stage-config-\(games).json")
+    let normalized = work.appendingPathComponent("stage-normalized-\(games).json")
+    let out = work.appendingPathComponent("stage-out-\(games)")
+    let configuration = #"{"defaultEdition": "en-iPhone", "editions": ["en-iPhone"], "maxPagesPerCategory": 10000, "pageSize": 10}"#
+    guard (try? Data(configuration.utf8).write(to: config)) != nil else { return }
+    let stages: [(String, [String])] = [
+        ("normalize", ["normalize", "--quiet", "--source", recording.path, "--config", config.path, "--output", normalized.path]),
+        ("snapshot", ["snapshot", "--quiet", "--normalized", normalized.path, "--config", config.path, "--out", out.path]),
+        ("validate", ["validate", "--quiet", out.path]),
+    ]
+    var line = "\(games) games, every page, one process per stage (/usr/bin/time -v):"
+    for (name, arguments) in stages {
+        let process = Process()
+        let errors = Pipe()
+        process.executableURL = URL(fileURLWithPath: time)
+        process.arguments = ["-v", catalog] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        guard (try? process.run()) != nil else { return }
+        let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let field = { (label: String) in
+            report.split(separator: "\n").first { $0.contains(label) }.map { String($0.split(separator: ": ").last ?? "") }
+        }
+        guard process.terminationStatus == 0, let peak = field("Maximum resident set size").flatMap({ Int($0) }) else {
+            print("\(name) failed under /usr/bin/time: \(report.suffix(400))")
+            return
+        }
+        line += " \(name) \(field("Elapsed (wall clock)") ?? "?") wall, peak \(peak / 1024) MiB;"
+    }
+    print(line)
+    try? FileManager.default.removeItem(at: out)
+    try? FileManager.default.removeItem(at: normalized)
 }
 
 /// The high-water mark of this process's resident memory, in KiB.

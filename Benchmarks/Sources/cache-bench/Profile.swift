@@ -66,3 +66,28 @@ func profileColdStart(work: URL) throws {
     }
     print("profile-cold: \(nanoseconds(clock.now - start) / 2_000) ns per cold start, sink \(sink)")
 }
+
+/// One normalize + snapshot of 10,000 generated games, every page, for `perf record`:
+/// `cache-bench profile-pipeline`.
+func profilePipeline(work: URL) throws {
+    let recording = work.appendingPathComponent("recording-pipeline")
+    var sample = SampleRecording(games: 10_000, categories: 20)
+    sample.editions = [try Edition(id: "en-iPhone")]
+    try sample.write(to: recording)
+    var configuration = PipelineConfiguration.default
+    configuration.maxPagesPerCategory = 10_000
+    for run in 0..<3 {
+        let start = clock.now
+        let source = try RecordedProviderSource(directory: recording, limits: configuration.limits)
+        let catalog = try Normalizer(configuration: configuration, logger: benchLogger).normalize(source).catalog
+        let normalized = clock.now
+        try SnapshotWriter(logger: benchLogger).write(catalog, to: work.appendingPathComponent("out-pipeline-\(run)"))
+        let written = clock.now
+        _ = try SnapshotWriter(logger: benchLogger).render(catalog)
+        let rendered = clock.now
+        _ = SnapshotValidator().validate(directory: work.appendingPathComponent("out-pipeline-\(run)"))
+        print(
+            "profile-pipeline: normalize \(format(nanoseconds(normalized - start))), write \(format(nanoseconds(written - normalized)))"
+                + " (of which render alone \(format(nanoseconds(rendered - written))), validate alone \(format(nanoseconds(clock.now - rendered))))")
+    }
+}

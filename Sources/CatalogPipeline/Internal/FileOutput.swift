@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// Writes output files, turning failures into ``PipelineError``s that name the file.
 enum FileOutput {
     /// Writes `data` to `url`, creating parent directories. Callers write into a staging
@@ -11,6 +19,58 @@ enum FileOutput {
             try data.write(to: url)
         } catch {
             throw PipelineError(.io, "cannot write: \(error.localizedDescription)", file: url.relativePath)
+        }
+    }
+
+    /// Writes many new files under `root` (a fresh staging directory): each parent directory is
+    /// created once, and the files are written with `open`/`write`/`close` on every core.
+    /// Writing 2,000 snapshot files one `createDirectory` + `Data.write` at a time took longer
+    /// than rendering them.
+    ///
+    /// - Parameter files: Paths relative to `root`, and their bytes.
+    static func writeAll(_ files: [(path: String, data: Data)], under root: URL) throws(PipelineError) {
+        let directories = Set(files.map { ($0.path as NSString).deletingLastPathComponent }).filter { !$0.isEmpty }
+        for directory in directories.sorted() {
+            let url = root.appendingPathComponent(directory, isDirectory: true)
+            do {
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            } catch {
+                throw PipelineError(.io, "cannot create the directory: \(error.localizedDescription)", file: url.relativePath)
+            }
+        }
+        _ = try ParallelMap.map(count: files.count) { index throws(PipelineError) in
+            let url = root.appendingPathComponent(files[index].path)
+            try writeNew(files[index].data, to: url)
+        }
+    }
+
+    /// Creates `url`, which must not exist yet (`O_EXCL`: a fresh staging directory holds nothing,
+    /// and a link planted there is not followed), and writes `data` into it. No `fsync`: the
+    /// staged copy is validated by reading it back before it is published.
+    private static func writeNew(_ data: Data, to url: URL) throws(PipelineError) {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else {
+            throw PipelineError(.io, "cannot create: \(String(cString: strerror(errno)))", file: url.relativePath)
+        }
+        var error: Int32 = 0
+        data.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var written = 0
+            while written < buffer.count {
+                let count = Foundation.write(descriptor, base + written, buffer.count - written)
+                if count > 0 {
+                    written += count
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    error = count < 0 ? errno : EIO
+                    return
+                }
+            }
+        }
+        if close(descriptor) != 0 && error == 0 { error = errno }
+        guard error == 0 else {
+            throw PipelineError(.io, "cannot write: \(String(cString: strerror(error)))", file: url.relativePath)
         }
     }
 

@@ -139,10 +139,7 @@ public struct SnapshotWriter: Sendable {
         let publisher = DirectoryPublisher(target: directory)
         let staging = try publisher.makeStagingDirectory()
         do throws(PipelineError) {
-            for file in files {
-                let url = staging.appendingPathComponent(file.path)
-                try FileOutput.write(file.data, to: url)
-            }
+            try FileOutput.writeAll(files.map { ($0.path, $0.data) }, under: staging)
             let report = SnapshotValidator(limits: limits).validate(directory: staging)
             guard report.isValid else {
                 throw PipelineError(
