@@ -58,7 +58,7 @@ let package = Package(
         ),
 
         // Build time.
-        .target(name: "XMLGameFeed", dependencies: ["ProviderAPI", "CLibXML2"]),
+        .target(name: "XMLGameFeed", dependencies: ["CasinoCatalog", "ProviderAPI", "CLibXML2"]),
         .target(name: "CFileSwap"),
         .target(
             name: "CatalogPipeline",

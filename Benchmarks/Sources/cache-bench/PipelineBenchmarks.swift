@@ -213,7 +213,7 @@ private func jsonFiles(under directory: URL) throws -> [URL] {
 }
 
 /// A feed in the documented XML format: 20 categories, `games` games in 1–3 each.
-private func makeFeed(games: Int) -> Data {
+func makeFeed(games: Int) -> Data {
     var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
     xml += #"<feed provider="bench" generated="2026-11-20T10:00:00Z" version="1">"# + "\n<categories>\n"
     for index in 1...20 {

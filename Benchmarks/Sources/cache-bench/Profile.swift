@@ -2,6 +2,7 @@ import CasinoCache
 import CasinoCatalog
 import CatalogPipeline
 import Foundation
+import XMLGameFeed
 
 /// Loops one hot path for `perf record`: `cache-bench profile-hit`.
 @MainActor func profileMemoryHit() async throws {
@@ -67,16 +68,17 @@ func profileColdStart(work: URL) throws {
     print("profile-cold: \(nanoseconds(clock.now - start) / 2_000) ns per cold start, sink \(sink)")
 }
 
-/// One normalize + snapshot of 10,000 generated games, every page, for `perf record`:
+/// Normalize + snapshot of 10,000 generated games (`PROFILE_GAMES`), every page, for `perf record`:
 /// `cache-bench profile-pipeline`.
 func profilePipeline(work: URL) throws {
     let recording = work.appendingPathComponent("recording-pipeline")
-    var sample = SampleRecording(games: 10_000, categories: 20)
+    let games = Int(ProcessInfo.processInfo.environment["PROFILE_GAMES"] ?? "") ?? 10_000
+    var sample = SampleRecording(games: games, categories: 20)
     sample.editions = [try Edition(id: "en-iPhone")]
     try sample.write(to: recording)
     var configuration = PipelineConfiguration.default
     configuration.maxPagesPerCategory = 10_000
-    for run in 0..<3 {
+    for run in 0..<(games > 10_000 ? 1 : 3) {
         let start = clock.now
         let source = try RecordedProviderSource(directory: recording, limits: configuration.limits)
         let catalog = try Normalizer(configuration: configuration, logger: benchLogger).normalize(source).catalog
@@ -90,4 +92,14 @@ func profilePipeline(work: URL) throws {
             "profile-pipeline: normalize \(format(nanoseconds(normalized - start))), write \(format(nanoseconds(written - normalized)))"
                 + " (of which render alone \(format(nanoseconds(rendered - written))), validate alone \(format(nanoseconds(clock.now - rendered))))")
     }
+}
+
+/// Reads a 10,000-game XML feed 20 times for `perf record`: `cache-bench profile-xml`.
+func profileXMLFeed(work: URL) throws {
+    let feed = work.appendingPathComponent("feed-profile.xml")
+    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    try makeFeed(games: 10_000).write(to: feed)
+    let start = clock.now
+    for _ in 0..<20 { _ = try XMLFeedReader.read(contentsOf: feed) }
+    print("profile-xml: \(format(nanoseconds(clock.now - start) / 20)) per read")
 }

@@ -38,6 +38,7 @@ if sections.contains("profile-hit") { try await profileMemoryHit() }
 if sections.contains("profile-disk") { try await profileDiskHit(work: work) }
 if sections.contains("profile-cold") { try profileColdStart(work: work) }
 if sections.contains("profile-pipeline") { try profilePipeline(work: work) }
+if sections.contains("profile-xml") { try profileXMLFeed(work: work) }
 if wants("day") {
     print("")
     try await simulatedDay()

@@ -1,4 +1,5 @@
 import CLibXML2
+import CasinoCatalog
 import Foundation
 import ProviderAPI
 
@@ -52,7 +53,7 @@ struct FeedParser {
         }
         let line = cursor.line
         let attributes = try cursor.attributes()
-        guard let provider = attributes["provider"], !provider.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard let provider = attributes["provider"], !provider.trimmingWhitespace().isEmpty else {
             throw cursor.error(
                 .invalidValue,
                 "<feed> has no provider attribute; the feed must name its provider (<feed provider=\"acme\">)",
@@ -90,7 +91,7 @@ struct FeedParser {
     }
 
     private func date(_ text: String, line: Int) throws(XMLFeedError) -> Date {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingWhitespace()
         if let date = try? Date(trimmed, strategy: .iso8601) { return date }
         if let date = try? Date(trimmed, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
             return date
@@ -101,11 +102,14 @@ struct FeedParser {
             line: line)
     }
 
-    private func position(_ text: String?, of element: String, line: Int) throws(XMLFeedError) -> Int? {
+    /// `element` names the position's owner in an error, and is built only for one.
+    private func position(
+        _ text: String?, of element: @autoclosure () -> String, line: Int
+    ) throws(XMLFeedError) -> Int? {
         guard let text else { return nil }
-        guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+        guard let value = Int(text.trimmingWhitespace()) else {
             throw cursor.error(
-                .invalidValue, "\(element): position=\"\(text.prefix(40))\" is not an integer", line: line)
+                .invalidValue, "\(element()): position=\"\(text.prefix(40))\" is not an integer", line: line)
         }
         return value
     }
@@ -115,7 +119,7 @@ struct FeedParser {
     private func category() throws(XMLFeedError) -> XMLFeed.Category {
         let line = cursor.line
         let attributes = try cursor.attributes()
-        guard let id = attributes["id"], !id.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard let id = attributes["id"], !id.trimmingWhitespace().isEmpty else {
             throw cursor.error(.invalidValue, "<category> has no id attribute; every category needs one", line: line)
         }
         var category = XMLFeed.Category(
@@ -181,7 +185,7 @@ struct FeedParser {
             guard name == "category" else { return }
             let line = cursor.line
             let attributes = try cursor.attributes()
-            guard let ref = attributes["ref"], !ref.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard let ref = attributes["ref"], !ref.trimmingWhitespace().isEmpty else {
                 throw cursor.error(
                     .invalidValue, "\(label): <category> has no ref attribute; it must name a category id", line: line)
             }

@@ -144,7 +144,12 @@ final class XMLCursor {
 
     /// The qualified name (`game`, `ext:game`).
     var name: String {
-        xmlTextReaderConstName(reader).map { String(cString: $0) } ?? ""
+        nameBytes.map { String(cString: $0) } ?? ""
+    }
+
+    /// The qualified name as libxml2 holds it: interned, valid until the reader is freed.
+    private var nameBytes: UnsafePointer<CChar>? {
+        xmlTextReaderConstName(reader).map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
     }
 
     /// The element depth, the root being 0.
@@ -200,7 +205,7 @@ final class XMLCursor {
     func forEachChild(_ body: (String) throws(XMLFeedError) -> Void) throws(XMLFeedError) {
         guard !isEmptyElement else { return }
         let depth = self.depth
-        let parent = name
+        let parent = nameBytes  // interned by libxml2 for the reader's life; a String only for an error
         while try advance() {
             switch kind {
             case .element:
@@ -213,7 +218,7 @@ final class XMLCursor {
                 continue
             }
         }
-        throw unexpectedEnd(in: parent)
+        throw unexpectedEnd(in: parent.map { String(cString: $0) } ?? "")
     }
 
     /// The current element's text (text and CDATA children, concatenated; child elements
@@ -223,7 +228,8 @@ final class XMLCursor {
     func text() throws(XMLFeedError) -> String {
         guard !isEmptyElement else { return "" }
         let depth = self.depth
-        let parent = name
+        let parentBytes = nameBytes
+        let parent = { parentBytes.map { String(cString: $0) } ?? "" }  // for errors only
         let line = self.line
         var bytes: [UInt8] = []
         while try advance() {
@@ -234,7 +240,7 @@ final class XMLCursor {
                 guard bytes.count + count <= limits.maxTextBytes else {
                     throw error(
                         .tooLarge,
-                        "the text of <\(parent.prefix(60))> is over the limit of \(limits.maxTextBytes) bytes",
+                        "the text of <\(parent().prefix(60))> is over the limit of \(limits.maxTextBytes) bytes",
                         line: line)
                 }
                 bytes.append(contentsOf: UnsafeBufferPointer(start: value, count: count))
@@ -246,7 +252,7 @@ final class XMLCursor {
                 continue
             }
         }
-        throw unexpectedEnd(in: parent)
+        throw unexpectedEnd(in: parent())
     }
 
     /// Moves past the current element and everything in it.
