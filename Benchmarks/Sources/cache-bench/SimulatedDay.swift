@@ -62,7 +62,7 @@ final class VirtualProvider: CatalogUpstream {
 /// the seed-000 design (6 h TTL, no ETag), and this cache with its defaults. Reports upstream
 /// calls, body bytes and the time to first content per screen.
 func simulatedDay() async throws {
-    let work = FileManager.default.temporaryDirectory.appendingPathComponent("day-\(UUID().uuidString)")
+    let work = benchRoot.appendingPathComponent("day-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: work) }
     let edition = try Edition(id: "en-iPhone")
     var sample = SampleRecording(games: 2000, categories: 20)
@@ -74,13 +74,30 @@ func simulatedDay() async throws {
     try SnapshotWriter(logger: benchLogger).write(catalog, to: bundle)
     let categoryIds = catalog.editions[0].categories.items.map(\.id)
     let sessionHours = [0.0, 2.0, 5.0, 9.0, 14.0]
+    // Seed 000's assumption: the same two categories every session (a user's favourites).
+    let favourites = sessionHours.map { _ in [categoryIds[0], categoryIds[1]] }
+    try await simulateDay(
+        "favourites: the same 2 categories each session (seed 000's assumption)", screens: favourites,
+        sessionHours: sessionHours, catalog: catalog, bundle: bundle, work: work)
+    // Browsing: two categories drawn at random from 20 each session, mostly ones not seen yet.
     var random: UInt64 = 7
-    let screens: [[String]] = sessionHours.map { _ in
+    let browsing: [[String]] = sessionHours.map { _ in
         (0..<2).map { _ in
             random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return categoryIds[Int((random >> 33) % UInt64(categoryIds.count))]
         }
     }
+    print("")
+    try await simulateDay(
+        "browsing: 2 categories drawn at random from 20 each session", screens: browsing,
+        sessionHours: sessionHours, catalog: catalog, bundle: bundle, work: work)
+}
+
+/// One simulated day of `screens` (the categories opened per session) for the three designs.
+private func simulateDay(
+    _ pattern: String, screens: [[String]], sessionHours: [Double], catalog: Catalog, bundle: URL, work: URL
+) async throws {
+    let edition = catalog.editions[0].edition
 
     struct Outcome {
         var name: String
@@ -111,7 +128,7 @@ func simulatedDay() async throws {
     for (name, honoursETags) in [("seed-000 design (6 h TTL, no ETag)", false), ("CasinoCache defaults", true)] {
         let provider = VirtualProvider(catalog: catalog, honoursETags: honoursETags)
         let clock = ManualClock(now: catalog.generatedAt.addingTimeInterval(86_400))
-        let directory = work.appendingPathComponent("cache-\(honoursETags)")
+        let directory = work.appendingPathComponent("cache-\(honoursETags)-\(UUID().uuidString)")
         var times: [Duration] = []
         var previousHour = 0.0
         for (session, hour) in sessionHours.enumerated() {
@@ -144,7 +161,7 @@ func simulatedDay() async throws {
     }
 
     let baseline = Double(outcomes[0].calls)
-    print("A simulated day: 5 sessions (0 h, 2 h, 5 h, 9 h, 14 h), each the lobby + 2 categories; provider latency 2–5 s")
+    print("A simulated day, \(pattern): 5 sessions (0 h, 2 h, 5 h, 9 h, 14 h), each the lobby + 2 categories; provider latency 2–5 s")
     print("| design | upstream calls | vs no cache | 304s | body bytes | first content: median | worst |")
     print("|---|---|---|---|---|---|---|")
     for outcome in outcomes {
