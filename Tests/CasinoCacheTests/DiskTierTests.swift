@@ -148,6 +148,24 @@ struct DiskTierTests {
         #expect(diskTier(root).entry(for: victim.key) == victim)
     }
 
+    @Test func aSymbolicLinkPlantedInPlaceOfAnEntryIsNotFollowed() async throws {
+        // Given a flushed entry whose file is then replaced by a link to another entry's file
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let tier = diskTier(root)
+        let victim = DiskSampleKind.gamesPage.entry()
+        tier.store(victim)
+        await tier.flush()
+        let victimFile = try #require(diskEntryFiles(root).first)
+        let elsewhere = root.appendingPathComponent("elsewhere.json.gz")
+        try FileManager.default.moveItem(at: root.appendingPathComponent(victimFile), to: elsewhere)
+        try FileManager.default.createSymbolicLink(
+            at: root.appendingPathComponent(victimFile), withDestinationURL: elsewhere)
+        // When a fresh tier reads the key
+        // Then it is a miss: the link is refused, not followed to the (valid) file it points at
+        #expect(diskTier(root).entry(for: victim.key) == nil)
+    }
+
     @Test func cacheVersionBumpIgnoresAndRemovesOldEntries() async throws {
         // Given entries written with cache version 1
         let root = try diskTemporaryDirectory()

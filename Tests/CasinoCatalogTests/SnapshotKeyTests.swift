@@ -31,6 +31,8 @@ import Testing
     @Test(arguments: [
         "", "en-iPhone", "en-iPhone/games", "en-iPhone/games/X/-1", "en-iPhone/games/X/01", "en-iPhone/games//0",
         "en-iPhone/games/a/b/0", "en-iPhone/games/%ZZ/0", "xx/categories", "en-iPhone/categories/extra",
+        "en-iPhone/games/X/+1", "en-iPhone/games/X/1x", "en-iPhone/games/X/", "en-iPhone/games/X Y/0",
+        "EN-iPhone/categories", "en-iphone/categories", "en-iPhone/games/X/99999999999999999999",
     ])
     func rejectsMalformedSpellings(text: String) {
         #expect(SnapshotKey(text) == nil)
