@@ -103,3 +103,21 @@ func profileXMLFeed(work: URL) throws {
     for _ in 0..<20 { _ = try XMLFeedReader.read(contentsOf: feed) }
     print("profile-xml: \(format(nanoseconds(clock.now - start) / 20)) per read")
 }
+
+/// Stores and flushes a 10-game page 5,000 times for `perf record`: `cache-bench profile-store`.
+func profileStore(work: URL) async throws {
+    let edition = try Edition(id: "en-iPhone")
+    let items = (0..<10).map { index in
+        Game(id: "g\(index)", name: "Game \(index)", slug: "game-\(index)", launchUrl: "https://l.example.com/\(index)",
+            thumbnail: "https://t.example.com/\(index).jpg")
+    }
+    let page = GamesPage(categoryId: "SLOTS", offset: 0, limit: 10, total: 10, items: items)
+    let disk = DiskTier(configuration: .init(directory: work.appendingPathComponent("store")), logger: benchLogger)
+    let entry = CacheEntry(key: .gamesPage(edition, categoryId: "SLOTS", offset: 0), content: .gamesPage(page), storedAt: Date())
+    let start = clock.now
+    for _ in 0..<5_000 {
+        disk.store(entry)
+        await disk.flush()
+    }
+    print("profile-store: \(format(nanoseconds(clock.now - start) / 5_000)) per store + flush")
+}

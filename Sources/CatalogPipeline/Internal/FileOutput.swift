@@ -1,3 +1,4 @@
+import CasinoCatalog
 import Foundation
 
 #if canImport(Glibc)
@@ -44,31 +45,11 @@ enum FileOutput {
         }
     }
 
-    /// Creates `url`, which must not exist yet (`O_EXCL`: a fresh staging directory holds nothing,
-    /// and a link planted there is not followed), and writes `data` into it. No `fsync`: the
-    /// staged copy is validated by reading it back before it is published.
+    /// Creates `url`, which must not exist yet (a fresh staging directory holds nothing, and a link
+    /// planted there is not followed), and writes `data` into it. No `fsync`: the staged copy is
+    /// validated by reading it back before it is published.
     private static func writeNew(_ data: Data, to url: URL) throws(PipelineError) {
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard descriptor >= 0 else {
-            throw PipelineError(.io, "cannot create: \(String(cString: strerror(errno)))", file: url.relativePath)
-        }
-        var error: Int32 = 0
-        data.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var written = 0
-            while written < buffer.count {
-                let count = Foundation.write(descriptor, base + written, buffer.count - written)
-                if count > 0 {
-                    written += count
-                } else if count < 0 && errno == EINTR {
-                    continue
-                } else {
-                    error = count < 0 ? errno : EIO
-                    return
-                }
-            }
-        }
-        if close(descriptor) != 0 && error == 0 { error = errno }
+        let error = FileDescriptorIO.createFile(atPath: url.path, contents: data)
         guard error == 0 else {
             throw PipelineError(.io, "cannot write: \(String(cString: strerror(error)))", file: url.relativePath)
         }

@@ -67,7 +67,7 @@ enum BundledFileReader {
                 .sizeMismatch, "\(relativePath) is \(size) bytes, the manifest says \(expectedBytes)")
         }
 
-        let outcome = DescriptorRead.read(descriptor, count: size)
+        let outcome = FileDescriptorIO.read(descriptor, count: size)
         guard outcome.error == 0 else {
             throw BundledFailure(.io, "cannot read \(relativePath): \(String(cString: strerror(outcome.error)))")
         }

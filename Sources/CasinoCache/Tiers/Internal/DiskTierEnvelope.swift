@@ -50,7 +50,7 @@ struct DiskTierEnvelope: Codable, Sendable {
         guard json.count <= maxBytes else {
             throw Rejection(reason: "entry of \(json.count) JSON bytes is over maxEntryBytes \(maxBytes)")
         }
-        let packed = try Gzip.compress(json)
+        let packed = try Gzip.compress(json, level: Gzip.fastLevel)
         guard packed.count <= maxBytes else {
             throw Rejection(reason: "entry of \(packed.count) gzip bytes is over maxEntryBytes \(maxBytes)")
         }

@@ -1,3 +1,4 @@
+import CasinoCatalog
 import Foundation
 
 #if canImport(Darwin)
@@ -48,7 +49,7 @@ struct DiskTierFiles: Sendable {
             throw Failure(description: "cannot stat \(name): \(String(cString: strerror(errno)))")
         }
         guard info.st_mode & S_IFMT == S_IFREG else { throw Failure(description: "\(name) is not a regular file") }
-        let outcome = DescriptorRead.read(descriptor, count: min(Int(info.st_size), limit + 1))
+        let outcome = FileDescriptorIO.read(descriptor, count: min(Int(info.st_size), limit + 1))
         guard outcome.error == 0 else {
             throw Failure(description: "cannot read \(name): \(String(cString: strerror(outcome.error)))")
         }
@@ -75,15 +76,31 @@ struct DiskTierFiles: Sendable {
     }
 
     private func write(_ data: Data, to name: String) throws {
-        let temporary = url(for: DiskTierFileName.temporaryName(unique: UUID().uuidString))
+        let temporary = url(for: DiskTierFileName.temporaryName(unique: Self.uniqueSuffix()))
+        let error = FileDescriptorIO.createFile(atPath: temporary.path, contents: data, permissions: 0o600)
+        guard error == 0 else {
+            throw Failure(description: "cannot write \(name): \(String(cString: strerror(error)))")
+        }
         do {
-            try data.write(to: temporary, options: [.withoutOverwriting])
             try rename(temporary, to: url(for: name))
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
+            unlink(temporary.path)
             throw error
         }
     }
+
+    /// A name part no other write uses: this process's random token and a counter. (`UUID()` per
+    /// write read `/dev/urandom` on Linux every time.) `O_EXCL` still refuses a clash.
+    private static func uniqueSuffix() -> String {
+        let number = writeCounter.withLock { counter -> UInt64 in
+            counter &+= 1
+            return counter
+        }
+        return "\(processToken)-\(number)"
+    }
+
+    private static let processToken = UUID().uuidString
+    private static let writeCounter = Locked<UInt64>(0)
 
     private func rename(_ source: URL, to destination: URL) throws {
         let status = source.withUnsafeFileSystemRepresentation { source in
