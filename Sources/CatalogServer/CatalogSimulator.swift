@@ -4,6 +4,7 @@ public import Foundation
 import Hummingbird
 public import Logging
 import ProviderAPI
+import ServiceLifecycle
 
 /// The provider simulator: speaks the provider's casino API over real HTTP, from a recorded or
 /// generated catalogue, with latency, `ETag`/`304`, and injected faults.
@@ -31,6 +32,7 @@ public final class CatalogSimulator: Sendable {
         var faultUses: [Int: Int] = [:]
         var random: SplitMix64
         var server: Task<Void, any Error>?
+        var serviceGroup: ServiceGroup?
         var baseURL: URL?
     }
 
@@ -70,27 +72,38 @@ public final class CatalogSimulator: Sendable {
         let application = makeApplication(host: host, port: port) { [state] port in
             state.withLock { $0.baseURL = URL(string: "http://\(host):\(port)") }
         }
-        let task = Task { try await application.run() }
-        state.withLock { $0.server = task }
+        let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
+        let task = Task { try await group.run() }
+        state.withLock {
+            $0.server = task
+            $0.serviceGroup = group
+        }
         for _ in 0..<2000 {
             if let url = baseURL { return url }
             if task.isCancelled { break }
             try await Task.sleep(for: .milliseconds(5))
         }
-        task.cancel()
+        await stop()
         throw SimulatorError("the simulator did not start on \(host):\(port)")
     }
 
-    /// Stops serving (the port closes; requests in flight end).
+    /// Stops serving: the port closes, and requests in flight and connections already accepted
+    /// are served or closed before it returns.
+    ///
+    /// A graceful shutdown, not a cancellation: cancelling a Hummingbird server drops connections
+    /// it has accepted but not yet handled, and NIO traps on them ("Deinited NIOAsyncWriter without
+    /// calling finish()", swift-server/swift-http-server#137), which crashed a test process now and
+    /// then when a client connected just as its test stopped the server.
     public func stop() async {
-        let task = state.withLock { state -> Task<Void, any Error>? in
+        let (task, group) = state.withLock { state -> (Task<Void, any Error>?, ServiceGroup?) in
             defer {
                 state.server = nil
+                state.serviceGroup = nil
                 state.baseURL = nil
             }
-            return state.server
+            return (state.server, state.serviceGroup)
         }
-        task?.cancel()
+        await group?.triggerGracefulShutdown()
         _ = await task?.result
     }
 
@@ -144,7 +157,7 @@ public final class CatalogSimulator: Sendable {
         var parameters: [String: String] = [:]
         for (name, value) in request.uri.queryParameters { parameters[String(name)] = String(value) }
         let (settings, fault, delay, randomStatus) = decide(path: path, query: query)
-        if delay > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
+        if delay > 0 { try? await Self.pause(milliseconds: delay) }
 
         let response: Response
         if let status = fault?.kind == .status ? (fault?.status ?? 500) : randomStatus {
@@ -256,13 +269,19 @@ public final class CatalogSimulator: Sendable {
                 status: .ok, headers: headers,
                 body: ResponseBody(contentLength: bytes.count) { writer in
                     try await writer.write(first)
-                    try await Task.sleep(for: .milliseconds(milliseconds))
+                    try await Self.pause(milliseconds: milliseconds)
                     try await writer.write(rest)
                     try await writer.finish(nil)
                 })
         default:
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         }
+    }
+
+    /// Sleeps for simulated latency or a stall, ending early when the server shuts down, so
+    /// ``stop()`` does not wait out a 60-second stall.
+    private static func pause(milliseconds: Int) async throws {
+        try await cancelWhenGracefulShutdown { try await Task.sleep(for: .milliseconds(milliseconds)) }
     }
 
     private static func failure(status: Int, retryAfter: Int = 1, message: String? = nil) -> Response {
