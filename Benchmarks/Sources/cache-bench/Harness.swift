@@ -60,6 +60,28 @@ func measure(samples: Int = 200, warmup: Int = 20, batch: Int = 1, _ body: () th
     return Samples(values: values)
 }
 
+/// Times an operation and its floor with their samples interleaved (floor, operation, floor, …),
+/// so that a slow stretch of this shared machine hits both alike and their ratio stays honest.
+func measurePair(
+    samples: Int = 200, warmup: Int = 20, batch: Int = 1, floor: () throws -> Void, operation: () throws -> Void
+) rethrows -> (floor: Samples, operation: Samples) {
+    for _ in 0..<warmup {
+        for _ in 0..<batch { try floor() }
+        for _ in 0..<batch { try operation() }
+    }
+    var floorValues: [Double] = []
+    var operationValues: [Double] = []
+    for _ in 0..<samples {
+        var start = clock.now
+        for _ in 0..<batch { try floor() }
+        floorValues.append(nanoseconds(clock.now - start) / Double(batch))
+        start = clock.now
+        for _ in 0..<batch { try operation() }
+        operationValues.append(nanoseconds(clock.now - start) / Double(batch))
+    }
+    return (Samples(values: floorValues), Samples(values: operationValues))
+}
+
 /// The async twin of ``measure(samples:warmup:batch:_:)``.
 nonisolated(nonsending) func measureAsync(samples: Int = 200, warmup: Int = 20, batch: Int = 1, _ body: () async throws -> Void) async rethrows
     -> Samples

@@ -104,8 +104,11 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
         let key = "global/en-iPhone/games/\(categoryId)/0"
         let floor = Mutex<[String: GamesPage]>([key: firstPage])
         var sink = 0
-        let floorSamples = measure(batch: 2000) { sink &+= floor.withLock { $0[key]?.count ?? 0 } }
-        let sync = measure(batch: 2000) { sink &+= cache.cachedGamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0 }
+        let (floorSamples, sync) = measurePair(batch: 2000) {
+            sink &+= floor.withLock { $0[key]?.count ?? 0 }
+        } operation: {
+            sink &+= cache.cachedGamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0
+        }
         let async = try await measureAsync(batch: 500) {
             sink &+= try await cache.gamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0
         }
@@ -144,11 +147,12 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
         let bytes = try Data(contentsOf: file)
         let decoder = CatalogCoding.decoder()
         var sink = 0
-        let floor = try measure(samples: 300) {
+        let (floor, hit) = try measurePair(samples: 300) {
             let json = try Gzip.decompress(try Data(contentsOf: file), limit: 16 << 20)
             sink &+= try decoder.decode(DiskFileMirror.self, from: json).key.count
+        } operation: {
+            sink &+= disk.entry(for: key)?.content.ids.count ?? 0
         }
-        let hit = measure(samples: 300) { sink &+= disk.entry(for: key)?.content.ids.count ?? 0 }
         results.append(Result(operation: "disk hit", size: "\(games)-game page, \(bytes.count) B gzip", medianNanoseconds: hit.median,
             p99Nanoseconds: hit.p99, floor: "read + gunzip + decode", floorMedianNanoseconds: floor.median))
         if sink == 42 { print("") }
@@ -160,7 +164,7 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
         let pageEntry = manifest.files.first { $0.key == .gamesPage(edition, categoryId: categoryId, offset: 0) }!
         let decoder = CatalogCoding.decoder()
         var sink = 0
-        let floor = try measure(samples: 200) {
+        let (floor, cold) = try measurePair(samples: 200) {
             let manifestData = try Data(contentsOf: bundleDirectory.appendingPathComponent(Manifest.fileName))
             sink &+= try decoder.decode(Manifest.self, from: manifestData).files.count
             let categories = try Gzip.decompress(
@@ -169,8 +173,7 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
             let page = try Gzip.decompress(
                 try Data(contentsOf: bundleDirectory.appendingPathComponent(pageEntry.path)), limit: 16 << 20)
             sink &+= try decoder.decode(Snapshot<GamesPage>.self, from: page).payload.count
-        }
-        let cold = measure(samples: 200) {
+        } operation: {
             let cache = CatalogCache(upstream: upstream, cacheDirectory: nil, bundleDirectory: bundleDirectory, logger: logger)
             sink &+= cache.cachedCategories(edition: edition).value?.items.count ?? 0
             sink &+= cache.cachedGamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0
