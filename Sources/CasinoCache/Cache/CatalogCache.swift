@@ -65,7 +65,8 @@ public final class CatalogCache: Sendable {
     /// - Parameters:
     ///   - configuration: Time to live, page size, limits, retries.
     ///   - upstream: Where fresh content comes from.
-    ///   - memory: The memory tier; one sized from `configuration` when `nil`.
+    ///   - memory: The memory tier; one sized from `configuration` when `nil`. Give each cache its
+    ///     own: the tier counts the cache's memory hits for ``statistics()``.
     ///   - disk: The disk tier, or `nil` for a cache that does not survive restarts.
     ///   - bundled: The bundled snapshot, or `nil`.
     ///   - clock: What "now" is and how to wait; inject ``ManualClock`` in tests.
@@ -318,13 +319,7 @@ public final class CatalogCache: Sendable {
         }
         guard let (entry, tier) = storedEntryBelowMemory(key) else { return nil }
         let answer = Self.answer(for: entry, now: now, timeToLive: timeToLive)
-        record { statistics in
-            switch answer {
-            case .fresh: statistics.fresh += 1
-            case .stale: statistics.stale += 1
-            case .bundled: statistics.bundled += 1
-            }
-        }
+        record { $0.count(answer) }
         return Found(box: memory.insert(entry), tier: tier, answer: answer)
     }
 
