@@ -3,7 +3,7 @@ public import Foundation
 
 /// Deterministic gzip over the system zlib.
 ///
-/// ``compress(_:)`` always produces the same bytes for the same input: a fixed level, a gzip
+/// ``compress(_:level:)`` always produces the same bytes for the same input and level: a gzip
 /// header with modification time 0, no name and the OS byte 255 ("unknown") on every platform.
 /// ``decompress(_:limit:expectedSize:)`` is for hostile input: it stops at `limit` output
 /// bytes and rejects truncation, trailing bytes, a second member, and CRC or length mismatches.
