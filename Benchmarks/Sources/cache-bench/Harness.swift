@@ -1,3 +1,5 @@
+import CasinoCatalog
+import CatalogPipeline
 import Foundation
 
 /// One measured operation and its floor, both timed in the same run.
@@ -116,4 +118,15 @@ func printTable(_ results: [Result]) {
     print(line(header))
     print("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")
     for row in rows { print(line(row)) }
+}
+
+/// A synthetic recording of `games` games in `categories` categories for one edition (en-iPhone),
+/// written to `work/recording` and normalized: the catalogue the runtime benchmarks start from.
+func sampleCatalog(games: Int, categories: Int, in work: URL) throws -> Catalog {
+    var sample = SampleRecording(games: games, categories: categories)
+    sample.editions = [try Edition(id: "en-iPhone")]
+    let recording = work.appendingPathComponent("recording")
+    try sample.write(to: recording)
+    return try Normalizer(configuration: .default, logger: benchLogger)
+        .normalize(RecordedProviderSource(directory: recording)).catalog
 }

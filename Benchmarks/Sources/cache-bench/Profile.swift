@@ -28,12 +28,8 @@ import XMLGameFeed
 
 /// Loops a disk hit of a 10-game page for `perf record`: `cache-bench profile-disk`.
 func profileDiskHit(work: URL) async throws {
-    var sample = SampleRecording(games: 200, categories: 2)
-    let edition = try Edition(id: "en-iPhone")
-    sample.editions = [edition]
-    try sample.write(to: work.appendingPathComponent("recording"))
-    let catalog = try Normalizer(configuration: .default, logger: benchLogger)
-        .normalize(RecordedProviderSource(directory: work.appendingPathComponent("recording"))).catalog
+    let catalog = try sampleCatalog(games: 200, categories: 2, in: work)
+    let edition = catalog.editions[0].edition
     let page = catalog.editions[0].pages[0]
     let disk = DiskTier(configuration: .init(directory: work.appendingPathComponent("disk")), logger: benchLogger)
     let key = CacheKey.gamesPage(edition, categoryId: page.categoryId, offset: 0)
@@ -48,12 +44,8 @@ func profileDiskHit(work: URL) async throws {
 /// Loops a cold start (new cache on a bundle: categories + first page) for `perf record`:
 /// `cache-bench profile-cold`.
 func profileColdStart(work: URL) throws {
-    var sample = SampleRecording(games: 2000, categories: 20)
-    let edition = try Edition(id: "en-iPhone")
-    sample.editions = [edition]
-    try sample.write(to: work.appendingPathComponent("recording"))
-    let catalog = try Normalizer(configuration: .default, logger: benchLogger)
-        .normalize(RecordedProviderSource(directory: work.appendingPathComponent("recording"))).catalog
+    let catalog = try sampleCatalog(games: 2000, categories: 20, in: work)
+    let edition = catalog.editions[0].edition
     let bundle = work.appendingPathComponent("out")
     _ = try SnapshotWriter(logger: benchLogger).write(catalog, to: bundle)
     let categoryId = catalog.editions[0].pages[0].categoryId

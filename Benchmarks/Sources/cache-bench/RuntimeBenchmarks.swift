@@ -78,14 +78,10 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
 @MainActor func runtimeBenchmarks(work: URL) async throws -> [Result] {
     let logger = benchLogger
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-    let edition = try Edition(id: "en-iPhone")
 
     // A bundle built by the pipeline from a synthetic recording: 2,000 games, 20 categories.
-    var sample = SampleRecording(games: 2000, categories: 20)
-    sample.editions = [edition]
-    try sample.write(to: work.appendingPathComponent("recording"))
-    let catalog = try Normalizer(configuration: .default, logger: logger)
-        .normalize(RecordedProviderSource(directory: work.appendingPathComponent("recording"))).catalog
+    let catalog = try sampleCatalog(games: 2000, categories: 20, in: work)
+    let edition = catalog.editions[0].edition
     let bundleDirectory = work.appendingPathComponent("out")
     let manifest = try SnapshotWriter(logger: logger).write(catalog, to: bundleDirectory)
     let pages = catalog.editions[0].pages

@@ -64,12 +64,7 @@ final class VirtualProvider: CatalogUpstream {
 func simulatedDay() async throws {
     let work = benchRoot.appendingPathComponent("day-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: work) }
-    let edition = try Edition(id: "en-iPhone")
-    var sample = SampleRecording(games: 2000, categories: 20)
-    sample.editions = [edition]
-    try sample.write(to: work.appendingPathComponent("recording"))
-    let catalog = try Normalizer(configuration: .default, logger: benchLogger)
-        .normalize(RecordedProviderSource(directory: work.appendingPathComponent("recording"))).catalog
+    let catalog = try sampleCatalog(games: 2000, categories: 20, in: work)
     let bundle = work.appendingPathComponent("bundle")
     try SnapshotWriter(logger: benchLogger).write(catalog, to: bundle)
     let categoryIds = catalog.editions[0].categories.items.map(\.id)

@@ -27,14 +27,3 @@ struct AnswerCounts {
         statistics.bundled += bundled
     }
 }
-
-extension CacheStatistics {
-    /// Counts one answer of a tier below memory.
-    mutating func count(_ answer: CacheAnswer) {
-        switch answer {
-        case .fresh: fresh += 1
-        case .stale: stale += 1
-        case .bundled: bundled += 1
-        }
-    }
-}

@@ -31,10 +31,9 @@ public final class CatalogCache: Sendable {
     public let bundled: BundledTier?
 
     private let upstream: any CatalogUpstream
-    /// The configuration's times to live in seconds, and the snapshot's date: read on every hit.
+    /// The configuration's times to live in seconds: read on every hit.
     private let categoriesTimeToLive: TimeInterval
     private let gamesPageTimeToLive: TimeInterval
-    private let snapshotGeneratedAt: Date?
     private let clock: any CacheClock
     private let logger: Logger
     private let broadcaster = UpdateBroadcaster()
@@ -54,6 +53,8 @@ public final class CatalogCache: Sendable {
         var generations: [CacheScope?: Int] = [:]
         var nextTaskID: UInt64 = 0
         var statistics = CacheStatistics()
+        /// Answers from the disk and the bundle (the memory tier counts its own hits).
+        var answers = AnswerCounts()
     }
 
     /// Creates a cache over explicit tiers.
@@ -82,7 +83,6 @@ public final class CatalogCache: Sendable {
         self.bundled = bundled
         categoriesTimeToLive = configuration.categoriesTTL.timeInterval
         gamesPageTimeToLive = configuration.gamesPageTTL.timeInterval
-        snapshotGeneratedAt = bundled?.generatedAt
         self.clock = clock
         self.logger = logger
         if let pageSize = bundled?.manifest?.pageSize, pageSize != configuration.pageSize {
@@ -288,7 +288,11 @@ public final class CatalogCache: Sendable {
 
     /// What the cache has done so far.
     public func statistics() -> CacheStatistics {
-        var statistics = state.withLock { $0.statistics }
+        var statistics = state.withLock { state in
+            var statistics = state.statistics
+            state.answers.add(to: &statistics)
+            return statistics
+        }
         memory.answers.add(to: &statistics)
         statistics.memoryEvictions = memory.evictions
         statistics.diskEvictions = disk?.evictions ?? 0
@@ -319,7 +323,7 @@ public final class CatalogCache: Sendable {
         }
         guard let (entry, tier) = storedEntryBelowMemory(key) else { return nil }
         let answer = Self.answer(for: entry, now: now, timeToLive: timeToLive)
-        record { $0.count(answer) }
+        state.withLock { $0.answers.count(answer) }
         return Found(box: memory.insert(entry), tier: tier, answer: answer)
     }
 
@@ -334,7 +338,7 @@ public final class CatalogCache: Sendable {
     /// The disk entry, or the bundled one when there is no disk entry or it is older than the bundle.
     private func storedEntryBelowMemory(_ key: CacheKey) -> (CacheEntry, CacheMetadata.Tier)? {
         if let disk, let entry = disk.entry(for: key) {
-            if let snapshotGeneratedAt, entry.storedAt < snapshotGeneratedAt, let newer = bundled?.entry(for: key) {
+            if let generatedAt = bundled?.generatedAt, entry.storedAt < generatedAt, let newer = bundled?.entry(for: key) {
                 return (newer, .bundled)
             }
             return (entry, .disk)
@@ -350,7 +354,7 @@ public final class CatalogCache: Sendable {
         let box = found.box
         let metadata = CacheMetadata(
             tier: found.tier, origin: box.entry.origin, storedAt: box.entry.storedAt,
-            age: max(now.timeIntervalSince(box.entry.storedAt), 0), snapshotGeneratedAt: snapshotGeneratedAt)
+            age: max(now.timeIntervalSince(box.entry.storedAt), 0), snapshotGeneratedAt: bundled?.generatedAt)
         let value = extract(box.entry.content)
         switch found.answer {
         case .fresh: return .fresh(value, metadata)
@@ -386,7 +390,7 @@ public final class CatalogCache: Sendable {
     private func metadata(_ entry: CacheEntry, tier: CacheMetadata.Tier, now: Date) -> CacheMetadata {
         CacheMetadata(
             tier: tier, origin: entry.origin, storedAt: entry.storedAt, age: max(now.timeIntervalSince(entry.storedAt), 0),
-            snapshotGeneratedAt: snapshotGeneratedAt)
+            snapshotGeneratedAt: bundled?.generatedAt)
     }
 
     // MARK: - Fetching

@@ -34,6 +34,14 @@ public final class MemoryTier: CacheStorage {
         var evictions = 0
         var answers = AnswerCounts()
 
+        /// The box for `key`, marked as just used.
+        mutating func touch(_ key: CacheKey) -> Box? {
+            guard let box = boxes[key] else { return nil }
+            tick &+= 1
+            box.lastUse = tick
+            return box
+        }
+
         mutating func remove(_ key: CacheKey) {
             if let box = boxes.removeValue(forKey: key) { totalCost -= box.cost }
         }
@@ -55,12 +63,7 @@ public final class MemoryTier: CacheStorage {
 
     /// The stored box for `key`, marked as just used.
     func box(for key: CacheKey) -> Box? {
-        state.withLock { state in
-            guard let box = state.boxes[key] else { return nil }
-            state.tick &+= 1
-            box.lastUse = state.tick
-            return box
-        }
+        state.withLock { $0.touch(key) }
     }
 
     /// A memory hit: the stored box and how the cache answered with it.
@@ -74,9 +77,7 @@ public final class MemoryTier: CacheStorage {
     /// lock. (`classify` takes two fields, not the entry: passing the entry would copy it.)
     func hit(for key: CacheKey, classify: (CacheOrigin, Date) -> CacheAnswer) -> Hit? {
         state.withLock { state -> Hit? in
-            guard let box = state.boxes[key] else { return nil }
-            state.tick &+= 1
-            box.lastUse = state.tick
+            guard let box = state.touch(key) else { return nil }
             let answer = classify(box.entry.origin, box.entry.storedAt)
             state.answers.count(answer)
             return Hit(box: box, answer: answer)
