@@ -51,8 +51,8 @@ let package = Package(
         ),
 
         // What an app imports.
-        .target(name: "CasinoCatalog"),
         .target(name: "Gzip", dependencies: ["CZlib"]),
+        .target(name: "CasinoCatalog", dependencies: ["Gzip"]),
         .target(name: "ProviderAPI", dependencies: ["CasinoCatalog"]),
         .target(
             name: "CasinoCache",

@@ -1,3 +1,6 @@
+public import CasinoCatalog
+public import Foundation
+
 /// Why a pipeline step failed: what, where (file and record) and what to do about it.
 ///
 /// ```
@@ -25,6 +28,22 @@ public struct PipelineError: Error, Sendable, CustomStringConvertible {
         self.file = file
         self.record = record
         self.cause = cause
+    }
+
+    /// The reader's error about a file of the snapshot directory `directory`.
+    public init(_ error: SnapshotReadError, in directory: URL) {
+        let code: Code =
+            switch error.code {
+            case .notFound: .missingInput
+            case .tooLarge: .inputTooLarge
+            case .io: .io
+            default: .malformedInput
+            }
+        let file = directory.appendingPathComponent(error.file).relativePath
+        self.init(code, "\(error.message) (\(error.code))", file: file, record: error.record, cause: error)
+        if !error.violations.isEmpty {
+            message += ": " + error.violations.prefix(5).map(\.description).joined(separator: "; ")
+        }
     }
 
     public var description: String {

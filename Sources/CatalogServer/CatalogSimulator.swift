@@ -132,7 +132,13 @@ public final class CatalogSimulator: Sendable {
         }
         router.post("/_admin/settings") { request, _ in
             let body = try await request.body.collect(upTo: 1 << 20)
-            let settings = try JSONDecoder().decode(SimulatorSettings.self, from: Data(String(buffer: body).utf8))
+            let settings: SimulatorSettings
+            do {
+                settings = try JSONDecoder().decode(SimulatorSettings.self, from: Data(String(buffer: body).utf8))
+            } catch {
+                return Self.failure(status: 400, message: "not SimulatorSettings JSON: \(error)")
+            }
+            if let problem = settings.problem { return Self.failure(status: 400, message: problem) }
             self.update { $0 = settings }
             return Self.json(try JSONEncoder().encode(settings))
         }
@@ -226,6 +232,7 @@ public final class CatalogSimulator: Sendable {
         case .gamesPage(let edition, let categoryId, let offset, let limit):
             let games = content.games[categoryId] ?? []
             let total = current.total(of: categoryId, in: content)
+            // `offset` and `limit` are parsed within CatalogRules' bounds, so their sum cannot overflow.
             let items = offset < games.count ? Array(games[offset..<min(offset + limit, games.count)]) : []
             func link(_ offset: Int) -> String {
                 ProviderRequest.gamesPage(edition, categoryId: categoryId, offset: offset, limit: limit).description

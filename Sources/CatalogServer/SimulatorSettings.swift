@@ -39,6 +39,32 @@ public struct SimulatorSettings: Codable, Sendable, Hashable {
         seed = try container.decodeIfPresent(UInt64.self, forKey: .seed) ?? defaults.seed
     }
 
+    /// The first setting out of its range, with a message saying so; `nil` when all are usable.
+    /// Checked wherever settings arrive (flags, `POST /_admin/settings`): every later computation
+    /// on them (latency ranges, `Retry-After`, statuses) then stays far from overflow.
+    public var problem: String? {
+        let day = 86_400
+        if !(1...2).contains(latencyMilliseconds.count)
+            || !latencyMilliseconds.allSatisfy({ (0...(day * 1000)).contains($0) })
+        {
+            return "latencyMilliseconds must be one or two values in 0...\(day * 1000), got \(latencyMilliseconds)"
+        }
+        if !(0...1).contains(errorRate) || !(0...1).contains(rateLimitRate) || errorRate + rateLimitRate > 1 {
+            return "errorRate and rateLimitRate must be fractions in 0...1 that add up to at most 1"
+        }
+        if !(0...day).contains(retryAfterSeconds) { return "retryAfterSeconds must be 0...\(day)" }
+        if !(0...1_000_000).contains(version) { return "version must be 0...1000000" }
+        if !(0...(365 * day)).contains(maxAgeSeconds) { return "maxAgeSeconds must be 0...\(365 * day)" }
+        for (index, fault) in faults.enumerated() {
+            if let count = fault.count, count < 0 { return "faults[\(index)].count must not be negative" }
+            if let status = fault.status, !(100...599).contains(status) { return "faults[\(index)].status must be 100...599" }
+            if let milliseconds = fault.milliseconds, !(0...(day * 1000)).contains(milliseconds) {
+                return "faults[\(index)].milliseconds must be 0...\(day * 1000)"
+            }
+        }
+        return nil
+    }
+
     /// A fault injected into requests whose path and query contain the given texts.
     public struct Fault: Codable, Sendable, Hashable {
         /// What happens.

@@ -20,6 +20,9 @@ public enum Gzip {
     /// The largest input either direction accepts: zlib counts in 32 bits.
     public static let maxInputBytes = Int(UInt32.max) - 1
 
+    /// The most output ``decompress(_:limit:expectedSize:)`` produces, whatever the limit: 4 GiB.
+    public static let maxOutputBytes = Int(UInt32.max)
+
     /// The level the runtime's disk cache writes with: `1`. Its files are written on the device in
     /// the background and read back rarely; level 1 compresses several times faster than 9 for
     /// files a little larger, and inflating costs the same.
@@ -70,13 +73,14 @@ public enum Gzip {
     ///
     /// - Parameters:
     ///   - data: The gzip bytes.
-    ///   - limit: The most output accepted; a larger result (a gzip bomb) throws
-    ///     ``GzipError/Code/tooLarge`` after at most `limit + 1` bytes were produced.
+    ///   - limit: The most output accepted (at most ``maxOutputBytes``); a larger result (a gzip
+    ///     bomb) throws ``GzipError/Code/tooLarge`` after at most `limit + 1` bytes were produced.
     ///   - expectedSize: The size the caller expects (from a manifest): used to size the buffer
     ///     and checked against the result.
     /// - Returns: The decompressed bytes.
     /// - Throws: ``GzipError`` naming what is wrong: not gzip, truncated, corrupt, CRC or
-    ///   length mismatch, trailing bytes, too large, or not the expected size.
+    ///   length mismatch, trailing bytes, too large, not the expected size, or a negative `limit`
+    ///   or `expectedSize` (``GzipError/Code/invalidArgument``).
     public static func decompress(_ data: Data, limit: Int, expectedSize: Int? = nil) throws(GzipError) -> Data {
         guard !data.isEmpty else { throw GzipError(.truncated, "input is empty (0 bytes)") }
         guard data.count >= 2, data[data.startIndex] == 0x1F, data[data.startIndex + 1] == 0x8B else {
@@ -85,15 +89,25 @@ public enum Gzip {
         guard data.count <= maxInputBytes else {
             throw GzipError(.tooLarge, "input of \(data.count) bytes is over the 4 GiB zlib limit")
         }
+        // Limits and sizes often come from a hostile manifest: refuse negatives, and keep
+        // `limit + 1` (one byte past the limit tells a bomb apart) from overflowing.
+        guard limit >= 0 else { throw GzipError(.invalidArgument, "the limit must not be negative, got \(limit)") }
+        if let expectedSize, expectedSize < 0 {
+            throw GzipError(.invalidArgument, "the expected size must not be negative, got \(expectedSize)")
+        }
         if let expectedSize, expectedSize > limit {
             throw GzipError(.tooLarge, "expected size \(expectedSize) is over the limit of \(limit) bytes")
         }
+        let limit = min(limit, maxOutputBytes)
         var stream = z_stream()
         var status = inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else { throw GzipError(.zlib, "inflateInit2 failed (\(status))") }
         defer { inflateEnd(&stream) }
 
-        var capacity = min(max(expectedSize.map { $0 + 1 } ?? data.count * 4, 64), limit + 1)
+        // Sized for the expected output, but never past what the input can inflate to (deflate's
+        // ratio is at most 1032:1), so a lying expected size cannot allocate gigabytes up front.
+        let possible = data.count * 1032 + 64
+        var capacity = min(max(expectedSize.map { min($0, limit, possible) + 1 } ?? data.count * 4, 64), limit + 1)
         var output = [UInt8](repeating: 0, count: capacity)
         var produced = 0
         let remainingInput: Int = data.withUnsafeBytes { input in

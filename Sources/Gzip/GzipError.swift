@@ -32,6 +32,8 @@ public struct GzipError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let tooLarge = Code(rawValue: "too-large")
         /// The output is not the size the caller expected.
         public static let sizeMismatch = Code(rawValue: "size-mismatch")
+        /// The caller passed a negative limit or expected size.
+        public static let invalidArgument = Code(rawValue: "invalid-argument")
         /// zlib itself failed (out of memory, bad parameters).
         public static let zlib = Code(rawValue: "zlib")
     }

@@ -47,9 +47,16 @@ struct CatalogServerCommand: AsyncParsableCommand {
             throw ValidationError("pass exactly one of --recording DIR or --games N")
         }
         guard latencyRange != nil else { throw ValidationError("--latency must be N or MIN-MAX milliseconds") }
-        guard (0...1).contains(errorRate), (0...1).contains(rateLimitRate) else {
-            throw ValidationError("rates are fractions in 0...1")
-        }
+        if let problem = settings.problem { throw ValidationError(problem) }
+    }
+
+    private var settings: SimulatorSettings {
+        var settings = SimulatorSettings()
+        settings.latencyMilliseconds = latencyRange ?? [0]
+        settings.errorRate = errorRate
+        settings.rateLimitRate = rateLimitRate
+        settings.seed = seed
+        return settings
     }
 
     private var latencyRange: [Int]? {
@@ -66,11 +73,6 @@ struct CatalogServerCommand: AsyncParsableCommand {
             } else {
                 try SimulatedCatalog.generated(games: games ?? 0)
             }
-        var settings = SimulatorSettings()
-        settings.latencyMilliseconds = latencyRange ?? [0]
-        settings.errorRate = errorRate
-        settings.rateLimitRate = rateLimitRate
-        settings.seed = seed
         let simulator = CatalogSimulator(catalog: catalog, settings: settings, logger: logger)
         try await simulator.run(host: host, port: port) { url in
             logger.info("serving the provider API", metadata: ["server.url": "\(url)"])

@@ -33,7 +33,7 @@ struct SnapshotCommand: ParsableCommand {
                     try source.normalize(logger: logger)
                 }
             let configuration = try source.configuration()
-            let manifest = try SnapshotWriter(limits: configuration.limits, logger: logger)
+            let manifest = try SnapshotWriter(limits: configuration.snapshotLimits, logger: logger)
                 .write(catalog, to: URL(fileURLWithPath: out))
             let bytes = manifest.files.reduce(0) { $0 + $1.compressedBytes }
             logger.info(

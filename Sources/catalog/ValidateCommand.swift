@@ -1,4 +1,5 @@
 import ArgumentParser
+import CasinoCatalog
 import CatalogPipeline
 import Foundation
 import Logging
@@ -11,7 +12,7 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .long, help: "A pipeline configuration JSON file whose size caps apply.")
+    @Option(name: .long, help: "A pipeline configuration JSON file whose snapshotLimits apply.")
     var config: String?
 
     @Argument(help: "The snapshot directory.")
@@ -20,7 +21,7 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         let logger = global.makeLogger()
         let limits = try reportingErrors(logger) {
-            try config.map { try PipelineConfiguration.load(from: URL(fileURLWithPath: $0)).limits } ?? .default
+            try config.map { try PipelineConfiguration.load(from: URL(fileURLWithPath: $0)).snapshotLimits } ?? .default
         }
         let report = SnapshotValidator(limits: limits).validate(directory: URL(fileURLWithPath: directory))
         for problem in report.problems {

@@ -14,7 +14,8 @@ import Glibc
 import Musl
 #endif
 
-@Suite(.timeLimit(.minutes(1)))
+// Time limits are hang detectors: a busy machine (a release build beside the tests) is slow, not hung.
+@Suite(.timeLimit(.minutes(5)))
 struct BundledTierTests {
     // MARK: - Launch
 
@@ -153,7 +154,7 @@ struct BundledTierTests {
     ])
     func picksTheEditionForADevice(_ example: BundledEditionCase) throws {
         // Given editions en/fr/pt/zh-Hant on iPhone and en on Android, with en-iPhone the default
-        let fixture = try BundledSnapshotFixture(catalog: bundledFiveEditionCatalog)
+        let fixture = try BundledSnapshotFixture(catalog: bundledFiveEditionSnapshot)
         let tier = fixture.tier()
         // When a device asks for its edition
         let edition = tier.edition(language: example.language, platform: example.platform)
@@ -260,9 +261,11 @@ struct BundledTierTests {
         let directory = try breakage.apply(to: fixture)
         let logs = BundledLogRecorder()
         // When a tier launches on it
-        let tier = BundledTier(
-            configuration: .init(directory: directory, maxManifestBytes: 64 << 10), logger: logs.logger)
-        // Then it is empty: no manifest, no editions, every lookup nil, nothing counted, one .info line
+        var limits = SnapshotLimits.default
+        limits.maxManifestBytes = 64 << 10
+        limits.maxFileCount = BundledBrokenManifest.maxFileCount
+        let tier = BundledTier(configuration: .init(directory: directory, limits: limits), logger: logs.logger)
+        // Then it is empty: no manifest, no editions, every lookup nil, nothing counted, one .error line
         #expect(tier.manifest == nil)
         #expect(tier.editions.isEmpty)
         #expect(tier.defaultEdition == nil)
@@ -271,8 +274,9 @@ struct BundledTierTests {
         #expect(tier.entry(for: .categories(bundledEnglish)) == nil)
         #expect(tier.entry(for: CacheKey(fixture.firstPage)) == nil)
         #expect(tier.corruptFiles == 0)
-        #expect(logs.records.map(\.level) == [.info])
+        #expect(logs.records.map(\.level) == [.error])
         #expect(logs.records.first?.metadata["cache.file"]?.hasSuffix(Manifest.fileName) == true)
+        #expect(logs.records.first?.metadata["cache.reason"]?.contains(breakage.expectedReason) == true)
     }
 
     // MARK: - Files that fail verification
@@ -286,15 +290,16 @@ struct BundledTierTests {
         let tier = fixture.tier(logger: logs.logger)
         // When the page is asked for
         let page = tier.entry(for: CacheKey(fixture.firstPage))
-        // Then it is not served, counted once and logged at .info with its key and file
+        // Then it is not served, counted once and logged at .error (the app's own bundle is broken)
+        // with its key and file
         #expect(page == nil)
         #expect(tier.corruptFiles == 1)
         let failures = logs.records.filter { $0.metadata["cache.key"] != nil }
         #expect(failures.count == 1)
-        #expect(failures.first?.level == .info)
+        #expect(failures.first?.level == .error)
         #expect(failures.first?.metadata["cache.key"] == fixture.firstPage.description)
         #expect(failures.first?.metadata["cache.file"] == fixture.manifestEntry(fixture.firstPage).path)
-        #expect(logs.records.allSatisfy { $0.level <= .info })
+        #expect(logs.records.filter { $0.level > .info }.count == 1)
         // And the rest of the directory is still served
         #expect(tier.entry(for: .categories(bundledEnglish)) != nil)
     }
@@ -342,20 +347,42 @@ struct BundledTierTests {
         let tier = fixture.tier(logger: logs.logger)
         // When the page is asked for
         let page = tier.entry(for: CacheKey(fixture.firstPage))
-        // Then it is refused without opening anything, counted and logged
+        // Then the manifest breaks the contract: the tier is empty, nothing is opened, and the log
+        // names the manifest and the unsafe entry
         #expect(page == nil)
-        #expect(tier.corruptFiles == 1)
-        #expect(logs.records.contains { $0.level == .info && $0.metadata["cache.file"] == path })
+        #expect(tier.manifest == nil)
+        #expect(tier.corruptFiles == 0)
+        #expect(
+            logs.records.contains {
+                $0.level == .error && $0.metadata["cache.file"]?.hasSuffix(Manifest.fileName) == true
+                    && $0.metadata["cache.reason"]?.contains("unsafe-path") == true
+            })
     }
 
-    @Test func refusesAFileOverTheConfiguredCap() throws {
+    @Test func refusesAManifestThatListsFilesOverTheConfiguredCap() throws {
         // Given a tier that accepts files of at most 256 bytes
         let fixture = try BundledSnapshotFixture()
-        let tier = BundledTier(
-            configuration: .init(directory: fixture.out, maxFileBytes: 256), logger: bundledQuietLogger())
+        var limits = SnapshotLimits.default
+        limits.maxFileBytes = 256
+        let tier = BundledTier(configuration: .init(directory: fixture.out, limits: limits), logger: bundledQuietLogger())
         // When a page (a few KB) is asked for
         let page = tier.entry(for: CacheKey(fixture.firstPage))
-        // Then it is refused and counted
+        // Then the manifest that announces it is refused before any file is opened
+        #expect(page == nil)
+        #expect(tier.manifest == nil)
+    }
+
+    @Test func refusesAFileLargerThanTheCapAlthoughTheManifestUnderstatesIt() throws {
+        // Given a page replaced by a file one byte over the cap while the manifest still announces
+        // its old size, read by a tier whose cap is the largest size the manifest announces
+        let fixture = try BundledSnapshotFixture()
+        var limits = SnapshotLimits.default
+        limits.maxFileBytes = fixture.manifest.files.map(\.compressedBytes).max()!
+        try Data(repeating: 0x1F, count: limits.maxFileBytes + 1).write(to: fixture.url(of: fixture.firstPage))
+        let tier = BundledTier(configuration: .init(directory: fixture.out, limits: limits), logger: bundledQuietLogger())
+        // When it is asked for
+        let page = tier.entry(for: CacheKey(fixture.firstPage))
+        // Then fstat's size is refused before any byte is read, and counted
         #expect(page == nil)
         #expect(tier.corruptFiles == 1)
     }
@@ -383,15 +410,38 @@ private func bundledQuietLogger() -> Logger {
     Logger(label: "t") { _ in SwiftLogNoOpLogHandler() }
 }
 
-/// The sample recording (60 games, 3 categories) normalized by the pipeline, once per process per
-/// edition set: normalizing costs ~0.2 s in debug builds, writing the snapshot ~0.08 s.
-private let bundledTwoEditionCatalog = Result {
-    try bundledNormalizedCatalog(editions: SampleRecording.defaultEditions, defaultEdition: nil)
+/// The sample recording (60 games, 3 categories) normalized by the pipeline and written as a
+/// snapshot directory, once per process per edition set; each fixture copies the directory.
+/// Normalizing and writing run the pipeline's parallel workers: done per test, dozens of
+/// parameterised cases starting at once starved each other on a busy machine.
+private let bundledTwoEditionSnapshot = Result {
+    try BundledSnapshotTemplate(
+        catalog: bundledNormalizedCatalog(editions: SampleRecording.defaultEditions, defaultEdition: nil))
 }
-private let bundledFiveEditionCatalog = Result {
-    try bundledNormalizedCatalog(
-        editions: ["en-iPhone", "fr-iPhone", "pt-iPhone", "zh-Hant-iPhone", "en-Android"].map { try Edition(id: $0) },
-        defaultEdition: bundledEnglish)
+private let bundledFiveEditionSnapshot = Result {
+    try BundledSnapshotTemplate(
+        catalog: bundledNormalizedCatalog(
+            editions: ["en-iPhone", "fr-iPhone", "pt-iPhone", "zh-Hant-iPhone", "en-Android"].map { try Edition(id: $0) },
+            defaultEdition: bundledEnglish))
+}
+
+/// A snapshot directory written once, removed when the test process exits.
+private struct BundledSnapshotTemplate: Sendable {
+    let catalog: Catalog
+    let out: URL
+    let manifest: Manifest
+
+    init(catalog: Catalog) throws {
+        _ = Self.removeAtExit
+        self.catalog = catalog
+        out = Self.root.appendingPathComponent(UUID().uuidString, isDirectory: true)
+        try FileManager.default.createDirectory(at: Self.root, withIntermediateDirectories: true)
+        manifest = try SnapshotWriter(logger: bundledQuietLogger()).write(catalog, to: out)
+    }
+
+    private static let root = FileManager.default.temporaryDirectory
+        .appendingPathComponent("BundledTierTests-templates-\(UUID().uuidString)", isDirectory: true)
+    private static let removeAtExit: Void = { atexit { try? FileManager.default.removeItem(at: BundledSnapshotTemplate.root) } }()
 }
 
 private func bundledNormalizedCatalog(editions: [Edition], defaultEdition: Edition?) throws -> Catalog {
@@ -415,13 +465,15 @@ private final class BundledSnapshotFixture {
     let catalog: Catalog
     private(set) var manifest: Manifest
 
-    init(catalog: Result<Catalog, any Error> = bundledTwoEditionCatalog) throws {
-        self.catalog = try catalog.get()
+    init(catalog template: Result<BundledSnapshotTemplate, any Error> = bundledTwoEditionSnapshot) throws {
+        let template = try template.get()
+        catalog = template.catalog
+        manifest = template.manifest
         root = FileManager.default.temporaryDirectory
             .appendingPathComponent("BundledTierTests-\(UUID().uuidString)", isDirectory: true)
         out = root.appendingPathComponent("out", isDirectory: true)
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        manifest = try SnapshotWriter(logger: bundledQuietLogger()).write(self.catalog, to: out)
+        try FileManager.default.copyItem(at: template.out, to: out)
     }
 
     deinit {
@@ -503,6 +555,24 @@ struct BundledEditionCase: Sendable, CustomTestStringConvertible {
 enum BundledBrokenManifest: String, CaseIterable, Sendable {
     case missingDirectory, missingManifest, emptyManifest, garbageManifest, truncatedManifest
     case foreignSchemaVersion, defaultEditionNotBundled, oversizedManifest, manifestIsADirectory
+    case negativeSizes, pageOffsetOfIntMax, sizesOfIntMax, overTheFileCountCap, announcesAGzipBomb
+
+    /// The file-count cap of the tier under test: above the fixture's count of files.
+    static let maxFileCount = 40
+
+    /// What the log's reason names.
+    var expectedReason: String {
+        switch self {
+        case .missingDirectory, .missingManifest: "not-found"
+        case .emptyManifest, .garbageManifest, .truncatedManifest: "undecodable"
+        case .foreignSchemaVersion: "foreign-schema"
+        case .oversizedManifest: "too-large"
+        case .manifestIsADirectory: "not-regular-file"
+        case .defaultEditionNotBundled, .negativeSizes, .sizesOfIntMax, .overTheFileCountCap, .announcesAGzipBomb:
+            "invalid-manifest"
+        case .pageOffsetOfIntMax: "undecodable"  // a key's offset has at most 18 digits
+        }
+    }
 
     /// Breaks the fixture's manifest; returns the directory to open.
     fileprivate func apply(to fixture: BundledSnapshotFixture) throws -> URL {
@@ -531,6 +601,29 @@ enum BundledBrokenManifest: String, CaseIterable, Sendable {
         case .manifestIsADirectory:
             try FileManager.default.removeItem(at: manifestURL)
             try FileManager.default.createDirectory(at: manifestURL, withIntermediateDirectories: false)
+        case .negativeSizes:
+            try fixture.updateManifest { manifest in
+                manifest.files[1].compressedBytes = -1
+                manifest.files[1].uncompressedBytes = -2
+            }
+        case .pageOffsetOfIntMax:
+            let text = try String(contentsOf: manifestURL, encoding: .utf8)
+            let key = fixture.firstPage.description
+            try text.replacingOccurrences(of: "\"\(key)\"", with: "\"\(key.dropLast())9223372036854775807\"")
+                .write(to: manifestURL, atomically: false, encoding: .utf8)
+        case .sizesOfIntMax:
+            try fixture.updateManifest { manifest in
+                manifest.files[1].compressedBytes = Int.max
+                manifest.files[1].uncompressedBytes = Int.max
+            }
+        case .announcesAGzipBomb:
+            // The manifest honestly announces 64 MiB of JSON: over the contract's inflated cap.
+            try fixture.overwrite(fixture.firstPage, with: Gzip.compress(Data(count: 64 << 20)), updatingSizes: true)
+        case .overTheFileCountCap:
+            try fixture.updateManifest { manifest in
+                let entry = manifest.files[1]
+                manifest.files = (0...Self.maxFileCount).map { _ in entry }
+            }
         }
         return fixture.out
     }
@@ -540,7 +633,7 @@ enum BundledTampering: String, CaseIterable, Sendable {
     case flippedDeflateByte, flippedCRCByte, truncated, truncatedWithSizesUpdated, emptyWithSizesUpdated
     case trailingBytesWithSizesUpdated, missing, directoryInPlace, fifoInPlace, symbolicLinkToACopy
     case symbolicLinkedCategoryDirectory, gzipBombManifestUnchanged, gzipBombWithCompressedSizeUpdated
-    case gzipBombWithBothSizesUpdated, anotherPagesBytesWithSizesUpdated, negativeSizesInManifest
+    case anotherPagesBytesWithSizesUpdated
 
     fileprivate func apply(to fixture: BundledSnapshotFixture, key: SnapshotKey) throws {
         let url = fixture.url(of: key)
@@ -591,18 +684,10 @@ enum BundledTampering: String, CaseIterable, Sendable {
                 let index = manifest.files.firstIndex { $0.key == key }!
                 manifest.files[index].compressedBytes = bomb.count
             }
-        case .gzipBombWithBothSizesUpdated:
-            try fixture.overwrite(key, with: Gzip.compress(Data(count: 64 << 20)), updatingSizes: true)
         case .anotherPagesBytesWithSizesUpdated:
             guard case .gamesPage(let edition, let categoryId, _) = key else { return }
             let next = try Data(contentsOf: fixture.url(of: .gamesPage(edition, categoryId: categoryId, offset: 10)))
             try fixture.overwrite(key, with: next, updatingSizes: true)
-        case .negativeSizesInManifest:
-            try fixture.updateManifest { manifest in
-                let index = manifest.files.firstIndex { $0.key == key }!
-                manifest.files[index].compressedBytes = -1
-                manifest.files[index].uncompressedBytes = -1
-            }
         }
     }
 }

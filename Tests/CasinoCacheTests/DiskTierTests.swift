@@ -203,7 +203,11 @@ struct DiskTierTests {
         defer { diskRemove(root) }
         let directory = root.appendingPathComponent("cache")
         let tier = DiskTier(configuration: .init(directory: directory), logger: diskLogger)
-        let key = CacheKey.gamesPage(diskEdition, categoryId: categoryId, offset: 0, scope: .user(categoryId))
+        // A page names its category as its key does, and the schema refuses control characters and
+        // empty ids in content: such text is carried by the user scope alone.
+        let isValidAsContent = !categoryId.isEmpty && !categoryId.unicodeScalars.contains { $0.value < 0x20 }
+        let key = CacheKey.gamesPage(
+            diskEdition, categoryId: isValidAsContent ? categoryId : "HOSTILE", offset: 0, scope: .user(categoryId))
         let entry = diskEntry(key.content, scope: key.scope)
 
         // When an entry whose key holds / .. NUL or emoji is stored
@@ -532,11 +536,7 @@ private func diskEntry(_ content: SnapshotKey, scope: CacheScope = .global, etag
                 thumbnail: "https://cdn.example.com/thumbs/\(offset + index).jpg",
                 platforms: [.iPhone], popularity: Double(100 - index), tags: ["Free Spins"], rtp: 0.96)
         }
-        // The page holds a plain id: schema rules refuse control characters the key may carry.
-        let pageCategory =
-            categoryId.unicodeScalars.contains { $0.value < 0x20 } || categoryId.isEmpty
-            ? "HOSTILE" : categoryId
-        let page = GamesPage(categoryId: pageCategory, offset: offset, limit: 10, total: 120, items: games)
+        let page = GamesPage(categoryId: categoryId, offset: offset, limit: 10, total: 120, items: games)
         return CacheEntry(key: key, content: .gamesPage(page), storedAt: diskStoredAt, etag: etag, origin: .network)
     }
 }

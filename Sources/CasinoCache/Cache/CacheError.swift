@@ -30,6 +30,8 @@ public struct CacheError: Error, Sendable, CustomStringConvertible {
         public static let timedOut = Code(rawValue: "timed-out")
         /// The upstream answered content that breaks the schema or is not what was asked for.
         public static let invalidContent = Code(rawValue: "invalid-content")
+        /// The request cannot name any content (a negative or impossibly large page offset).
+        public static let invalidRequest = Code(rawValue: "invalid-request")
         /// The upstream answered "not modified" for content the cache does not hold.
         public static let notModifiedWithoutEntry = Code(rawValue: "not-modified-without-entry")
     }

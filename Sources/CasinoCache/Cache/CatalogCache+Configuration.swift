@@ -51,8 +51,12 @@ extension CatalogCache {
         /// Whether the cache keeps `key` (categories, and the first pages of each category).
         func isCached(_ key: CacheKey) -> Bool {
             switch key.content {
-            case .categories: true
-            case .gamesPage(_, _, let offset): offset < pageSize * maxCachedPagesPerCategory
+            case .categories:
+                return true
+            case .gamesPage(_, _, let offset):
+                // Settings are checked nowhere else: a product that overflows caches every page.
+                let (end, overflow) = pageSize.multipliedReportingOverflow(by: maxCachedPagesPerCategory)
+                return offset >= 0 && (overflow || offset < end)
             }
         }
     }
@@ -95,7 +99,9 @@ extension CatalogCache {
             let base = initialDelay.timeInterval * pow(multiplier, Double(max(attempt - 1, 0)))
             let capped = min(base, maxDelay.timeInterval)
             let spread = capped * jitter * (unit * 2 - 1)
-            return .milliseconds(Int64((max(capped + spread, 0) * 1000).rounded()))
+            // Settings are not trusted to be finite or small: `Int64(x)` traps on what it cannot hold.
+            let seconds = capped + spread
+            return .milliseconds(Int64(((seconds.isFinite ? min(max(seconds, 0), 86_400 * 365) : 0) * 1000).rounded()))
         }
     }
 }

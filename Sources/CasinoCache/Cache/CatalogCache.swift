@@ -1,6 +1,7 @@
 public import CasinoCatalog
 public import Foundation
 public import Logging
+import ProviderAPI
 
 /// The casino catalogue cache: memory → disk → bundled snapshot → upstream, answering every
 /// lookup as fresh, stale, bundled or (only when nothing is there) by waiting for the upstream.
@@ -181,6 +182,10 @@ public final class CatalogCache: Sendable {
     private nonisolated(nonsending) func fetchAnswer<Value: Sendable>(
         for key: CacheKey, _ extract: (CatalogContent) -> Value
     ) async throws -> CacheResult<Value> {
+        if case .gamesPage(_, _, let offset) = key.content, !(0...CatalogRules.maxGamesTotal).contains(offset) {
+            throw CacheError(
+                .invalidRequest, key: key, "offset \(offset) is outside 0...\(CatalogRules.maxGamesTotal); no such page exists")
+        }
         record { $0.misses += 1 }
         let entry = try await fetch(key, current: nil)
         try Task.checkCancellation()
@@ -364,10 +369,12 @@ public final class CatalogCache: Sendable {
     }
 
     /// Bundled content is answered as bundled; network content as fresh within its time to live,
-    /// stale after.
+    /// stale after, and stale when it was stored in the future: the clock moved backwards since,
+    /// so its true age is unknown. One second of slack absorbs disk entries' whole-second times.
     private static func answer(origin: CacheOrigin, storedAt: Date, now: Date, timeToLive: TimeInterval) -> CacheAnswer {
         if origin == .bundled { return .bundled }
-        return now.timeIntervalSince(storedAt) < timeToLive ? .fresh : .stale
+        let age = now.timeIntervalSince(storedAt)
+        return age >= -1 && age < timeToLive ? .fresh : .stale
     }
 
     private static func answer(for entry: CacheEntry, now: Date, timeToLive: TimeInterval) -> CacheAnswer {
@@ -567,7 +574,7 @@ public final class CatalogCache: Sendable {
                 if let current = delay, let retryAfter = (cacheError.cause as? UpstreamError)?.retryAfter,
                     retryAfter > current.timeInterval
                 {
-                    delay = .milliseconds(Int64((retryAfter * 1000).rounded()))
+                    delay = .milliseconds(Int64((min(retryAfter, RetryAfter.maxSeconds) * 1000).rounded()))
                 }
                 if let delay {
                     state.retries[key] = Task {

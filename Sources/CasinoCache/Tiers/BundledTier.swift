@@ -11,9 +11,11 @@ public import Logging
 ///
 /// It never throws and never crashes on bad input: a missing, corrupt or foreign-schema manifest
 /// leaves the tier empty, and a missing, tampered, truncated, oversized, symlinked or out-of-tree
-/// file is a `nil` answer, counted in ``corruptFiles`` and logged at `.info`. There is no SHA-256
-/// in the runtime; a file is checked against the manifest's sizes, its gzip CRC, its envelope
-/// (schema version, key, content hash) and the schema rules.
+/// file is a `nil` answer, counted in ``corruptFiles``; both are logged at `.error`, since the
+/// app's own bundle is broken. Files are read with `SnapshotReader`, the reader the pipeline's
+/// validator uses, under the same `SnapshotLimits`: what `catalog validate` accepts, the tier
+/// serves. There is no SHA-256 in the runtime; a file is checked against the manifest's sizes, its
+/// gzip CRC, its envelope (schema version, key, content hash) and the schema rules.
 ///
 /// Read-only: ``store(_:)``, ``removeEntry(for:)`` and ``removeAll(in:)`` do nothing.
 ///
@@ -29,20 +31,17 @@ public final class BundledTier: CacheStorage {
         /// The snapshot directory: `Bundle.main.url(forResource: "out", withExtension: nil)` on
         /// Apple platforms, a path on Linux.
         public var directory: URL
-        /// The largest `manifest.json` read: 4 MiB by default.
-        public var maxManifestBytes: Int = 4 << 20
-        /// The cap on one snapshot file, compressed and decompressed: 16 MiB by default.
-        public var maxFileBytes: Int = 16 << 20
+        /// The snapshot contract's caps (manifest bytes, file count, file bytes, inflated bytes):
+        /// `SnapshotLimits.default` by default, as in the pipeline. Raise them only together with
+        /// the pipeline configuration's `snapshotLimits`.
+        public var limits: SnapshotLimits = .default
 
         /// - Parameters:
         ///   - directory: The snapshot directory.
-        ///   - maxManifestBytes: The largest `manifest.json` read (4 MiB by default).
-        ///   - maxFileBytes: The cap on one snapshot file, compressed and decompressed (16 MiB by
-        ///     default).
-        public init(directory: URL, maxManifestBytes: Int = 4 << 20, maxFileBytes: Int = 16 << 20) {
+        ///   - limits: The snapshot contract's caps, `SnapshotLimits.default` by default.
+        public init(directory: URL, limits: SnapshotLimits = .default) {
             self.directory = directory
-            self.maxManifestBytes = maxManifestBytes
-            self.maxFileBytes = maxFileBytes
+            self.limits = limits
         }
     }
 
@@ -59,7 +58,7 @@ public final class BundledTier: CacheStorage {
         var corruptFiles = 0
     }
 
-    private let configuration: Configuration
+    private let reader: SnapshotReader
     /// The manifest, or `nil` when the directory has no usable one (the tier is then empty).
     public let manifest: Manifest?
     private let files: [SnapshotKey: Manifest.Entry]
@@ -69,24 +68,24 @@ public final class BundledTier: CacheStorage {
 
     /// Reads the directory's `manifest.json`, and nothing else.
     ///
-    /// A missing directory, a missing, oversized or corrupt manifest, or one with another schema
-    /// version leaves the tier empty (every lookup answers `nil`) and is logged at `.info`.
+    /// A missing directory, a missing, oversized or corrupt manifest, one with another schema
+    /// version or one that breaks the contract leaves the tier empty (every lookup answers `nil`)
+    /// and is logged at `.error`.
     ///
     /// - Parameters:
     ///   - configuration: Where the snapshot directory is, and the size caps.
-    ///   - logger: Where unusable files are reported (`.info`), with `cache.key` and `cache.file`.
+    ///   - logger: Where unusable files are reported (`.error`), with `cache.key` and `cache.file`.
     public init(configuration: Configuration, logger: Logger) {
-        self.configuration = configuration
+        reader = SnapshotReader(directory: configuration.directory, limits: configuration.limits)
         self.logger = logger
         var manifest: Manifest?
         do {
-            manifest = try BundledSnapshotReader.manifest(
-                in: configuration.directory, maxBytes: configuration.maxManifestBytes)
+            manifest = try reader.manifest()
         } catch {
-            logger.info(
+            logger.error(
                 "No usable bundled snapshot; the bundled tier is empty",
                 metadata: [
-                    "cache.file": "\(configuration.directory.appendingPathComponent(Manifest.fileName).path)",
+                    "cache.file": "\(reader.directory.appendingPathComponent(Manifest.fileName).path)",
                     "cache.reason": "\(error)",
                 ])
         }
@@ -98,7 +97,7 @@ public final class BundledTier: CacheStorage {
             logger.debug(
                 "Bundled snapshot manifest read",
                 metadata: [
-                    "cache.directory": "\(configuration.directory.path)",
+                    "cache.directory": "\(reader.directory.path)",
                     "cache.files": "\(manifest.files.count)",
                     "cache.editions": "\(manifest.editions.map(\.id).joined(separator: ","))",
                 ])
@@ -191,13 +190,14 @@ public final class BundledTier: CacheStorage {
     /// Two threads asking for the same new key may both decode it; the first outcome recorded
     /// wins and a failure is counted and logged once.
     private func load(_ key: SnapshotKey) -> Outcome? {
-        guard let file = files[key] else { return nil }
+        guard let file = files[key], let manifest else { return nil }
         let outcome: Outcome
-        var failure: BundledFailure?
+        var failure: SnapshotReadError?
         do {
-            outcome = .content(
-                try BundledSnapshotReader.content(
-                    of: file, in: configuration.directory, maxFileBytes: configuration.maxFileBytes))
+            switch file.kind {
+            case .categories: outcome = .content(.categories(try reader.categories(of: file, in: manifest)))
+            case .gamesPage: outcome = .content(.gamesPage(try reader.gamesPage(of: file, in: manifest)))
+            }
         } catch {
             outcome = .unusable
             failure = error
@@ -210,7 +210,7 @@ public final class BundledTier: CacheStorage {
             return (outcome, true)
         }
         if isNewFailure, let failure {
-            logger.info(
+            logger.error(
                 "Bundled snapshot file failed verification; not serving it",
                 metadata: [
                     "cache.key": "\(key)",

@@ -1,4 +1,5 @@
 import Dispatch
+import CasinoCatalog
 public import Foundation
 public import Logging
 
@@ -37,7 +38,8 @@ public final class DiskTier: CacheStorage {
         /// evicted beyond it. 50 MiB by default.
         public var sizeLimit: Int = 50 << 20
         /// The most bytes of one entry, as decompressed JSON and as a file; larger entries are
-        /// not written and larger files are not read. 16 MiB by default.
+        /// not written, and larger files are deleted unread. 16 MiB by default; values outside
+        /// `0...SnapshotLimits.ceiling` (1 GiB) count as that range's nearest end.
         public var maxEntryBytes: Int = 16 << 20
 
         public init(directory: URL, cacheVersion: Int = 1, sizeLimit: Int = 50 << 20, maxEntryBytes: Int = 16 << 20) {
@@ -82,6 +84,8 @@ public final class DiskTier: CacheStorage {
     }
 
     private let configuration: Configuration
+    /// ``Configuration/maxEntryBytes`` within `0...SnapshotLimits.ceiling`.
+    private let maxEntryBytes: Int
     private let logger: Logger
     private let files: DiskTierFiles
     /// Every write, removal, eviction and deletion runs here, in call order.
@@ -92,6 +96,7 @@ public final class DiskTier: CacheStorage {
     /// on the writer queue before the first write.
     public init(configuration: Configuration, logger: Logger) {
         self.configuration = configuration
+        maxEntryBytes = min(max(configuration.maxEntryBytes, 0), SnapshotLimits.ceiling)
         self.logger = logger
         files = DiskTierFiles(directory: configuration.directory)
     }
@@ -119,7 +124,10 @@ public final class DiskTier: CacheStorage {
 
         let data: Data?
         do {
-            data = try files.read(name, limit: configuration.maxEntryBytes)
+            data = try files.read(name, limit: maxEntryBytes)
+        } catch where error.isOversized {
+            condemn(name, generation: generation, key: key, reason: error.description)
+            return nil
         } catch {
             logger.debug(
                 "Disk cache entry unreadable",
@@ -129,7 +137,7 @@ public final class DiskTier: CacheStorage {
         guard let data else { return nil }
         do throws(DiskTierEnvelope.Rejection) {
             let entry = try DiskTierEnvelope.decode(
-                data, for: key, cacheVersion: configuration.cacheVersion, maxBytes: configuration.maxEntryBytes)
+                data, for: key, cacheVersion: configuration.cacheVersion, maxBytes: maxEntryBytes)
             state.withLock { $0.index.recordAccess(name) }
             return entry
         } catch {
@@ -194,7 +202,7 @@ public final class DiskTier: CacheStorage {
 
     private func buildIndexIfNeeded() {
         guard !state.withLock({ $0.index.isBuilt }) else { return }
-        let scanned = files.scan()
+        let scanned = files.scan(maxEntryBytes: maxEntryBytes)
         state.withLock { $0.index.build(from: scanned) }
     }
 
@@ -208,7 +216,7 @@ public final class DiskTier: CacheStorage {
         let data: Data
         do {
             data = try DiskTierEnvelope.encode(
-                entry, cacheVersion: configuration.cacheVersion, maxBytes: configuration.maxEntryBytes)
+                entry, cacheVersion: configuration.cacheVersion, maxBytes: maxEntryBytes)
             guard data.count <= configuration.sizeLimit else {
                 throw DiskTierEnvelope.Rejection(
                     reason: "entry of \(data.count) bytes is over sizeLimit \(configuration.sizeLimit)")

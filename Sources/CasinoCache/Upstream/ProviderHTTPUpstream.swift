@@ -142,14 +142,14 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
         case 304 where etag != nil:
             return nil
         case 429:
-            let wait = Self.retryAfter(http.value(forHTTPHeaderField: "Retry-After"), now: Date())
+            let wait = RetryAfter.seconds(from: http.value(forHTTPHeaderField: "Retry-After"), now: Date())
             throw UpstreamError(
                 .rateLimited, "the provider is rate limiting (429)" + (wait.map { "; retry after \(Int($0)) s" } ?? ""),
                 status: status, retryAfter: wait, url: url)
         case 500...599:
             throw UpstreamError(
                 .server, "the provider failed (\(status)); try again later", status: status,
-                retryAfter: Self.retryAfter(http.value(forHTTPHeaderField: "Retry-After"), now: Date()), url: url)
+                retryAfter: RetryAfter.seconds(from: http.value(forHTTPHeaderField: "Retry-After"), now: Date()), url: url)
         case 400...499:
             throw UpstreamError(
                 .client, "the provider refused the request (\(status)); check the base URL and the edition",
@@ -162,7 +162,8 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
     /// Runs the request under the overall deadline, mapping transport failures.
     private func send(_ request: URLRequest, url: URL) async throws -> (Data, URLResponse) {
         let limit = ResponseLimit(maxBytes: configuration.maxResponseBytes)
-        let timeout = configuration.timeout
+        // A setting is not trusted to be finite or small: `Int64(x)` traps on what it cannot hold.
+        let timeout = configuration.timeout.isFinite ? min(max(configuration.timeout, 0), 86_400) : 86_400
         let session = self.session
         do {
             return try await withThrowingTaskGroup(of: (Data, URLResponse).self) { group in
@@ -227,18 +228,6 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
                 "provider record repaired or skipped",
                 metadata: ["upstream.request": "\(request)", "upstream.note": "\(note)"])
         }
-    }
-
-    /// `Retry-After` as seconds from now: delta-seconds (`120`) or an HTTP date.
-    static func retryAfter(_ value: String?, now: Date) -> TimeInterval? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        if let seconds = Int(value) { return TimeInterval(max(seconds, 0)) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value) else { return nil }
-        return max(date.timeIntervalSince(now), 0)
     }
 }
 

@@ -30,8 +30,12 @@ public struct GamesPage: Codable, Sendable, Hashable {
     }
 
     /// Whether the category has games after this page: `offset + limit < total`.
-    public var hasMore: Bool { offset + limit < total }
+    public var hasMore: Bool { nextOffset < total }
 
-    /// The offset of the next page: `offset + limit`.
-    public var nextOffset: Int { offset + limit }
+    /// The offset of the next page: `offset + limit` (`Int.max` where that would overflow, which
+    /// only a page that breaks the schema's rules can reach).
+    public var nextOffset: Int {
+        let (sum, overflow) = offset.addingReportingOverflow(limit)
+        return overflow ? Int.max : sum
+    }
 }

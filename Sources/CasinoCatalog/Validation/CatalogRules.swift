@@ -11,6 +11,12 @@ public enum CatalogRules {
     public static let maxDescriptionLength = 4096
     /// Longest URL accepted: 2,048 bytes.
     public static let maxURLLength = 2048
+    /// The largest page size (`limit`) accepted: 1,000 games, the provider's own maximum.
+    public static let maxPageSize = 1000
+    /// The most games a category may report (`total`), and so the largest page offset:
+    /// 100,000,000. Far above any real catalogue, and far enough below `Int.max` that
+    /// `offset + limit` can never overflow for a page within the rules.
+    public static let maxGamesTotal = 100_000_000
 
     /// Whether `text` is an absolute `https` URL with a host, made of URL-safe ASCII only.
     ///

@@ -63,10 +63,10 @@ extension Category: Validatable {
         check.requireText(id, at: "id", maxLength: CatalogRules.maxIDLength)
         check.requireText(name, at: "name", maxLength: CatalogRules.maxNameLength)
         check.requireHTTPS(href, at: "href")
-        if gamesTotal <= 0 {
+        if !(1...CatalogRules.maxGamesTotal).contains(gamesTotal) {
             check.add(
                 .outOfRange, at: "gamesTotal",
-                "must be greater than 0 (empty categories are not bundled), got \(gamesTotal)")
+                "must be 1...\(CatalogRules.maxGamesTotal) (empty categories are not bundled), got \(gamesTotal)")
         }
         return check.violations
     }
@@ -93,25 +93,26 @@ extension GamesPage: Validatable {
         if count != items.count {
             check.add(.pageArithmetic, at: "count", "says \(count) but the page holds \(items.count) items")
         }
-        if limit <= 0 {
-            check.add(.pageArithmetic, at: "limit", "must be greater than 0, got \(limit)")
-        } else {
-            if offset < 0 || offset % limit != 0 {
-                check.add(
-                    .pageArithmetic, at: "offset", "must be a non-negative multiple of limit \(limit), got \(offset)")
-            }
-            if items.count > limit {
-                check.add(.pageArithmetic, at: "items", "holds \(items.count) items, more than limit \(limit)")
-            }
+        // Every number is bounded before any arithmetic on it: a hostile file may hold Int.max.
+        let isLimitUsable = (1...CatalogRules.maxPageSize).contains(limit)
+        let isTotalUsable = (1...CatalogRules.maxGamesTotal).contains(total)
+        if !isLimitUsable {
+            check.add(.pageArithmetic, at: "limit", "must be 1...\(CatalogRules.maxPageSize), got \(limit)")
         }
-        if total <= 0 {
+        if !isTotalUsable {
             check.add(
-                .pageArithmetic, at: "total", "must be greater than 0 (empty categories are not bundled), got \(total)")
-        } else if offset >= total {
-            check.add(.pageArithmetic, at: "offset", "\(offset) is past the category's total \(total)")
+                .pageArithmetic, at: "total",
+                "must be 1...\(CatalogRules.maxGamesTotal) (empty categories are not bundled), got \(total)")
         }
-        if offset + items.count > total {
+        if offset < 0 || (isLimitUsable && offset % limit != 0) {
+            check.add(.pageArithmetic, at: "offset", "must be a non-negative multiple of limit \(limit), got \(offset)")
+        } else if isTotalUsable && offset >= total {
+            check.add(.pageArithmetic, at: "offset", "\(offset) is past the category's total \(total)")
+        } else if isTotalUsable && items.count > total - offset {
             check.add(.pageArithmetic, at: "total", "offset \(offset) + \(items.count) items exceeds total \(total)")
+        }
+        if isLimitUsable && items.count > limit {
+            check.add(.pageArithmetic, at: "items", "holds \(items.count) items, more than limit \(limit)")
         }
         for (index, game) in items.enumerated() {
             check.add(contentsOf: game.violations(), under: "items[\(index)]")

@@ -22,6 +22,10 @@ public struct PipelineConfiguration: Codable, Sendable, Hashable {
     public var maxInvalidShare: Double = 0.05
     /// Size caps for hostile input.
     public var limits: Limits = .default
+    /// The snapshot contract's caps: what the app's bundled tier reads, and so the most the
+    /// writer writes and the validator accepts. ``SnapshotLimits/default`` by default; raise a cap
+    /// here only together with the app's `BundledTier.Configuration.limits`.
+    public var snapshotLimits: SnapshotLimits = .default
 
     /// The defaults.
     public static let `default` = PipelineConfiguration()
@@ -36,8 +40,6 @@ public struct PipelineConfiguration: Codable, Sendable, Hashable {
         public var maxFeedBytes: Int = 64 << 20
         /// The most records one file or feed may hold: 200,000 by default.
         public var maxRecordsPerFile: Int = 200_000
-        /// The largest decompressed snapshot file accepted by the validator: 64 MiB by default.
-        public var maxSnapshotFileBytes: Int = 64 << 20
 
         /// The defaults.
         public static let `default` = Limits()
@@ -52,8 +54,6 @@ public struct PipelineConfiguration: Codable, Sendable, Hashable {
             maxFeedBytes = try container.decodeIfPresent(Int.self, forKey: .maxFeedBytes) ?? defaults.maxFeedBytes
             maxRecordsPerFile =
                 try container.decodeIfPresent(Int.self, forKey: .maxRecordsPerFile) ?? defaults.maxRecordsPerFile
-            maxSnapshotFileBytes =
-                try container.decodeIfPresent(Int.self, forKey: .maxSnapshotFileBytes) ?? defaults.maxSnapshotFileBytes
         }
     }
 
@@ -65,6 +65,7 @@ public struct PipelineConfiguration: Codable, Sendable, Hashable {
         maxPagesPerCategory = try container.decodeIfPresent(Int.self, forKey: .maxPagesPerCategory) ?? 5
         maxInvalidShare = try container.decodeIfPresent(Double.self, forKey: .maxInvalidShare) ?? 0.05
         limits = try container.decodeIfPresent(Limits.self, forKey: .limits) ?? .default
+        snapshotLimits = try container.decodeIfPresent(SnapshotLimits.self, forKey: .snapshotLimits) ?? .default
     }
 
     /// Reads a configuration file; keys it leaves out keep their defaults.
@@ -100,8 +101,12 @@ public struct PipelineConfiguration: Codable, Sendable, Hashable {
         if let defaultEdition, !editions.isEmpty, !editions.contains(defaultEdition) {
             throw fail("defaultEdition \(defaultEdition) is not one of editions \(editions.map(\.id))")
         }
-        guard limits.maxJSONFileBytes > 0, limits.maxFeedBytes > 0, limits.maxRecordsPerFile > 0,
-            limits.maxSnapshotFileBytes > 0
-        else { throw fail("limits must be positive") }
+        for (name, value) in [
+            ("maxJSONFileBytes", limits.maxJSONFileBytes), ("maxFeedBytes", limits.maxFeedBytes),
+            ("maxRecordsPerFile", limits.maxRecordsPerFile),
+        ] where !(1...SnapshotLimits.ceiling).contains(value) {
+            throw fail("limits.\(name) must be 1...\(SnapshotLimits.ceiling), got \(value)")
+        }
+        if let problem = snapshotLimits.problem { throw fail("snapshotLimits.\(problem)") }
     }
 }

@@ -16,12 +16,13 @@ public import Logging
 public struct SnapshotWriter: Sendable {
     /// Who wrote the files, recorded in the manifest. `catalog` and ``CatalogPipeline/version`` by default.
     public var generator = Manifest.Generator(name: CatalogPipeline.name, version: CatalogPipeline.version)
-    /// Caps used when validating the staged directory.
-    public var limits: PipelineConfiguration.Limits = .default
+    /// The snapshot contract's caps: nothing is written that an app reading with them would
+    /// refuse. ``SnapshotLimits/default`` by default.
+    public var limits: SnapshotLimits = .default
     /// Where progress is logged (at `.info` and below).
     public var logger: Logger
 
-    public init(limits: PipelineConfiguration.Limits = .default, logger: Logger) {
+    public init(limits: SnapshotLimits = .default, logger: Logger) {
         self.limits = limits
         self.logger = logger
     }
@@ -37,6 +38,12 @@ public struct SnapshotWriter: Sendable {
     /// - Returns: The snapshot files (sorted by path), then `manifest.json` and `README.md`.
     /// - Throws: ``PipelineError`` when encoding or compression fails.
     public func render(_ catalog: Catalog) throws(PipelineError) -> (files: [RenderedFile], manifest: Manifest) {
+        // The file count is known before anything is encoded: refuse at once what is over it.
+        let fileCount = catalog.editions.reduce(0) { $0 + 1 + $1.pages.count }
+        if fileCount > limits.maxFileCount {
+            throw overLimit(
+                "the snapshot would hold \(fileCount) files, over snapshotLimits.maxFileCount \(limits.maxFileCount)")
+        }
         // One job per file, rendered on every core; results come back in job order.
         enum Payload { case categories(CategoryList), page(GamesPage) }
         var jobs: [(key: SnapshotKey, payload: Payload, count: Int, total: Int)] = []
@@ -73,7 +80,42 @@ public struct SnapshotWriter: Sendable {
             throw PipelineError(.invalidContent, "cannot encode the manifest: \(error)", file: Manifest.fileName)
         }
         files.append(RenderedFile(path: SnapshotLayout.readmeName, data: Data(SnapshotLayout.readme.utf8)))
+        try checkContract(files: files, manifest: manifest)
         return (files, manifest)
+    }
+
+    /// Refuses what an app reading with ``limits`` would refuse, before anything is staged.
+    private func checkContract(files: [RenderedFile], manifest: Manifest) throws(PipelineError) {
+        if let manifestFile = files.first(where: { $0.path == Manifest.fileName }),
+            manifestFile.data.count > limits.maxManifestBytes
+        {
+            throw overLimit(
+                "manifest.json would be \(manifestFile.data.count) bytes, over snapshotLimits.maxManifestBytes \(limits.maxManifestBytes)"
+            )
+        }
+        for entry in manifest.files {
+            if entry.compressedBytes > limits.maxFileBytes {
+                throw overLimit(
+                    "\(entry.path) would be \(entry.compressedBytes) bytes, over snapshotLimits.maxFileBytes \(limits.maxFileBytes)")
+            }
+            if entry.uncompressedBytes > limits.maxInflatedBytes {
+                throw overLimit(
+                    "\(entry.path) would inflate to \(entry.uncompressedBytes) bytes, over snapshotLimits.maxInflatedBytes \(limits.maxInflatedBytes)"
+                )
+            }
+        }
+        let violations = manifest.violations(limits: limits)
+        if let first = violations.first {
+            throw PipelineError(
+                .invalidContent, "the manifest would break the snapshot contract: \(first)", file: Manifest.fileName)
+        }
+    }
+
+    private func overLimit(_ what: String) -> PipelineError {
+        PipelineError(
+            .invalidConfiguration,
+            "\(what); an app would refuse it. Bundle less (fewer editions, a lower maxPagesPerCategory) or raise "
+                + "snapshotLimits in the configuration and BundledTier.Configuration.limits in the app alike")
     }
 
     /// One snapshot file and its manifest entry: the payload's hash, the envelope's JSON, its gzip.

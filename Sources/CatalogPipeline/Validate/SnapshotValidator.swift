@@ -5,35 +5,49 @@ import Gzip
 /// Checks a snapshot directory end to end and reports **every** problem, each named by file
 /// and record.
 ///
-/// It re-reads the manifest and every file with the schema types and checks: schema versions;
-/// each file's size, SHA-256, gzip integrity and uncompressed size against the manifest; that
-/// each envelope matches its manifest entry; the schema rules on every category and game;
-/// referential integrity (each edition has its categories, every category its pages from
-/// offset 0, totals agree, no game id twice in a category); and that no file is missing or
-/// unlisted.
+/// It reads the directory with ``SnapshotReader``, the reader the app's bundled tier uses, under
+/// the same ``SnapshotLimits``, so what it accepts an app serves. On top it checks what needs
+/// SHA-256 or the whole directory: every file's SHA-256 against the manifest, the manifest's
+/// content hash, that each file lies where its key belongs; referential integrity (each edition
+/// has its categories, every category its pages from offset 0, totals agree, no game id twice in a
+/// category); and that no file is unlisted. A broken rule of the manifest is reported, and the
+/// files it lists are still checked one by one.
 ///
 /// ```swift
 /// let report = SnapshotValidator().validate(directory: URL(fileURLWithPath: "out"))
 /// report.problems.forEach { print($0) }
 /// ```
 public struct SnapshotValidator: Sendable {
-    /// Size caps for the files read.
-    public var limits: PipelineConfiguration.Limits
+    /// The snapshot contract's caps, as the app applies them.
+    public var limits: SnapshotLimits
 
-    public init(limits: PipelineConfiguration.Limits = .default) {
+    public init(limits: SnapshotLimits = .default) {
         self.limits = limits
     }
 
     /// Validates the snapshot directory at `directory`.
     public func validate(directory: URL) -> ValidationReport {
         var report = ValidationReport()
-        guard let manifest = readManifest(in: directory, into: &report) else { return report }
+        let reader = SnapshotReader(directory: directory, limits: limits)
+        let manifest: Manifest
+        do {
+            manifest = try reader.decodedManifest()
+        } catch {
+            report.add(error)
+            return report
+        }
         report.manifest = manifest
-        checkManifest(manifest, into: &report)
+        let manifestViolations = manifest.violations(limits: limits)
+        for violation in manifestViolations {
+            report.add(Manifest.fileName, violation.path.isEmpty ? nil : violation.path, "\(violation.message) (\(violation.code))")
+        }
+        // A manifest over the file-count cap is not read further: its length is the attack.
+        guard manifest.files.count <= limits.maxFileCount else { return report }
+        checkLayout(manifest, into: &report)
 
         // Every file is verified on its own, on every core; the outcomes merge in manifest order.
         let outcomes = (try? ParallelMap.map(count: manifest.files.count) { index throws(PipelineError) in
-            checkFile(manifest.files[index], in: directory, manifest: manifest)
+            checkFile(manifest.files[index], reader: reader, manifest: manifest)
         }) ?? []
         var categoryLists: [Edition: (path: String, list: CategoryList)] = [:]
         var pages: [Edition: [String: [(path: String, page: GamesPage)]]] = [:]
@@ -56,6 +70,22 @@ public struct SnapshotValidator: Sendable {
         return report
     }
 
+    /// Reads and checks the manifest of a snapshot directory as the app does (size cap, schema
+    /// version, the contract's rules), for commands that only summarize or compare manifests.
+    ///
+    /// - Throws: ``PipelineError``: `.missingInput` when there is none, `.malformedInput` when it
+    ///   does not decode, follows another schema version or breaks a rule, `.inputTooLarge`
+    ///   over the cap.
+    public static func readManifest(
+        in directory: URL, limits: SnapshotLimits = .default
+    ) throws(PipelineError) -> Manifest {
+        do {
+            return try SnapshotReader(directory: directory, limits: limits).manifest()
+        } catch {
+            throw PipelineError(error, in: directory)
+        }
+    }
+
     /// What checking one listed file found.
     private struct FileOutcome: Sendable {
         var problems: [ValidationReport.Problem] = []
@@ -64,31 +94,28 @@ public struct SnapshotValidator: Sendable {
         var page: GamesPage?
     }
 
-    /// Reads, verifies, decodes and checks one listed file.
-    private func checkFile(_ entry: Manifest.Entry, in directory: URL, manifest: Manifest) -> FileOutcome {
-        var report = ValidationReport()
+    /// Reads, verifies, decodes and checks one listed file; every check but SHA-256 is the
+    /// reader's.
+    private func checkFile(_ entry: Manifest.Entry, reader: SnapshotReader, manifest: Manifest) -> FileOutcome {
         var outcome = FileOutcome()
-        guard CatalogRules.isSafeRelativePath(entry.path) else {
-            report.add(Manifest.fileName, "files[\(entry.path)]", "unsafe path: it could leave the snapshot directory")
-            outcome.problems = report.problems
-            return outcome
-        }
-        guard let json = readFile(entry, in: directory, into: &report) else {
-            outcome.problems = report.problems
-            return outcome
-        }
-        outcome.isRead = true
-        switch entry.kind {
-        case .categories:
-            if let snapshot = decode(Snapshot<CategoryList>.self, json, entry, manifest, into: &report) {
-                check(snapshot.payload, entry, into: &report)
-                outcome.list = snapshot.payload
+        var report = ValidationReport()
+        do {
+            let packed = try reader.packedBytes(of: entry)
+            outcome.isRead = true
+            let digest = FileNaming.hexSHA256(packed)
+            guard digest == entry.sha256 else {
+                report.add(
+                    entry.path, nil,
+                    "SHA-256 \(digest) does not match the manifest's \(entry.sha256.prefix(64)) (the file was changed)")
+                outcome.problems = report.problems
+                return outcome
             }
-        case .gamesPage:
-            if let snapshot = decode(Snapshot<GamesPage>.self, json, entry, manifest, into: &report) {
-                check(snapshot.payload, entry, manifest, into: &report)
-                outcome.page = snapshot.payload
+            switch entry.kind {
+            case .categories: outcome.list = try reader.categories(of: entry, in: manifest, packed: packed)
+            case .gamesPage: outcome.page = try reader.gamesPage(of: entry, in: manifest, packed: packed)
             }
+        } catch {
+            report.add(error)
         }
         outcome.problems = report.problems
         return outcome
@@ -96,201 +123,19 @@ public struct SnapshotValidator: Sendable {
 
     // MARK: - Manifest
 
-    private func readManifest(in directory: URL, into report: inout ValidationReport) -> Manifest? {
-        do {
-            return try Self.readManifest(in: directory, limits: limits)
-        } catch {
-            report.add(Manifest.fileName, error.record, error.message)
-            return nil
-        }
-    }
-
-    /// Reads and decodes the manifest of a snapshot directory, capped at
-    /// ``PipelineConfiguration/Limits/maxJSONFileBytes``.
-    ///
-    /// - Throws: ``PipelineError``: `.missingInput` when there is none, `.malformedInput` when it
-    ///   does not decode or follows another schema version.
-    public static func readManifest(
-        in directory: URL, limits: PipelineConfiguration.Limits = .default
-    ) throws(PipelineError) -> Manifest {
-        let url = directory.appendingPathComponent(Manifest.fileName)
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw PipelineError(
-                .missingInput, "missing: \(directory.relativePath) is not a snapshot directory (run make snapshot)",
-                file: Manifest.fileName)
-        }
-        let data = try FileInput.read(url, limit: limits.maxJSONFileBytes, what: "manifest")
-        // Check the version before the shape, so a future manifest gets a clear message.
-        if let versioned = try? CatalogCoding.decoder().decode(SchemaVersioned.self, from: data),
-            versioned.schemaVersion != CatalogSchema.version
-        {
-            throw PipelineError(
-                .malformedInput,
-                "is \(versioned.schemaVersion), this build reads \(CatalogSchema.version); regenerate with this version of catalog",
-                file: Manifest.fileName, record: "schemaVersion")
-        }
-        return try JSONInput.decode(Manifest.self, from: data, file: Manifest.fileName)
-    }
-
-    private func checkManifest(_ manifest: Manifest, into report: inout ValidationReport) {
-        if manifest.editions.isEmpty {
-            report.add(Manifest.fileName, "editions", "lists no edition")
-        }
-        if manifest.editions != manifest.editions.sorted() || Set(manifest.editions).count != manifest.editions.count {
-            report.add(Manifest.fileName, "editions", "must be sorted and unique")
-        }
-        if !manifest.editions.contains(manifest.defaultEdition) {
-            report.add(Manifest.fileName, "defaultEdition", "\(manifest.defaultEdition) is not one of the editions")
-        }
-        if manifest.pageSize <= 0 {
-            report.add(Manifest.fileName, "pageSize", "must be greater than 0, got \(manifest.pageSize)")
-        }
-        var paths = Set<String>()
-        var keys = Set<SnapshotKey>()
-        for (index, entry) in manifest.files.enumerated() {
-            let record = "files[\(index)]"
-            if !paths.insert(entry.path).inserted {
-                report.add(Manifest.fileName, record, "path \(entry.path) listed twice")
-            }
-            if !keys.insert(entry.key).inserted {
-                report.add(Manifest.fileName, record, "key \(entry.key) listed twice")
-            }
-            if entry.path != SnapshotLayout.path(for: entry.key) {
-                report.add(
-                    Manifest.fileName, record,
-                    "path \(entry.path) is not where key \(entry.key) belongs (\(SnapshotLayout.path(for: entry.key)))")
-            }
-            if !manifest.editions.contains(entry.edition) {
-                report.add(Manifest.fileName, record, "edition \(entry.edition) is not listed in editions")
-            }
-        }
-        if manifest.files.map(\.path) != manifest.files.map(\.path).sorted() {
-            report.add(Manifest.fileName, "files", "must be sorted by path")
+    /// What the reader cannot check without the pipeline's naming (SHA-256 of ids): each file
+    /// where its key belongs, and the manifest's content hash.
+    private func checkLayout(_ manifest: Manifest, into report: inout ValidationReport) {
+        for (index, entry) in manifest.files.enumerated() where entry.path != SnapshotLayout.path(for: entry.key) {
+            report.add(
+                Manifest.fileName, "files[\(index)]",
+                "path \(entry.path.prefix(200)) is not where key \(entry.key) belongs (\(SnapshotLayout.path(for: entry.key)))")
         }
         let expectedHash = SnapshotWriter.contentHash(of: manifest.files)
         if manifest.contentHash != expectedHash {
             report.add(
                 Manifest.fileName, "contentHash",
-                "is \(manifest.contentHash), the files' content hashes give \(expectedHash)")
-        }
-    }
-
-    // MARK: - Files
-
-    /// Reads, verifies and decompresses one listed file.
-    private func readFile(_ entry: Manifest.Entry, in directory: URL, into report: inout ValidationReport) -> Data? {
-        let url = directory.appendingPathComponent(entry.path)
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else {
-            report.add(entry.path, nil, "missing: listed in the manifest but not on disk")
-            return nil
-        }
-        guard (attributes[.type] as? FileAttributeType) == .typeRegular else {
-            report.add(entry.path, nil, "not a regular file (symbolic links are not allowed)")
-            return nil
-        }
-        let data: Data
-        do {
-            data = try FileInput.read(url, limit: limits.maxSnapshotFileBytes, what: "snapshot file")
-        } catch {
-            report.add(entry.path, nil, error.message)
-            return nil
-        }
-        var intact = true
-        if data.count != entry.compressedBytes {
-            report.add(
-                entry.path, nil,
-                "is \(data.count) bytes, the manifest says \(entry.compressedBytes) (truncated or replaced)")
-            intact = false
-        }
-        let digest = FileNaming.hexSHA256(data)
-        if digest != entry.sha256 {
-            report.add(
-                entry.path, nil,
-                "SHA-256 \(digest) does not match the manifest's \(entry.sha256) (the file was changed)")
-            intact = false
-        }
-        guard entry.uncompressedBytes <= limits.maxSnapshotFileBytes else {
-            report.add(
-                entry.path, nil,
-                "uncompressed size \(entry.uncompressedBytes) is over the cap of \(limits.maxSnapshotFileBytes) bytes")
-            return nil
-        }
-        do {
-            return try Gzip.decompress(data, limit: entry.uncompressedBytes, expectedSize: entry.uncompressedBytes)
-        } catch {
-            // A changed file that still inflates is reported once, above.
-            if intact || error.code != .sizeMismatch { report.add(entry.path, nil, "\(error)") }
-            return nil
-        }
-    }
-
-    private func decode<Payload>(
-        _ type: Snapshot<Payload>.Type, _ json: Data, _ entry: Manifest.Entry, _ manifest: Manifest,
-        into report: inout ValidationReport
-    ) -> Snapshot<Payload>? {
-        if let versioned = try? CatalogCoding.decoder().decode(SchemaVersioned.self, from: json),
-            versioned.schemaVersion != CatalogSchema.version
-        {
-            report.add(entry.path, "schemaVersion", "is \(versioned.schemaVersion), expected \(CatalogSchema.version)")
-            return nil
-        }
-        let snapshot: Snapshot<Payload>
-        do {
-            snapshot = try JSONInput.decode(type, from: json, file: entry.path)
-        } catch {
-            report.add(entry.path, nil, error.message)
-            return nil
-        }
-        if snapshot.key != entry.key {
-            report.add(entry.path, "key", "is \(snapshot.key), the manifest says \(entry.key)")
-        }
-        if snapshot.edition != entry.edition {
-            report.add(entry.path, "edition", "is \(snapshot.edition), expected \(entry.edition)")
-        }
-        if snapshot.kind != entry.kind {
-            report.add(entry.path, "kind", "is \(snapshot.kind.rawValue), expected \(entry.kind.rawValue)")
-        }
-        if snapshot.contentHash != entry.contentHash {
-            report.add(entry.path, "contentHash", "is \(snapshot.contentHash), the manifest says \(entry.contentHash)")
-        }
-        if snapshot.generatedAt != manifest.generatedAt {
-            report.add(entry.path, "generatedAt", "differs from the manifest's")
-        }
-        return snapshot
-    }
-
-    private func check(_ list: CategoryList, _ entry: Manifest.Entry, into report: inout ValidationReport) {
-        for violation in list.violations() {
-            report.add(entry.path, "payload." + violation.path, "\(violation.message) (\(violation.code))")
-        }
-        if entry.count != list.items.count || entry.total != list.items.count {
-            report.add(
-                entry.path, "payload.items",
-                "holds \(list.items.count) categories, the manifest says count \(entry.count), total \(entry.total)")
-        }
-    }
-
-    private func check(
-        _ page: GamesPage, _ entry: Manifest.Entry, _ manifest: Manifest, into report: inout ValidationReport
-    ) {
-        for violation in page.violations() {
-            report.add(entry.path, "payload." + violation.path, "\(violation.message) (\(violation.code))")
-        }
-        if case .gamesPage(_, let categoryId, let offset) = entry.key,
-            categoryId != page.categoryId || offset != page.offset
-        {
-            report.add(
-                entry.path, "payload", "is page \(page.categoryId)@\(page.offset), the key says \(categoryId)@\(offset)"
-            )
-        }
-        if page.limit != manifest.pageSize {
-            report.add(entry.path, "payload.limit", "is \(page.limit), the manifest's pageSize is \(manifest.pageSize)")
-        }
-        if entry.count != page.count || entry.total != page.total {
-            report.add(
-                entry.path, "payload",
-                "count \(page.count) / total \(page.total) disagree with the manifest's \(entry.count) / \(entry.total)"
-            )
+                "is \(manifest.contentHash.prefix(80)), the files' content hashes give \(expectedHash)")
         }
     }
 
@@ -322,6 +167,7 @@ public struct SnapshotValidator: Sendable {
                             path, "payload.offset",
                             "is \(page.offset), expected \(expectedOffset): a page of \(category.id) is missing")
                     }
+                    // Both are within the schema's rules (the reader checked), so this cannot overflow.
                     expectedOffset = page.offset + page.limit
                     if page.total != category.gamesTotal {
                         report.add(
@@ -364,10 +210,4 @@ public struct SnapshotValidator: Sendable {
             report.add(path, nil, "not listed in the manifest: remove it or regenerate the directory")
         }
     }
-}
-
-/// Just the `schemaVersion` of a manifest or snapshot, read before the rest so that a file from
-/// another schema gets a clear message instead of a decoding error.
-private struct SchemaVersioned: Decodable {
-    var schemaVersion: Int
 }

@@ -20,6 +20,17 @@ public struct ValidationReport: Sendable {
         problems.append(Problem(file: file, record: record, message: message))
     }
 
+    /// Adds what the reader found: one problem per broken rule, else the error itself.
+    mutating func add(_ error: SnapshotReadError) {
+        guard !error.violations.isEmpty else {
+            add(error.file, error.record, "\(error.message) (\(error.code))")
+            return
+        }
+        for violation in error.violations {
+            add(error.file, violation.path.isEmpty ? nil : violation.path, "\(violation.message) (\(violation.code))")
+        }
+    }
+
     /// One problem, named by file and record.
     public struct Problem: Sendable, Hashable, CustomStringConvertible {
         /// The file at fault, relative to the snapshot directory.

@@ -71,7 +71,12 @@ extension ProviderMapping {
             }
         }
         if items.count > limit { notes.append("\(items.count - limit) items past the limit \(limit) ignored") }
-        let total = max(response.total ?? offset + items.count, offset + games.count)
+        // `offset` is the caller's and `total` the provider's: neither is trusted not to overflow.
+        func end(_ count: Int) -> Int {
+            let (sum, overflow) = offset.addingReportingOverflow(count)
+            return overflow ? Int.max : sum
+        }
+        let total = max(response.total ?? end(items.count), end(games.count))
         return Mapped(
             value: GamesPage(categoryId: categoryId, offset: offset, limit: limit, total: total, items: games), notes: notes)
     }

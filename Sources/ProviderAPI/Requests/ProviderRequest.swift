@@ -83,9 +83,12 @@ public enum ProviderRequest: Sendable, Hashable, CustomStringConvertible {
             self = .categories(edition)
         case Self.gamesPath:
             let pagination = Self.pagination(parameters["pagination"] ?? "offset=0,limit=10")
-            guard let offset = pagination["offset"].flatMap(Int.init), offset >= 0,
-                let limit = pagination["limit"].flatMap(Int.init), (1...1000).contains(limit)
-            else { throw ParseError("pagination must be offset=N,limit=M with M in 1...1000") }
+            guard let offset = pagination["offset"].flatMap(Int.init), (0...CatalogRules.maxGamesTotal).contains(offset),
+                let limit = pagination["limit"].flatMap(Int.init), (1...CatalogRules.maxPageSize).contains(limit)
+            else {
+                throw ParseError(
+                    "pagination must be offset=N,limit=M with N in 0...\(CatalogRules.maxGamesTotal) and M in 1...\(CatalogRules.maxPageSize)")
+            }
             guard let filter = parameters["filter"], filter.hasPrefix("categories(id="), filter.hasSuffix(")") else {
                 throw ParseError("filter=categories(id=X) is required")
             }

@@ -94,8 +94,13 @@ struct DiskTierEnvelope: Codable, Sendable {
             throw Rejection(reason: "cache-version \(envelope.cacheVersion)")
         }
         guard envelope.key == key.description else { throw Rejection(reason: "stored key differs") }
-        switch (key.content.kind, envelope.content) {
-        case (.categories, .categories), (.gamesPage, .gamesPage): break
+        // The content must be what the key names before any rule runs on its numbers.
+        switch (key.content, envelope.content) {
+        case (.categories, .categories): break
+        case (.gamesPage(_, let categoryId, let offset), .gamesPage(let page)):
+            guard page.categoryId == categoryId, page.offset == offset else {
+                throw Rejection(reason: "page differs from the key's category or offset")
+            }
         default: throw Rejection(reason: "content kind differs from the key's")
         }
         let violations = envelope.content.violations()

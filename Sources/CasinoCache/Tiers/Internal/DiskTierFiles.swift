@@ -18,22 +18,22 @@ struct DiskTierFiles: Sendable {
     /// Why a file operation failed.
     struct Failure: Error, Sendable, CustomStringConvertible {
         var description: String
+        /// The file is over the per-entry cap: an entry no write of the tier makes.
+        var isOversized = false
     }
 
     func url(for name: String) -> URL {
         directory.appendingPathComponent(name, isDirectory: false)
     }
 
-    /// Up to `limit + 1` bytes of the file `name`, or `nil` when it does not exist.
+    /// The bytes of the file `name`, or `nil` when it does not exist.
     ///
-    /// Reading one byte past `limit` lets the caller tell an oversized file from one at the
-    /// limit without reading a huge file whole.
+    /// One `open(O_NOFOLLOW)`, one `fstat` and a read of the file's size into one buffer. A file
+    /// that `fstat` shows over `limit` is not read at all.
     ///
-    /// One `open(O_NOFOLLOW)`, one `fstat` and a read of the file's size into one buffer.
-    ///
-    /// - Throws: When the file exists but cannot be read (permissions, a directory, a symbolic
-    ///   link planted in the cache directory).
-    func read(_ name: String, limit: Int) throws -> Data? {
+    /// - Throws: ``Failure`` when the file exists but cannot be read (permissions, a directory, a
+    ///   symbolic link planted in the cache directory), or is over `limit` (``Failure/isOversized``).
+    func read(_ name: String, limit: Int) throws(Failure) -> Data? {
         let descriptor = url(for: name).withUnsafeFileSystemRepresentation { path -> Int32 in
             guard let path else { return -1 }
             return open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
@@ -49,7 +49,10 @@ struct DiskTierFiles: Sendable {
             throw Failure(description: "cannot stat \(name): \(String(cString: strerror(errno)))")
         }
         guard info.st_mode & S_IFMT == S_IFREG else { throw Failure(description: "\(name) is not a regular file") }
-        let outcome = FileDescriptorIO.read(descriptor, count: min(Int(info.st_size), limit + 1))
+        guard info.st_size <= limit else {
+            throw Failure(description: "file of \(info.st_size) bytes is over maxEntryBytes \(limit)", isOversized: true)
+        }
+        let outcome = FileDescriptorIO.read(descriptor, count: Int(info.st_size))
         guard outcome.error == 0 else {
             throw Failure(description: "cannot read \(name): \(String(cString: strerror(outcome.error)))")
         }
@@ -134,8 +137,10 @@ struct DiskTierFiles: Sendable {
 
     /// The entry files in the directory (none when it is missing or unreadable); deletes the
     /// temporary files an interrupted write left behind (older than a minute, so that another
-    /// tier's write in progress on the same directory is left alone).
-    func scan(now: Date = Date()) -> [DiskTierIndex.ScannedFile] {
+    /// tier's write in progress on the same directory is left alone), and entry files over
+    /// `maxEntryBytes`, which no write of the tier makes: counted at their size, one planted
+    /// sparse file would evict every other entry.
+    func scan(maxEntryBytes: Int, now: Date = Date()) -> [DiskTierIndex.ScannedFile] {
         let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
         guard
             let urls = try? FileManager.default.contentsOfDirectory(
@@ -152,9 +157,13 @@ struct DiskTierFiles: Sendable {
                 if let modified = values.contentModificationDate, now.timeIntervalSince(modified) > 60 { delete(name) }
                 continue
             }
+            let size = values.fileSize ?? 0
+            guard (0...maxEntryBytes).contains(size) else {
+                delete(name)
+                continue
+            }
             files.append(
-                DiskTierIndex.ScannedFile(
-                    name: name, size: values.fileSize ?? 0, modified: values.contentModificationDate ?? .distantPast))
+                DiskTierIndex.ScannedFile(name: name, size: size, modified: values.contentModificationDate ?? .distantPast))
         }
         return files
     }

@@ -30,7 +30,8 @@ struct FetchJob: Sendable, Hashable, CustomStringConvertible {
         _ edition: Edition, categoryId: String, total: Int, limit: Int, maxPages: Int
     ) -> [FetchJob] {
         guard total > 0 else { return [] }
-        let count = min((total + limit - 1) / limit, maxPages)
+        // `total` is the provider's: ⌈total / limit⌉ without `total + limit - 1`, which overflows near Int.max.
+        let count = min(total / limit + (total % limit == 0 ? 0 : 1), maxPages)
         return (0..<count).map { index in
             FetchJob(
                 request: .gamesPage(edition, categoryId: categoryId, offset: index * limit, limit: limit),

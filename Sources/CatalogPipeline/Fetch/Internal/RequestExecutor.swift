@@ -233,16 +233,9 @@ struct RequestExecutor: Sendable {
         return (url.host ?? "?") + (url.port.map { ":\($0)" } ?? "")
     }
 
-    /// `Retry-After` as delay-seconds or an HTTP date.
+    /// `Retry-After` as a duration from now (``RetryAfter``: capped at a day).
     static func retryAfter(_ value: String?) -> Duration? {
-        guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
-        if let seconds = Int(value) { return .seconds(max(seconds, 0)) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: value) else { return nil }
-        return .milliseconds(max(Int(date.timeIntervalSinceNow * 1000), 0))
+        RetryAfter.seconds(from: value, now: Date()).map { .milliseconds(Int64(($0 * 1000).rounded())) }
     }
 
     private func failure(

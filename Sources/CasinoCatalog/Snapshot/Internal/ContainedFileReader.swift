@@ -1,4 +1,3 @@
-import CasinoCatalog
 import Foundation
 
 #if canImport(Darwin)
@@ -9,7 +8,7 @@ import Glibc
 import Musl
 #endif
 
-/// Reads one file of a bundled snapshot directory without ever leaving that directory.
+/// Reads one file of a snapshot directory without ever leaving that directory.
 ///
 /// The manifest is hostile input, so a path is used only when
 /// `CatalogRules.isSafeRelativePath` accepts it, and it is then walked one component at a time
@@ -18,7 +17,7 @@ import Musl
 /// descriptor that is then read, so nothing can be swapped in between. `O_NONBLOCK` keeps a FIFO
 /// planted in place of a file from blocking the open. POSIX only, so it builds for Apple platforms
 /// and Linux alike.
-enum BundledFileReader {
+enum ContainedFileReader {
     /// The bytes of `relativePath` inside `directory`.
     ///
     /// - Parameters:
@@ -26,20 +25,20 @@ enum BundledFileReader {
     ///   - directory: The snapshot directory.
     ///   - maxBytes: The largest file accepted.
     ///   - expectedBytes: The size the manifest announces, or `nil` when it has none.
-    /// - Throws: ``BundledFailure`` for an unsafe path, a missing file, a link or other
+    /// - Throws: ``SnapshotReadError`` for an unsafe path, a missing file, a link or other
     ///   non-regular file, a file over `maxBytes` or not `expectedBytes` long, or a failed read.
     static func contents(
         of relativePath: String, in directory: URL, maxBytes: Int, expectedBytes: Int? = nil
-    ) throws(BundledFailure) -> Data {
+    ) throws(SnapshotReadError) -> Data {
         guard CatalogRules.isSafeRelativePath(relativePath) else {
-            throw BundledFailure(.unsafePath, "refusing path '\(relativePath.prefix(200))': not a safe relative path")
+            throw SnapshotReadError(.unsafePath, file: relativePath, "not a safe relative path: it could leave the directory")
         }
         var descriptor = directory.withUnsafeFileSystemRepresentation { path -> Int32 in
             guard let path else { return -1 }
             return open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         }
         guard descriptor >= 0 else {
-            throw failure(errno, opening: "the snapshot directory \(directory.path)")
+            throw failure(errno, file: relativePath, opening: "the snapshot directory \(directory.path)")
         }
         let components = relativePath.split(separator: "/").map(String.init)
         for (index, component) in components.enumerated() {
@@ -48,44 +47,45 @@ enum BundledFileReader {
             let next = openat(descriptor, component, flags)
             let error = errno
             close(descriptor)
-            guard next >= 0 else { throw failure(error, opening: relativePath) }
+            guard next >= 0 else { throw failure(error, file: relativePath, opening: "the file") }
             descriptor = next
         }
         defer { close(descriptor) }
 
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw failure(errno, opening: relativePath) }
+        guard fstat(descriptor, &info) == 0 else { throw failure(errno, file: relativePath, opening: "the file") }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            throw BundledFailure(.notRegularFile, "\(relativePath) is not a regular file")
+            throw SnapshotReadError(.notRegularFile, file: relativePath, "not a regular file (links are not followed)")
         }
         let size = Int(info.st_size)
         guard size <= maxBytes else {
-            throw BundledFailure(.tooLarge, "\(relativePath) is \(size) bytes, over the limit of \(maxBytes)")
+            throw SnapshotReadError(.tooLarge, file: relativePath, "is \(size) bytes, over the cap of \(maxBytes)")
         }
         if let expectedBytes, size != expectedBytes {
-            throw BundledFailure(
-                .sizeMismatch, "\(relativePath) is \(size) bytes, the manifest says \(expectedBytes)")
+            throw SnapshotReadError(
+                .sizeMismatch, file: relativePath,
+                "is \(size) bytes, the manifest says \(expectedBytes) (truncated or replaced)")
         }
 
         let outcome = FileDescriptorIO.read(descriptor, count: size)
         guard outcome.error == 0 else {
-            throw BundledFailure(.io, "cannot read \(relativePath): \(String(cString: strerror(outcome.error)))")
+            throw SnapshotReadError(.io, file: relativePath, "cannot read: \(String(cString: strerror(outcome.error)))")
         }
         guard outcome.data.count == size else {
-            throw BundledFailure(
-                .sizeMismatch, "\(relativePath) shrank from \(size) to \(outcome.data.count) bytes while read")
+            throw SnapshotReadError(
+                .sizeMismatch, file: relativePath, "shrank from \(size) to \(outcome.data.count) bytes while read")
         }
         return outcome.data
     }
 
-    private static func failure(_ error: Int32, opening what: String) -> BundledFailure {
+    private static func failure(_ error: Int32, file: String, opening what: String) -> SnapshotReadError {
         switch error {
         case ENOENT:
-            BundledFailure(.notFound, "\(what) does not exist")
+            SnapshotReadError(.notFound, file: file, "missing: \(what) does not exist")
         case ELOOP, ENOTDIR:
-            BundledFailure(.notRegularFile, "\(what) passes through a symbolic link or a non-directory")
+            SnapshotReadError(.notRegularFile, file: file, "the path passes through a symbolic link or a non-directory")
         default:
-            BundledFailure(.io, "cannot open \(what): \(String(cString: strerror(error)))")
+            SnapshotReadError(.io, file: file, "cannot open \(what): \(String(cString: strerror(error)))")
         }
     }
 }

@@ -1,0 +1,263 @@
+public import Foundation
+import Gzip
+
+/// Reads and verifies a snapshot directory: the one reader of the snapshot contract, used by the
+/// pipeline's validator and by the app's bundled tier alike, so both accept exactly the same files.
+///
+/// Every file is hostile input. The manifest is read under ``SnapshotLimits/maxManifestBytes``,
+/// its schema version checked before its shape, and its rules (``Manifest/violations(limits:)``)
+/// before any file is opened. A snapshot file is opened inside the directory only
+/// (`openat(O_NOFOLLOW)` component by component: no link is followed, no path leaves the
+/// directory), checked against the manifest's size with `fstat` before it is read, inflated under
+/// the manifest's uncompressed size, and decoded; its envelope must name the manifest's entry
+/// (key, kind, edition, content hash, generation time, schema version) and its payload must keep
+/// the schema's rules and agree with the entry (page position, page size, counts). The SHA-256 of
+/// each file is left to the pipeline's validator: the runtime carries no SHA-256.
+///
+/// ```swift
+/// let reader = SnapshotReader(directory: URL(fileURLWithPath: "out"))
+/// let manifest = try reader.manifest()
+/// let page = try reader.gamesPage(of: manifest.files[1], in: manifest)
+/// ```
+public struct SnapshotReader: Sendable {
+    /// The snapshot directory.
+    public var directory: URL
+    /// The caps every read applies.
+    public var limits: SnapshotLimits
+
+    /// - Parameters:
+    ///   - directory: The snapshot directory.
+    ///   - limits: The caps every read applies; ``SnapshotLimits/default`` by default. Caps outside
+    ///     `1...SnapshotLimits.ceiling` make every read fail with ``SnapshotReadError/Code/tooLarge``.
+    public init(directory: URL, limits: SnapshotLimits = .default) {
+        self.directory = directory
+        self.limits = limits
+    }
+
+    // MARK: - Manifest
+
+    /// Reads, decodes and checks `manifest.json` against the contract.
+    ///
+    /// - Throws: ``SnapshotReadError``: the manifest is missing, a link, over
+    ///   ``SnapshotLimits/maxManifestBytes``, not JSON of a manifest, of another schema version
+    ///   (``SnapshotReadError/Code/foreignSchema``), or breaks a rule
+    ///   (``SnapshotReadError/Code/invalidManifest``, every rule in `violations`).
+    public func manifest() throws(SnapshotReadError) -> Manifest {
+        let manifest = try decodedManifest()
+        let violations = manifest.violations(limits: limits)
+        guard violations.isEmpty else {
+            throw SnapshotReadError(
+                .invalidManifest, file: Manifest.fileName, "breaks \(violations.count) rule(s) of the snapshot contract",
+                violations: violations)
+        }
+        return manifest
+    }
+
+    /// Reads and decodes `manifest.json` without checking its rules, for a validator that
+    /// reports every broken rule and goes on to the files.
+    ///
+    /// - Throws: ``SnapshotReadError`` as ``manifest()`` does, but never
+    ///   ``SnapshotReadError/Code/invalidManifest``.
+    public func decodedManifest() throws(SnapshotReadError) -> Manifest {
+        try checkLimits(file: Manifest.fileName)
+        let data = try ContainedFileReader.contents(
+            of: Manifest.fileName, in: directory, maxBytes: limits.maxManifestBytes)
+        let decoder = CatalogCoding.decoder()
+        let manifest: Manifest
+        do {
+            manifest = try decoder.decode(Manifest.self, from: data)
+        } catch {
+            // Probed only when the manifest does not decode: a manifest from a newer pipeline is
+            // then named as such instead of as corrupt (a second decode of every launch's manifest
+            // would cost a fifth of the time to first content).
+            if let version = try? decoder.decode(SchemaVersionProbe.self, from: data).schemaVersion,
+                version != CatalogSchema.version
+            {
+                throw foreignSchema(version, file: Manifest.fileName)
+            }
+            throw SnapshotReadError(
+                .undecodable, file: Manifest.fileName, "is not a manifest: \(DecodingFailure.describe(error).prefix(300))")
+        }
+        guard manifest.schemaVersion == CatalogSchema.version else {
+            throw foreignSchema(manifest.schemaVersion, file: Manifest.fileName)
+        }
+        return manifest
+    }
+
+    // MARK: - Files
+
+    /// The gzip bytes of the file `entry` describes, exactly as long as the manifest says.
+    ///
+    /// - Throws: ``SnapshotReadError`` for an unsafe path, a missing file, a link or other
+    ///   non-regular file, a size outside the caps or other than the manifest's, or a failed read.
+    public func packedBytes(of entry: Manifest.Entry) throws(SnapshotReadError) -> Data {
+        try checkLimits(file: entry.path)
+        guard (0...limits.maxFileBytes).contains(entry.compressedBytes) else {
+            throw SnapshotReadError(
+                .tooLarge, file: entry.path,
+                "the manifest gives it \(entry.compressedBytes) bytes; the cap (maxFileBytes) is 0...\(limits.maxFileBytes)")
+        }
+        return try ContainedFileReader.contents(
+            of: entry.path, in: directory, maxBytes: limits.maxFileBytes, expectedBytes: entry.compressedBytes)
+    }
+
+    /// The edition's categories from the file `entry` describes.
+    ///
+    /// - Parameters:
+    ///   - entry: A ``SnapshotKind/categories`` entry of `manifest`.
+    ///   - manifest: The directory's manifest.
+    ///   - packed: The file's bytes when the caller has read them (``packedBytes(of:)``), else `nil`.
+    /// - Throws: ``SnapshotReadError`` naming the first check that failed; a payload that breaks
+    ///   the schema's rules carries every rule in `violations`.
+    public func categories(
+        of entry: Manifest.Entry, in manifest: Manifest, packed: Data? = nil
+    ) throws(SnapshotReadError) -> CategoryList {
+        try snapshot(CategoryList.self, of: entry, in: manifest, packed: packed).payload
+    }
+
+    /// The page of games from the file `entry` describes.
+    ///
+    /// - Parameters:
+    ///   - entry: A ``SnapshotKind/gamesPage`` entry of `manifest`.
+    ///   - manifest: The directory's manifest.
+    ///   - packed: The file's bytes when the caller has read them (``packedBytes(of:)``), else `nil`.
+    /// - Throws: ``SnapshotReadError`` as ``categories(of:in:packed:)`` does.
+    public func gamesPage(
+        of entry: Manifest.Entry, in manifest: Manifest, packed: Data? = nil
+    ) throws(SnapshotReadError) -> GamesPage {
+        try snapshot(GamesPage.self, of: entry, in: manifest, packed: packed).payload
+    }
+
+    private func snapshot<Payload: SnapshotPayload>(
+        _ type: Payload.Type, of entry: Manifest.Entry, in manifest: Manifest, packed given: Data?
+    ) throws(SnapshotReadError) -> Snapshot<Payload> {
+        guard entry.kind == Payload.kind else {
+            throw SnapshotReadError(.wrongContent, file: entry.path, "is listed as \(entry.kind), not \(Payload.kind)")
+        }
+        let packed: Data
+        if let given { packed = given } else { packed = try packedBytes(of: entry) }
+        guard (0...limits.maxInflatedBytes).contains(entry.uncompressedBytes) else {
+            throw SnapshotReadError(
+                .tooLarge, file: entry.path,
+                "the manifest gives it \(entry.uncompressedBytes) bytes of JSON; the cap (maxInflatedBytes) is 0...\(limits.maxInflatedBytes)"
+            )
+        }
+        let json: Data
+        do {
+            json = try Gzip.decompress(packed, limit: entry.uncompressedBytes, expectedSize: entry.uncompressedBytes)
+        } catch {
+            throw SnapshotReadError(.gzip, file: entry.path, "\(error)")
+        }
+        let decoder = CatalogCoding.decoder()
+        let snapshot: Snapshot<Payload>
+        do {
+            snapshot = try decoder.decode(Snapshot<Payload>.self, from: json)
+        } catch {
+            if let version = try? decoder.decode(SchemaVersionProbe.self, from: json).schemaVersion,
+                version != CatalogSchema.version
+            {
+                throw foreignSchema(version, file: entry.path)
+            }
+            throw SnapshotReadError(
+                .undecodable, file: entry.path, "is not a \(entry.kind) snapshot: \(DecodingFailure.describe(error).prefix(300))")
+        }
+        try check(snapshot, against: entry, in: manifest)
+        return snapshot
+    }
+
+    /// The envelope and the payload against the manifest's entry, then the schema's rules.
+    private func check<Payload: SnapshotPayload>(
+        _ snapshot: Snapshot<Payload>, against entry: Manifest.Entry, in manifest: Manifest
+    ) throws(SnapshotReadError) {
+        func mismatch(_ record: String, _ message: String) -> SnapshotReadError {
+            SnapshotReadError(.wrongContent, file: entry.path, record: record, message)
+        }
+        guard snapshot.schemaVersion == CatalogSchema.version else {
+            throw foreignSchema(snapshot.schemaVersion, file: entry.path)
+        }
+        guard snapshot.key == entry.key else { throw mismatch("key", "is \(snapshot.key), the manifest says \(entry.key)") }
+        guard snapshot.kind == entry.kind else {
+            throw mismatch("kind", "is \(snapshot.kind.rawValue), expected \(entry.kind.rawValue)")
+        }
+        guard snapshot.edition == entry.edition else {
+            throw mismatch("edition", "is \(snapshot.edition), expected \(entry.edition)")
+        }
+        // Compared as strings, never recomputed: re-encoded JSON differs between platforms.
+        guard snapshot.contentHash == entry.contentHash else {
+            throw mismatch("contentHash", "is \(snapshot.contentHash.prefix(80)), the manifest says \(entry.contentHash)")
+        }
+        guard snapshot.generatedAt == manifest.generatedAt else {
+            throw mismatch("generatedAt", "differs from the manifest's")
+        }
+        let violations = snapshot.payload.violations()
+        guard violations.isEmpty else {
+            throw SnapshotReadError(
+                .invalidContent, file: entry.path, record: "payload",
+                "breaks \(violations.count) schema rule(s)",
+                violations: violations.map { $0.nested(under: "payload") })
+        }
+        if let (record, message) = snapshot.payload.disagreement(with: entry, in: manifest) {
+            throw mismatch(record, message)
+        }
+    }
+
+    private func checkLimits(file: String) throws(SnapshotReadError) {
+        if let problem = limits.problem {
+            throw SnapshotReadError(.tooLarge, file: file, "unusable snapshot limits: \(problem)")
+        }
+    }
+
+    private func foreignSchema(_ version: Int, file: String) -> SnapshotReadError {
+        SnapshotReadError(
+            .foreignSchema, file: file, record: "schemaVersion",
+            "is \(version), this build reads \(CatalogSchema.version); regenerate the snapshot with a matching catalog")
+    }
+
+    private struct SchemaVersionProbe: Decodable {
+        var schemaVersion: Int
+    }
+}
+
+/// A payload a snapshot file may hold, and what it must agree on with its manifest entry.
+protocol SnapshotPayload: Codable, Sendable, Hashable, Validatable {
+    static var kind: SnapshotKind { get }
+    /// The first field that disagrees with `entry` (record path and message), or `nil`. Only
+    /// called on a payload that keeps the schema's rules, so its numbers are within range.
+    func disagreement(with entry: Manifest.Entry, in manifest: Manifest) -> (String, String)?
+}
+
+extension CategoryList: SnapshotPayload {
+    static var kind: SnapshotKind { .categories }
+
+    func disagreement(with entry: Manifest.Entry, in manifest: Manifest) -> (String, String)? {
+        guard entry.count == items.count, entry.total == items.count else {
+            return (
+                "payload.items",
+                "holds \(items.count) categories, the manifest says count \(entry.count), total \(entry.total)"
+            )
+        }
+        return nil
+    }
+}
+
+extension GamesPage: SnapshotPayload {
+    static var kind: SnapshotKind { .gamesPage }
+
+    func disagreement(with entry: Manifest.Entry, in manifest: Manifest) -> (String, String)? {
+        if case .gamesPage(_, let categoryId, let offset) = entry.key, categoryId != self.categoryId || offset != self.offset {
+            return (
+                "payload", "is page \(self.categoryId.prefix(128))@\(self.offset), the key says \(categoryId)@\(offset)"
+            )
+        }
+        if limit != manifest.pageSize {
+            return ("payload.limit", "is \(limit), the manifest's pageSize is \(manifest.pageSize)")
+        }
+        if entry.count != count || entry.total != total {
+            return (
+                "payload",
+                "count \(count) / total \(total) disagree with the manifest's \(entry.count) / \(entry.total)"
+            )
+        }
+        return nil
+    }
+}
