@@ -694,7 +694,7 @@ enum BundledTampering: String, CaseIterable, Sendable {
 
 enum BundledEnvelopeTampering: String, CaseIterable, Sendable {
     case keyOfAnotherCategory, keyOfAnotherOffset, schemaVersion2, contentHash, payloadOffset, brokenRule
-    case editionOfAnotherLanguage
+    case editionOfAnotherLanguage, payloadOffsetOfIntMax, payloadOffsetAndLimitOverflow, payloadTotalOfIntMin
 
     func apply(to snapshot: inout Snapshot<GamesPage>) {
         guard case .gamesPage(let edition, let categoryId, let offset) = snapshot.key else { return }
@@ -713,6 +713,14 @@ enum BundledEnvelopeTampering: String, CaseIterable, Sendable {
             snapshot.payload.items[0].launchUrl = "http://insecure.example.com/play"
         case .editionOfAnotherLanguage:
             snapshot.edition = bundledFrench
+        case .payloadOffsetOfIntMax:  // ../shared/repro: page-offset-max
+            snapshot.payload.offset = .max
+        case .payloadOffsetAndLimitOverflow:  // ../shared/repro: page-offset-limit
+            snapshot.payload.offset = 1 << 62
+            snapshot.payload.limit = 1 << 62
+            snapshot.payload.total = (1 << 62) + 1
+        case .payloadTotalOfIntMin:
+            snapshot.payload.total = .min
         }
     }
 }

@@ -5,7 +5,8 @@ import Testing
 
 /// The seed's manual checklist, automated: an injected clock instead of waiting hours, a real
 /// disk directory and a real bundled snapshot, an upstream that counts its calls.
-@Suite(.timeLimit(.minutes(1)))
+// Time limits are hang detectors: generous, for a machine busy with a build beside the tests.
+@Suite(.timeLimit(.minutes(5)))
 struct CatalogCacheScenarioTests: CacheTestEnvironment {
     let directory: CacheTestDirectory
     let bundle: BundleFixture

@@ -3,7 +3,8 @@ import CasinoCatalog
 import Foundation
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+// Time limits are hang detectors: generous, for a machine busy with a build beside the tests.
+@Suite(.timeLimit(.minutes(5)))
 struct CatalogCacheTests: CacheTestEnvironment {
     let directory: CacheTestDirectory
     let bundle: BundleFixture
@@ -25,6 +26,30 @@ struct CatalogCacheTests: CacheTestEnvironment {
         #expect(list == bundle.categories())
         #expect(metadata.tier == .upstream)
         #expect(cache.statistics().misses == 2)
+    }
+
+    @Test func treatsAnEntryStoredInTheFutureAsStale() async throws {
+        // Given content fetched now, then the device clock set back a day
+        let cache = makeCache(bundled: false)
+        _ = try await cache.categories(edition: english)
+        await cache.waitForRefreshes()
+        clock.advance(by: .seconds(-86_400))
+        // When it is read: its age is unknown, so it is not fresh until storedAt + TTL
+        guard case .stale = cache.cachedCategories(edition: english) else {
+            Issue.record("expected stale")
+            return
+        }
+    }
+
+    @Test(arguments: [-10, Int.max, Int.min])
+    func refusesAPageOffsetNoPageCanHave(offset: Int) async throws {
+        // Given a cache, when an app asks for an impossible offset, then it is a named error, not a trap
+        let cache = makeCache(bundled: false)
+        let error = await #expect(throws: CacheError.self) {
+            try await cache.gamesPage(edition: english, categoryId: "CATEGORY001", offset: offset)
+        }
+        #expect(error?.code == .invalidRequest)
+        #expect(cache.cachedGamesPage(edition: english, categoryId: "CATEGORY001", offset: offset).value == nil)
     }
 
     @Test func throwsOnAMissWhenTheUpstreamFails() async throws {

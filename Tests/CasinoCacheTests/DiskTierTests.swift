@@ -5,7 +5,8 @@ import Gzip
 import Logging
 import Testing
 
-@Suite(.timeLimit(.minutes(1)))
+// Time limits are hang detectors: generous, for a machine busy with a build beside the tests.
+@Suite(.timeLimit(.minutes(5)))
 struct DiskTierTests {
     // MARK: - Round trips
 
@@ -227,6 +228,33 @@ struct DiskTierTests {
     }
 
     // MARK: - Size limit
+
+    @Test func aFileOverTheEntryCapIsRemovedAtScanAndNeverCounted() async throws {
+        // Given a flushed entry, and an entry file grown to a 1 GiB sparse file
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let first = diskTier(root)
+        let kept = DiskSampleKind.categories.entry()
+        let planted = DiskSampleKind.gamesPage.entry()
+        first.store(kept)
+        await first.flush()
+        let keptFile = try #require(diskEntryFiles(root).first)
+        first.store(planted)
+        await first.flush()
+        let plantedName = try #require(diskEntryFiles(root).first { $0 != keptFile })
+        let handle = try FileHandle(forWritingTo: root.appendingPathComponent(plantedName))
+        try handle.truncate(atOffset: 1 << 30)
+        try handle.close()
+        // When a relaunched tier scans the directory before its first write
+        let relaunched = diskTier(root)
+        relaunched.store(DiskSampleKind.gamesPage.entry(scope: .user("1")))
+        await relaunched.flush()
+        // Then the oversized file is gone, not counted, and the other entry was not evicted for it
+        #expect(!diskEntryFiles(root).contains(plantedName))
+        #expect(relaunched.bytesOnDisk < 1 << 20)
+        #expect(relaunched.entry(for: kept.key) == kept)
+        #expect(relaunched.evictions == 0)
+    }
 
     @Test func leastRecentlyReadEntryIsEvictedFirst() async throws {
         // Given the size of one page entry on disk
@@ -483,6 +511,11 @@ enum DiskDamage: String, CaseIterable, Sendable {
     case foreignSchemaVersion
     case storedKeyDiffers
     case contentBreaksSchema
+    /// A page offset of Int.max: it trapped at every launch in `violations()`.
+    case pageOffsetOfIntMax
+    case pageOfAnotherOffset
+    /// Over the tier's `maxEntryBytes` (1 MiB here): refused from `fstat`, never read.
+    case overTheEntryCap
 
     func apply(to file: URL, borrowing other: URL) throws {
         let original = try Data(contentsOf: file)
@@ -506,6 +539,14 @@ enum DiskDamage: String, CaseIterable, Sendable {
             let json = try Gzip.decompress(original, limit: 1 << 20)
             let broken = String(decoding: json, as: UTF8.self).replacingOccurrences(of: "https://", with: "http://")
             try Gzip.compress(Data(broken.utf8)).write(to: file)
+        case .pageOffsetOfIntMax, .pageOfAnotherOffset:
+            let json = String(decoding: try Gzip.decompress(original, limit: 1 << 20), as: UTF8.self)
+            let offset = self == .pageOffsetOfIntMax ? "\(Int.max)" : "20"
+            let changed = json.replacingOccurrences(of: #""offset":10"#, with: #""offset":"# + offset)
+            #expect(changed != json)
+            try Gzip.compress(Data(changed.utf8)).write(to: file)
+        case .overTheEntryCap:
+            try Data(repeating: 0x1F, count: (1 << 20) + 1).write(to: file)
         }
     }
 }

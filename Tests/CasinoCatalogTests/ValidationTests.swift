@@ -1,4 +1,5 @@
 import CasinoCatalog
+import Foundation
 import Testing
 
 @Suite struct ValidationTests {
@@ -13,6 +14,30 @@ import Testing
             categoryId: "SLOTS", offset: 10, limit: 10, total: 13, items: (1...3).map { Self.game("\($0)") })
         #expect(page.violations().isEmpty)
         #expect(!page.hasMore)
+    }
+
+    @Test(arguments: [
+        (Int.max, 10, 1), (1 << 62, 1 << 62, (1 << 62) + 1), (Int.max - 5, 10, Int.max), (-10, 10, 30), (0, Int.max, 30),
+        (Int.min, 10, 30), (10, 10, Int.min),
+    ])
+    func reportsPageNumbersAtTheEdgesOfIntInsteadOfTrapping(offset: Int, limit: Int, total: Int) {
+        // Given a page whose numbers come from a hostile file
+        let page = GamesPage(categoryId: "SLOTS", offset: offset, limit: limit, total: total, items: [Self.game("1")])
+        // Then its rules name what is wrong, and the derived positions do not trap
+        #expect(page.violations().contains { $0.code == .pageArithmetic })
+        _ = page.hasMore
+        _ = page.nextOffset
+    }
+
+    /// `../shared/repro/page-envelope-offset-intmax.json`: found by fuzzing, it trapped in
+    /// `violations()` (`offset + items.count`).
+    @Test func reportsTheMinimisedIntMaxOffsetReproducer() throws {
+        let json = #"""
+            {"contentHash":"sa8","edition":"en-iPhone","generatedAt":"2-11-20T0:00:00Z","key":"en-iPhone/games/CE/0","kind":"gamesPage","payload":{"categoryId":"T001","count":10,"items":[{"re":true,"id":"1","isNew":false,"launchUrl":"t","name":"B","platforms":["Android"],"popularity":7,"restrictedTerritories":["A"],"slug":"bla","tags":["Fr"],"thumbnail":"us.","hasAnonymousFunMode":false,"hasFunMode":true,"in":{"id":"202"}}],"limit":10,"offset":9223372036854775807,"total":1},"schemaVersion":1}
+            """#
+        struct Envelope: Decodable { var payload: GamesPage }
+        let page = try JSONDecoder().decode(Envelope.self, from: Data(json.utf8)).payload
+        #expect(page.violations().contains { $0.path == "offset" && $0.code == .pageArithmetic })
     }
 
     @Test func reportsACountThatDisagreesWithItems() {

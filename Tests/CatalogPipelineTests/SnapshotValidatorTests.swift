@@ -135,6 +135,52 @@ import Testing
         #expect(files.isSuperset(of: [firstPage.path, "stray.txt", categories.path]))
     }
 
+    // MARK: - Reproducers (../shared/repro): each trapped the validator once
+
+    @Test func reportsAPageOffsetOfIntMax() throws {
+        // Given page-offset-max: a page whose payload offset is Int.max, sizes and SHA-256 consistent
+        try rewrite(firstPage) { object in
+            var payload = object["payload"] as! [String: Any]
+            payload["offset"] = Int.max
+            object["payload"] = payload
+        }
+        // Then it is a named problem of that page
+        let problems = validate().problems
+        #expect(problems.contains { $0.file == firstPage.path && $0.record == "payload.offset" })
+    }
+
+    @Test func reportsAnOffsetAndLimitWhoseSumOverflows() throws {
+        // Given page-offset-limit: offset 2^62, limit 2^62, total 2^62 + 1 and a manifest pageSize of 2^62
+        try rewrite(firstPage) { object in
+            var payload = object["payload"] as! [String: Any]
+            payload["offset"] = 1 << 62
+            payload["limit"] = 1 << 62
+            payload["total"] = (1 << 62) + 1
+            object["payload"] = payload
+        }
+        let url = out.appendingPathComponent(Manifest.fileName)
+        var manifest = try CatalogCoding.decoder().decode(Manifest.self, from: Data(contentsOf: url))
+        manifest.pageSize = 1 << 62
+        try CatalogCoding.prettyEncoder().encode(manifest).write(to: url)
+        // Then both the manifest and the page are named problems
+        let problems = validate().problems
+        #expect(problems.contains { $0.file == Manifest.fileName && $0.record == "pageSize" })
+        #expect(problems.contains { $0.file == firstPage.path && $0.record == "payload.limit" })
+    }
+
+    @Test(arguments: [-2, Int.max])
+    func reportsAnUncompressedSizeOutOfRange(size: Int) throws {
+        // Given neg-uncompressed: a manifest entry with uncompressedBytes -2 (or Int.max)
+        let url = out.appendingPathComponent(Manifest.fileName)
+        var manifest = try CatalogCoding.decoder().decode(Manifest.self, from: Data(contentsOf: url))
+        manifest.files[0].uncompressedBytes = size
+        try CatalogCoding.prettyEncoder().encode(manifest).write(to: url)
+        // Then the manifest's field and the file are named problems
+        let problems = validate().problems
+        #expect(problems.contains { $0.file == Manifest.fileName && $0.record == "files[0].uncompressedBytes" })
+        #expect(problems.contains { $0.file == manifest.files[0].path && $0.message.contains("maxInflatedBytes") })
+    }
+
     @Test func catchesAMissingManifest() throws {
         try FileManager.default.removeItem(at: out.appendingPathComponent(Manifest.fileName))
         #expect(validate().problems.first?.file == Manifest.fileName)

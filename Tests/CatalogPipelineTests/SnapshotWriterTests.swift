@@ -88,6 +88,28 @@ import Testing
         #expect(leftovers.isEmpty)
     }
 
+    @Test(arguments: ["maxFileCount", "maxManifestBytes", "maxFileBytes", "maxInflatedBytes"])
+    func refusesBeforeStagingWhatAnAppWouldRefuse(cap: String) throws {
+        // Given a catalogue, and snapshot limits one cap of which it exceeds
+        let catalog = try Normalizer(configuration: .default, logger: quietLogger)
+            .normalize(RecordedProviderSource(directory: directory.child("provider"))).catalog
+        var limits = SnapshotLimits.default
+        switch cap {
+        case "maxFileCount": limits.maxFileCount = 3
+        case "maxManifestBytes": limits.maxManifestBytes = 1024
+        case "maxFileBytes": limits.maxFileBytes = 200
+        default: limits.maxInflatedBytes = 500
+        }
+        // When it is written
+        let error = #expect(throws: PipelineError.self) {
+            try SnapshotWriter(limits: limits, logger: quietLogger).write(catalog, to: directory.child("out"))
+        }
+        // Then the error names the setting, and nothing was staged or published
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.message.contains("snapshotLimits.\(cap)") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["provider"])
+    }
+
     @Test func leavesThePreviousOutputByteForByteIntactWhenABuildFails() throws {
         // Given a good out/
         let out = directory.child("out")

@@ -15,6 +15,27 @@ import Testing
         #expect(packed.count < json.count / 10)
     }
 
+    @Test func refusesANegativeLimitOrExpectedSizeInsteadOfTrapping() throws {
+        // Given valid gzip and the sizes a hostile manifest could hand over
+        let packed = try Gzip.compress(json)
+        // Then negative values are named errors
+        let negativeLimit = #expect(throws: GzipError.self) { try Gzip.decompress(packed, limit: -1) }
+        #expect(negativeLimit?.code == .invalidArgument)
+        let negativeSize = #expect(throws: GzipError.self) {
+            try Gzip.decompress(packed, limit: 1 << 20, expectedSize: -2)
+        }
+        #expect(negativeSize?.code == .invalidArgument)
+    }
+
+    @Test func acceptsALimitOfIntMax() throws {
+        // Given a limit of Int.max (once `limit + 1` overflowed) and an expected size of Int.max
+        let packed = try Gzip.compress(json)
+        // Then the data inflates, and a lying expected size is a mismatch, not a huge allocation
+        #expect(try Gzip.decompress(packed, limit: .max) == json)
+        let lying = #expect(throws: GzipError.self) { try Gzip.decompress(packed, limit: .max, expectedSize: .max) }
+        #expect(lying?.code == .sizeMismatch)
+    }
+
     @Test func roundTripsEmptyInput() throws {
         let packed = try Gzip.compress(Data())
         #expect(try Gzip.decompress(packed, limit: 10) == Data())

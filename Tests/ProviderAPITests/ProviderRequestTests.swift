@@ -36,11 +36,32 @@ import Testing
     @Test(arguments: [
         ("/v1/casino/games", ["language": "en", "platform": "iPhone", "pagination": "offset=0,limit=10"]),
         ("/v1/casino/games", ["language": "en", "platform": "iPhone", "filter": "categories(id=X)", "pagination": "offset=-1,limit=10"]),
+        // `offset + limit` would overflow in whoever serves it (the simulator trapped on this).
+        ("/v1/casino/games", ["language": "en", "platform": "iPhone", "filter": "categories(id=X)", "pagination": "offset=9223372036854775807,limit=10"]),
+        ("/v1/casino/games", ["language": "en", "platform": "iPhone", "filter": "categories(id=X)", "pagination": "offset=0,limit=9223372036854775807"]),
         ("/v1/casino/games", ["language": "en", "platform": "Windows", "filter": "categories(id=X)"]),
         ("/v1/casino/other", ["language": "en", "platform": "iPhone"]),
         ("/v1/casino/categories", ["platform": "iPhone"]),
     ])
     func refusesMalformedRequests(path: String, parameters: [String: String]) {
         #expect(throws: ProviderRequest.ParseError.self) { try ProviderRequest(path: path, parameters: parameters) }
+    }
+}
+
+@Suite struct RetryAfterTests {
+    let now = Date(timeIntervalSince1970: 1_795_168_800)
+
+    @Test(arguments: [
+        ("120", 120.0), ("0", 0), ("9223372036854775807", RetryAfter.maxSeconds),
+        ("99999999999999999999999", RetryAfter.maxSeconds), ("Fri, 20 Nov 2026 10:02:00 GMT", 120),
+        ("Thu, 01 Jan 1970 00:00:00 GMT", 0), ("Fri, 31 Dec 9999 23:59:59 GMT", RetryAfter.maxSeconds),
+    ])
+    func readsDelaySecondsAndDatesWithinADay(value: String, expected: TimeInterval) {
+        #expect(RetryAfter.seconds(from: value, now: now) == expected)
+    }
+
+    @Test(arguments: ["", "-5", "soon", "1.5"])
+    func ignoresWhatIsNeither(value: String) {
+        #expect(RetryAfter.seconds(from: value, now: now) == nil)
     }
 }
