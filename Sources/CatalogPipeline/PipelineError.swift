@@ -70,6 +70,9 @@ public struct PipelineError: Error, Sendable, CustomStringConvertible {
         public static let io = Code(rawValue: "io")
         /// The snapshot directory does not validate.
         public static let validationFailed = Code(rawValue: "validation-failed")
+        /// The output exists and is not ours to replace (a file, or a directory of someone else's
+        /// files), or cannot be written.
+        public static let outputNotReplaceable = Code(rawValue: "output-not-replaceable")
         /// The kind of source is not supported by this build.
         public static let unsupportedSource = Code(rawValue: "unsupported-source")
     }

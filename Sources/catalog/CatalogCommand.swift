@@ -17,6 +17,7 @@ struct CatalogCommand: AsyncParsableCommand {
               66  input not found
               69  the provider cannot be reached (fetching an http source)
               70  internal error
+              73  the output exists and is not ours to replace (a file, or someone else's directory), or is not writable
               74  I/O error
               75  temporary: the catalogue changed while fetching, or the fetch deadline passed; fetch again
               76  the provider answered an error status

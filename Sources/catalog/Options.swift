@@ -207,6 +207,7 @@ func exitStatus(for code: PipelineError.Code) -> Int32 {
     case .malformedInput, .inputTooLarge, .invalidContent: 65
     case .missingInput: 66
     case .io: 74
+    case .outputNotReplaceable: 73
     case .invalidConfiguration: 78
     case .unsupportedSource: 64
     case .network: 69

@@ -42,6 +42,7 @@ struct SampleCommand: ParsableCommand {
     func run() throws {
         let logger = global.makeLogger()
         try reportingErrors(logger) {
+            try OutputDirectory.checkReplaceable(URL(fileURLWithPath: output), holding: .recording)
             var sample = SampleRecording(games: games, categories: categories)
             sample.editions = try editions.split(separator: ",").map { try Edition(id: String($0)) }
             sample.pageLimit = pageLimit

@@ -26,6 +26,8 @@ struct SnapshotCommand: ParsableCommand {
     func run() throws {
         let logger = global.makeLogger()
         try reportingErrors(logger) {
+            // Before any work: a mistyped --out must fail at once, not after the whole build.
+            try OutputDirectory.checkReplaceable(URL(fileURLWithPath: out), holding: .snapshot)
             let catalog =
                 if let normalized {
                     try NormalizedCatalogFile.read(from: URL(fileURLWithPath: normalized))

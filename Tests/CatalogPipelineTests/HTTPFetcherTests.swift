@@ -326,8 +326,8 @@ struct HTTPFetcherTests {
             try await fetcher(URL(string: "http://127.0.0.1:9")!).fetch(into: directory.url)
         }
         // Then the fetch refuses before any request, and the directory is untouched
-        #expect(error?.code == .invalidConfiguration)
-        #expect(error?.message.contains("without recording.json") == true)
+        #expect(error?.code == .outputNotReplaceable)
+        #expect(error?.message.contains("did not write (src)") == true)
         #expect(FileManager.default.fileExists(atPath: precious.path))
     }
 

@@ -71,13 +71,13 @@ public struct HTTPFetcher: Sendable {
     @discardableResult
     public func fetch(into directory: URL) async throws(PipelineError) -> FetchSummary {
         try configuration.check()
-        try Self.checkReplaceable(directory)
+        try OutputDirectory.checkReplaceable(directory, holding: .recording)
         let started = ContinuousClock.now
         let fetchedAt = Date()
         let previous = PreviousRecording(
             directory: directory, baseURL: configuration.baseURL, pageLimit: configuration.pageLimit,
             maxBodyBytes: configuration.maxResponseBytes, logger: logger)
-        let publisher = DirectoryPublisher(target: directory)
+        let publisher = DirectoryPublisher(target: directory, content: .recording)
         let staging = try publisher.makeStagingDirectory()
         let progress = FetchProgress(isLineEnabled: configuration.isProgressLineEnabled)
         let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration())
@@ -110,7 +110,7 @@ public struct HTTPFetcher: Sendable {
         case .failure(var error):
             publisher.discard(staging)
             error.message +=
-                Self.hasContents(directory)
+                !((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).isEmpty
                 ? "; nothing was replaced: \(directory.relativePath) still holds the previous recording"
                 : "; nothing was written"
             throw error
@@ -226,28 +226,5 @@ public struct HTTPFetcher: Sendable {
         // would otherwise keep reconnecting silently until the attempt's deadline.
         client.connectionPool.retryConnectionEstablishment = false
         return client
-    }
-
-    /// Refuses to replace anything that is not a recording: a file, or a non-empty directory
-    /// without `recording.json` (a mistyped `--output` must not swap away a source tree).
-    private static func checkReplaceable(_ directory: URL) throws(PipelineError) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else { return }
-        guard isDirectory.boolValue else {
-            throw PipelineError(
-                .invalidConfiguration, "the output exists and is not a directory; choose another output",
-                file: directory.relativePath)
-        }
-        let recording = RecordingLayout(root: directory)
-        guard !hasContents(directory) || FileManager.default.fileExists(atPath: recording.metadataFile.path) else {
-            throw PipelineError(
-                .invalidConfiguration,
-                "the output is a non-empty directory without recording.json; refusing to replace it — choose an empty or new directory",
-                file: directory.relativePath)
-        }
-    }
-
-    private static func hasContents(_ directory: URL) -> Bool {
-        !((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).isEmpty
     }
 }

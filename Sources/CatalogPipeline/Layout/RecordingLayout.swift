@@ -18,8 +18,11 @@ public struct RecordingLayout: Sendable {
         self.root = root
     }
 
+    /// The name of the metadata file: `recording.json`.
+    public static let metadataFileName = "recording.json"
+
     /// `recording.json`: fetch time, base URL, editions.
-    public var metadataFile: URL { root.appendingPathComponent("recording.json") }
+    public var metadataFile: URL { root.appendingPathComponent(Self.metadataFileName) }
 
     /// An edition's `categories.json`.
     public func categoriesFile(for edition: Edition) -> URL {

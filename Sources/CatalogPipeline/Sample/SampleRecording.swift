@@ -47,7 +47,7 @@ public struct SampleRecording: Sendable {
         guard games > 0, categories > 0, pageLimit > 0, !editions.isEmpty else {
             throw PipelineError(.invalidConfiguration, "games, categories, pageLimit and editions must be positive")
         }
-        let publisher = DirectoryPublisher(target: directory)
+        let publisher = DirectoryPublisher(target: directory, content: .recording)
         let staging = try publisher.makeStagingDirectory()
         let layout = RecordingLayout(root: staging)
         let encoder = JSONEncoder()

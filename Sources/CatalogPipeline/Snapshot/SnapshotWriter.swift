@@ -178,7 +178,7 @@ public struct SnapshotWriter: Sendable {
     @discardableResult
     public func write(_ catalog: Catalog, to directory: URL) throws(PipelineError) -> Manifest {
         let (files, manifest) = try render(catalog)
-        let publisher = DirectoryPublisher(target: directory)
+        let publisher = DirectoryPublisher(target: directory, content: .snapshot)
         let staging = try publisher.makeStagingDirectory()
         do throws(PipelineError) {
             try FileOutput.writeAll(files.map { ($0.path, $0.data) }, under: staging)
