@@ -29,8 +29,9 @@ public struct SnapshotLimits: Codable, Sendable, Hashable {
 
     public init() {}
 
-    /// Keys left out keep their defaults.
+    /// Keys left out keep their defaults; an unknown key is an error naming the nearest known one.
     public init(from decoder: any Decoder) throws {
+        try KnownKeys.check(decoder, known: ["maxManifestBytes", "maxFileCount", "maxFileBytes", "maxInflatedBytes"])
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = SnapshotLimits()
         maxManifestBytes = try container.decodeIfPresent(Int.self, forKey: .maxManifestBytes) ?? defaults.maxManifestBytes

@@ -47,6 +47,7 @@ public struct PipelineConfiguration: Codable, Sendable, Hashable {
         public init() {}
 
         public init(from decoder: any Decoder) throws {
+            try KnownKeys.check(decoder, known: ["maxJSONFileBytes", "maxFeedBytes", "maxRecordsPerFile"])
             let container = try decoder.container(keyedBy: CodingKeys.self)
             let defaults = Limits()
             maxJSONFileBytes =
@@ -58,6 +59,12 @@ public struct PipelineConfiguration: Codable, Sendable, Hashable {
     }
 
     public init(from decoder: any Decoder) throws {
+        try KnownKeys.check(
+            decoder,
+            known: [
+                "editions", "defaultEdition", "pageSize", "maxPagesPerCategory", "maxInvalidShare", "limits",
+                "snapshotLimits",
+            ])
         let container = try decoder.container(keyedBy: CodingKeys.self)
         editions = try container.decodeIfPresent([Edition].self, forKey: .editions) ?? []
         defaultEdition = try container.decodeIfPresent(Edition.self, forKey: .defaultEdition)
@@ -68,7 +75,8 @@ public struct PipelineConfiguration: Codable, Sendable, Hashable {
         snapshotLimits = try container.decodeIfPresent(SnapshotLimits.self, forKey: .snapshotLimits) ?? .default
     }
 
-    /// Reads a configuration file; keys it leaves out keep their defaults.
+    /// Reads a configuration file; keys it leaves out keep their defaults, and a key it does not
+    /// know is an error naming the nearest known one.
     ///
     /// - Throws: ``PipelineError`` naming the file and the bad key.
     public static func load(from url: URL) throws(PipelineError) -> PipelineConfiguration {
