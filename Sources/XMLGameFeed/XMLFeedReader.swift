@@ -34,7 +34,7 @@ public enum XMLFeedReader {
     ///   - url: A file URL.
     ///   - limits: The caps to enforce; ``Limits/default`` unless given.
     /// - Returns: The feed's header, categories and games, in document order.
-    /// - Throws: ``XMLFeedError``: `.missingInput` for a missing or empty file, `.tooLarge`
+    /// - Throws: ``XMLFeedError``: `.missingInput` for a missing file, `.malformed` for an empty one, `.tooLarge`
     ///   for a file over the byte limit (checked before opening and while reading), `.io`
     ///   when it cannot be read, and every error ``read(data:name:limits:)`` throws.
     public static func read(contentsOf url: URL, limits: Limits = .default) throws(XMLFeedError) -> XMLFeed {
@@ -51,7 +51,7 @@ public enum XMLFeedReader {
             throw XMLFeedError(.io, "cannot stat the file: \(String(cString: strerror(code)))", file: path)
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
-            throw XMLFeedError(.io, "not a regular file; pass the feed's XML file", file: path)
+            throw XMLFeedError(.malformed, "not a regular file (a directory?); pass the feed's XML file", file: path)
         }
         try checkSize(Int(status.st_size), limits: limits, file: path)
 
@@ -75,7 +75,7 @@ public enum XMLFeedReader {
     ///   - name: What to call the document in errors (a file name or URL).
     ///   - limits: The caps to enforce; ``Limits/default`` unless given.
     /// - Returns: The feed's header, categories and games, in document order.
-    /// - Throws: ``XMLFeedError``: `.missingInput` for 0 bytes, `.tooLarge` over a limit,
+    /// - Throws: ``XMLFeedError``: `.malformed` for 0 bytes (as for an empty JSON file), `.tooLarge` over a limit,
     ///   `.tooManyGames`, `.malformed` for XML that is not well-formed or not a `<feed>`,
     ///   `.doctypeForbidden`, `.entityForbidden`, `.invalidValue` for a bad `generated` date,
     ///   category id or position.
@@ -87,7 +87,7 @@ public enum XMLFeedReader {
     private static func checkSize(_ size: Int, limits: Limits, file: String) throws(XMLFeedError) {
         guard size > 0 else {
             throw XMLFeedError(
-                .missingInput, "the feed is empty (0 bytes); the download probably failed, fetch it again", file: file)
+                .malformed, "the feed is empty (0 bytes); the download probably failed, fetch it again", file: file)
         }
         guard size <= limits.maxBytes else {
             throw XMLFeedError(

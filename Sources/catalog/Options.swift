@@ -23,8 +23,13 @@ struct GlobalOptions: ParsableArguments {
 
 /// Where the catalogue comes from and how it is cut.
 struct SourceOptions: ParsableArguments {
-    @Option(name: .long, help: "A recorded provider directory, an XML feed file, or an http(s) base URL.")
-    var source = "data/provider"
+    @Option(
+        name: .long,
+        help: "A recorded provider directory, an XML feed file, or an http(s) base URL (default: data/provider).")
+    var source: String?
+
+    /// `--source`, else the embedded recording.
+    var sourcePath: String { source ?? "data/provider" }
 
     @Option(name: .long, help: "The kind of source: auto, recorded, xml or http.")
     var kind = "auto"
@@ -56,6 +61,7 @@ struct SourceOptions: ParsableArguments {
     /// Opens the source; an http(s) source is first fetched into `--fetch-dir` with
     /// `HTTPFetcher`, then read as the recording it is.
     func openSource(_ configuration: PipelineConfiguration, logger: Logger) throws(PipelineError) -> any CatalogSource {
+        let source = sourcePath
         let sourceKind = SourceKind(rawValue: kind) ?? SourceKind.detect(source)
         guard sourceKind == .http else { return try sourceKind.open(source, configuration: configuration) }
         let fetcher = HTTPFetcher(

@@ -23,6 +23,12 @@ struct SnapshotCommand: ParsableCommand {
     @Option(name: .long, help: "The snapshot directory to write.")
     var out = "out"
 
+    func validate() throws {
+        if normalized != nil, source.source != nil {
+            throw ValidationError("pass --normalized or --source, not both: a normalized catalogue is not read again")
+        }
+    }
+
     func run() throws {
         let logger = global.makeLogger()
         try reportingErrors(logger) {

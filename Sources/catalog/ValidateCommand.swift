@@ -8,7 +8,7 @@ struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check a snapshot directory against its manifest and the schema; report every problem.",
-        discussion: "Exit status 1 when any problem is found; each is printed with its file and record.")
+        discussion: "Exit status 1 when any problem is found, each printed with its file and record; 66 when there is no directory.")
 
     @OptionGroup var global: GlobalOptions
 
@@ -21,7 +21,13 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         let logger = global.makeLogger()
         let limits = try reportingErrors(logger) {
-            try config.map { try PipelineConfiguration.load(from: URL(fileURLWithPath: $0)).snapshotLimits } ?? .default
+            // A missing directory is missing input (66), as for `inspect`, not a failed validation.
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw PipelineError(.missingInput, "no snapshot directory here (make snapshot writes one)", file: directory)
+            }
+            return try config.map { try PipelineConfiguration.load(from: URL(fileURLWithPath: $0)).snapshotLimits }
+                ?? .default
         }
         let report = SnapshotValidator(limits: limits).validate(directory: URL(fileURLWithPath: directory))
         for problem in report.problems {

@@ -444,11 +444,11 @@ import Testing
     func rejectsADocumentWithoutARootElement(xml: String) {
         // Given bytes with no element at all (or none at all)
         // When they are read
-        // Then it fails as malformed (or missing input for 0 bytes)
+        // Then it fails as malformed (0 bytes too: the file exists, as an empty JSON file does)
         let error = #expect(throws: XMLFeedError.self) {
             try XMLFeedReader.read(data: Data(xml.utf8), name: "none.xml")
         }
-        #expect(error?.code == (xml.isEmpty ? .missingInput : .malformed))
+        #expect(error?.code == .malformed)
     }
 
     @Test func rejectsAnEmptyFile() throws {
@@ -460,10 +460,10 @@ import Testing
         let fromFile = #expect(throws: XMLFeedError.self) { try XMLFeedReader.read(contentsOf: url) }
         let fromData = #expect(throws: XMLFeedError.self) { try XMLFeedReader.read(data: Data(), name: "empty.xml") }
 
-        // Then both fail as missing input
-        #expect(fromFile?.code == .missingInput)
+        // Then both fail as malformed input (exit 65, as an empty JSON file), not as missing
+        #expect(fromFile?.code == .malformed)
         #expect(fromFile?.file == url.path)
-        #expect(fromData?.code == .missingInput)
+        #expect(fromData?.code == .malformed)
     }
 
     @Test func rejectsAMissingFile() throws {
@@ -482,9 +482,9 @@ import Testing
         let directory = try TemporaryDirectory()
 
         // When it is read
-        // Then it fails as an I/O error
+        // Then it fails as malformed input (exit 65: the input is not a feed), not as an I/O error
         let error = #expect(throws: XMLFeedError.self) { try XMLFeedReader.read(contentsOf: directory.url) }
-        #expect(error?.code == .io)
+        #expect(error?.code == .malformed)
     }
 
     @Test func rejectsTooManyGames() {

@@ -20,7 +20,7 @@ public struct RecordedProviderSource: CatalogSource {
     public init(directory: URL, limits: PipelineConfiguration.Limits = .default) throws(PipelineError) {
         guard FileInput.isDirectory(directory) else {
             throw PipelineError(
-                .missingInput, "recorded provider directory not found; pass SOURCE=<directory, feed.xml or URL>",
+                .missingInput, "recorded provider directory not found",
                 file: directory.relativePath)
         }
         self.layout = RecordingLayout(root: directory)
