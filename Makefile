@@ -9,6 +9,7 @@
 #   inspect     print a summary of OUT/manifest.json
 #   test        all tests, then the pipeline end to end on data/ (validated, gzip -t, deterministic)
 #   sample      write a synthetic recording of GAMES games into .catalog/sample-GAMES
+#   fuzz        libFuzzer + ASan on every decoder of hostile input, FUZZ_SECONDS each (not part of test)
 #   bench       runtime and pipeline benchmarks against same-run floors, and a simulated day (release)
 #   serve       run the provider simulator on http://127.0.0.1:8080 from SOURCE (a recording) or GAMES
 #   demo        the seed-000 story against the provider simulator (2–5 s latency): what the user saw, per session
@@ -25,6 +26,7 @@
 #   SOURCE_DATE_EPOCH=        seconds since 1970 to stamp as generatedAt (default: the fetch time)
 #   GAMES=10000               size of `make sample` (and of `make serve` without a recording)
 #   PORT=8080                 the port of `make serve`
+#   FUZZ_SECONDS=60           how long `make fuzz` runs each target; FUZZ_TARGETS picks targets
 
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -47,9 +49,12 @@ GAMES ?= 10000
 SWIFT ?= swift
 
 WORK := .catalog
-RELEASE_CATALOG := .build/release/catalog
-DEBUG_CATALOG := .build/debug/catalog
-SWIFT_SOURCES := $(shell find Sources -type f \( -name '*.swift' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap' \))
+# The app-side package is the root; the build-time tools (pipeline, CLI, simulator, demo) are the
+# package in Tools/, which depends on the root by path.
+TOOLS := Tools
+RELEASE_CATALOG := $(TOOLS)/.build/release/catalog
+DEBUG_CATALOG := $(TOOLS)/.build/debug/catalog
+SWIFT_SOURCES := $(shell find Sources $(TOOLS)/Sources -type f \( -name '*.swift' -o -name '*.h' -o -name '*.c' -o -name '*.modulemap' \))
 IS_URL := $(filter http://% https://%,$(SOURCE))
 SOURCE_FILES := $(if $(IS_URL),,$(shell find $(SOURCE) -type f 2>/dev/null))
 NORMALIZED := $(WORK)/normalized.json
@@ -62,7 +67,7 @@ EPOCH_FLAG := $(if $(SOURCE_DATE_EPOCH),--source-date-epoch $(SOURCE_DATE_EPOCH)
 PARAMS_TEXT := $(SOURCE)|$(KIND)|$(CONFIG)|$(SOURCE_DATE_EPOCH)
 $(shell mkdir -p $(WORK) && { [ -f $(PARAMS) ] && [ "$$(cat $(PARAMS))" = '$(PARAMS_TEXT)' ] || printf '%s' '$(PARAMS_TEXT)' > $(PARAMS); })
 
-.PHONY: help deps build snapshot validate inspect test sample bench serve demo format lint clean FORCE
+.PHONY: help deps build snapshot validate inspect test sample bench fuzz serve demo format lint clean FORCE
 
 help:
 	@sed -n '3,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -81,9 +86,10 @@ deps:
 
 build: deps
 	$(SWIFT) build
+	$(SWIFT) build --package-path $(TOOLS)
 
-$(RELEASE_CATALOG): Package.swift $(SWIFT_SOURCES) | deps
-	$(SWIFT) build -c release --product catalog
+$(RELEASE_CATALOG): Package.swift $(TOOLS)/Package.swift $(SWIFT_SOURCES) | deps
+	$(SWIFT) build -c release --package-path $(TOOLS) --product catalog
 	@touch $@
 
 # An http(s) SOURCE is fetched into $(FETCHED) first (replaced only by a complete fetch; its ETags
@@ -105,8 +111,12 @@ inspect: $(RELEASE_CATALOG)
 	$(RELEASE_CATALOG) inspect $(OUT)
 
 test: deps
+	@echo "== the app-side package"
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build 2>&1 | tee $(WORK)/swift-test.log
+	@echo "== the tools package"
+	$(SWIFT) build --build-tests --package-path $(TOOLS)
+	$(SWIFT) test --skip-build --package-path $(TOOLS) 2>&1 | tee $(WORK)/swift-test-tools.log
 	@echo "== end to end: data/ → $(WORK)/e2e-out (debug build)"
 	rm -rf $(WORK)/e2e-out $(WORK)/e2e-again $(WORK)/e2e-feed $(WORK)/e2e-bad
 	$(DEBUG_CATALOG) snapshot --source data/provider --config data/catalog.json --out $(WORK)/e2e-out --quiet
@@ -122,36 +132,64 @@ test: deps
 	status=0; $(DEBUG_CATALOG) validate $(WORK)/e2e-bad --quiet 2>/dev/null || status=$$?; \
 	  [ $$status -eq 1 ] || { echo "validate exited $$status on a corrupted snapshot, expected 1"; exit 1; }
 	@echo "end to end: passed"
-	@grep -E '(Test run with [0-9]+ tests?|Executed [0-9]+ tests?)' $(WORK)/swift-test.log | tail -n 2
+	@for log in $(WORK)/swift-test.log $(WORK)/swift-test-tools.log; do \
+	  grep -E '(Test run with [0-9]+ tests?|Executed [0-9]+ tests?)' $$log | tail -n 2; done
 
 sample: $(RELEASE_CATALOG)
 	$(RELEASE_CATALOG) sample --games $(GAMES) --output $(WORK)/sample-$(GAMES)
 
 format:
 	@command -v swift-format >/dev/null || { echo "swift-format is not installed; skipping"; exit 0; }; \
-	swift-format format --in-place --recursive Sources Tests Package.swift
+	swift-format format --in-place --recursive Sources Tests Package.swift $(TOOLS)/Sources $(TOOLS)/Tests $(TOOLS)/Package.swift
 
 lint:
 	@command -v swift-format >/dev/null || { echo "swift-format is not installed; skipping"; exit 0; }; \
-	swift-format lint --recursive Sources Tests Package.swift
+	swift-format lint --recursive Sources Tests Package.swift $(TOOLS)/Sources $(TOOLS)/Tests $(TOOLS)/Package.swift
 
 clean:
-	rm -rf .build $(WORK)
+	rm -rf .build $(TOOLS)/.build Benchmarks/.build $(WORK)
 	find $(OUT) -mindepth 1 ! -name README.md -exec rm -rf {} + 2>/dev/null || true
 
 FORCE:
 
 bench: deps
-	$(SWIFT) build -c release --product catalog
-	cd Benchmarks && $(SWIFT) build -c release --product cache-bench
+	$(SWIFT) build -c release --package-path $(TOOLS) --product catalog
+	$(SWIFT) build -c release --package-path Benchmarks --product cache-bench
 	@mkdir -p $(WORK)
-	CATALOG=$(CURDIR)/.build/release/catalog Benchmarks/.build/release/cache-bench $(WORK)/benchmarks.json
+	CATALOG=$(CURDIR)/$(RELEASE_CATALOG) Benchmarks/.build/release/cache-bench $(WORK)/benchmarks.json
+
+# Each target's corpus starts from data/ and a fresh snapshot of it (and Fuzz/Corpus, inputs that
+# once crashed the project); a crash leaves its input in $(WORK)/fuzz/TARGET/ and fails the run.
+# The Swift backtracer hangs after a trap under libFuzzer/ASan, hence SWIFT_BACKTRACE=enable=no.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= fuzz-gzip fuzz-snapshot fuzz-xml fuzz-provider fuzz-validator
+FUZZ := $(WORK)/fuzz
+fuzz: deps $(RELEASE_CATALOG)
+	$(SWIFT) build -c release --package-path Fuzz --sanitize fuzzer --sanitize address
+	rm -rf $(FUZZ)/seed-out && $(RELEASE_CATALOG) snapshot --source data/provider --out $(FUZZ)/seed-out --quiet
+	@for t in $(FUZZ_TARGETS); do mkdir -p $(FUZZ)/$$t/corpus && rm -f $(FUZZ)/$$t/crash-* $(FUZZ)/$$t/timeout-* $(FUZZ)/$$t/oom-*; done
+	@cp Fuzz/Corpus/snapshot/* $(FUZZ)/fuzz-snapshot/corpus/
+	@find $(FUZZ)/seed-out -type f -exec cp {} $(FUZZ)/fuzz-gzip/corpus/ \;
+	@find $(FUZZ)/seed-out -type f -exec cp {} $(FUZZ)/fuzz-snapshot/corpus/ \;
+	@find $(FUZZ)/seed-out -type f -exec cp {} $(FUZZ)/fuzz-validator/corpus/ \;
+	@cp data/feed/*.xml $(FUZZ)/fuzz-xml/corpus/
+	@find data/provider -name '*.json' | while read -r f; do cp "$$f" "$(FUZZ)/fuzz-provider/corpus/$$(echo "$$f" | tr / _)"; done
+	@failed=0; for t in $(FUZZ_TARGETS); do \
+	  echo "== $$t ($(FUZZ_SECONDS) s)"; \
+	  SWIFT_BACKTRACE=enable=no FUZZ_SNAPSHOT=$(FUZZ)/seed-out Fuzz/.build/release/$$t \
+	    -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ)/$$t/ $(FUZZ)/$$t/corpus > $(FUZZ)/$$t/log 2>&1 || true; \
+	  runs=$$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' $(FUZZ)/$$t/log | grep -Eo '[0-9]+$$' || echo 0); \
+	  crashes=$$(find $(FUZZ)/$$t -maxdepth 1 -name 'crash-*' -o -maxdepth 1 -name 'timeout-*' -o -maxdepth 1 -name 'oom-*' | wc -l); \
+	  echo "$$t: $$runs executions, $$crashes crashes (log: $(FUZZ)/$$t/log)"; \
+	  [ "$$crashes" -eq 0 ] || failed=1; \
+	done; exit $$failed
 
 demo: deps
-	$(SWIFT) build -c release --product catalog-demo
-	.build/release/catalog-demo
+	$(SWIFT) build -c release --package-path $(TOOLS) --product catalog-demo
+	$(TOOLS)/.build/release/catalog-demo
 
 PORT ?= 8080
 serve: deps
-	$(SWIFT) build -c release --product catalog-server
-	.build/release/catalog-server $(if $(shell test -d '$(SOURCE)' && echo yes),--recording '$(SOURCE)',--games $(GAMES)) --port $(PORT)
+	$(SWIFT) build -c release --package-path $(TOOLS) --product catalog-server
+	$(TOOLS)/.build/release/catalog-server $(if $(shell test -d '$(SOURCE)' && echo yes),--recording '$(SOURCE)',--games $(GAMES)) --port $(PORT)

@@ -1,6 +1,6 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.2
 //
-// The benchmarks live in their own package so `swift build` and `make test` in the root never
+// The benchmarks live in their own package so `swift build` and `make test` never
 // build them. Run them with `make bench` (release build).
 
 import Foundation
@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(path: ".."),
+        .package(path: "../Tools"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
@@ -21,11 +22,12 @@ let package = Package(
             name: "cache-bench",
             dependencies: [
                 .product(name: "CasinoCache", package: root),
+                .product(name: "CasinoCacheTesting", package: root),
                 .product(name: "CasinoCatalog", package: root),
-                .product(name: "CatalogPipeline", package: root),
+                .product(name: "CatalogPipeline", package: "Tools"),
                 .product(name: "Gzip", package: root),
                 .product(name: "ProviderAPI", package: root),
-                .product(name: "XMLGameFeed", package: root),
+                .product(name: "XMLGameFeed", package: "Tools"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]

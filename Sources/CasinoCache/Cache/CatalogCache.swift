@@ -71,7 +71,7 @@ public final class CatalogCache: Sendable {
     ///     own: the tier counts the cache's memory hits for ``statistics()``.
     ///   - disk: The disk tier, or `nil` for a cache that does not survive restarts.
     ///   - bundled: The bundled snapshot, or `nil`.
-    ///   - clock: What "now" is and how to wait; inject ``ManualClock`` in tests.
+    ///   - clock: What "now" is and how to wait; inject `ManualClock` (CasinoCacheTesting) in tests.
     ///   - logger: Where the cache logs (at `.info` and below).
     public init(
         configuration: Configuration = .default, upstream: any CatalogUpstream, memory: MemoryTier? = nil,

@@ -8,7 +8,7 @@ import Musl
 
 /// The cache's source of time: what "now" is, and how to wait.
 ///
-/// Inject ``ManualClock`` in tests so fresh → stale and retry backoff happen without sleeping.
+/// Inject `ManualClock` (the CasinoCacheTesting product) in tests so fresh → stale and retry backoff happen without sleeping.
 public protocol CacheClock: Sendable {
     /// The current time.
     var now: Date { get }

@@ -1,4 +1,4 @@
-package import Foundation
+public import Foundation
 
 #if canImport(Darwin)
 import Darwin
@@ -11,18 +11,18 @@ import Musl
 /// Whole-file reads and writes on descriptors, for the runtime's file tiers and the pipeline's
 /// staging: one buffer of the file's known size, one `read(2)` or `write(2)` for a small file, and no
 /// `fsync` (Foundation's `Data.write` calls `fsync` on Linux, which cost more than the rest of a
-/// cache write or a snapshot's staging). `package`: it lives here only because this is the one
+/// cache write or a snapshot's staging). SPI `Internals`: it lives here only because this is the one
 /// module the runtime and the pipeline both import.
-package enum FileDescriptorIO {
+@_spi(Internals) public enum FileDescriptorIO {
     /// What `read(2)` gave back.
-    package struct ReadOutcome {
-        package var data: Data
+    @_spi(Internals) public struct ReadOutcome {
+        @_spi(Internals) public var data: Data
         /// The `errno` of a failed read, or 0.
-        package var error: Int32
+        @_spi(Internals) public var error: Int32
     }
 
     /// Up to `count` bytes from `descriptor`; fewer when the file ends first.
-    package static func read(_ descriptor: Int32, count: Int) -> ReadOutcome {
+    @_spi(Internals) public static func read(_ descriptor: Int32, count: Int) -> ReadOutcome {
         var data = Data(count: count)
         var filled = 0
         var error: Int32 = 0
@@ -48,7 +48,7 @@ package enum FileDescriptorIO {
     /// and writes `data` into it. On failure the partial file is removed.
     ///
     /// - Returns: 0, or the `errno` of the failed `open`, `write` or `close`.
-    package static func createFile(atPath path: String, contents data: Data, permissions: mode_t = 0o644) -> Int32 {
+    @_spi(Internals) public static func createFile(atPath path: String, contents data: Data, permissions: mode_t = 0o644) -> Int32 {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
         guard descriptor >= 0 else { return errno }
         var error: Int32 = 0

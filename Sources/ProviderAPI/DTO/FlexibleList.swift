@@ -1,4 +1,4 @@
-import CasinoCatalog
+@_spi(Internals) import CasinoCatalog
 import Foundation
 
 /// A list the provider gives either as a JSON array or as one delimited string

@@ -1,4 +1,4 @@
-import CasinoCatalog
+@_spi(Internals) import CasinoCatalog
 import Foundation
 
 /// A scalar the provider spells in more than one way: `true`, `"1"`, `1`, `"96.21"`, `96.21`.

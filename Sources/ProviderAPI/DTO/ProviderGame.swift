@@ -1,4 +1,4 @@
-import CasinoCatalog
+@_spi(Internals) import CasinoCatalog
 import Foundation
 
 /// A game record as the provider (or an XML feed) delivers it, with every quirk intact.

@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(Internals) public import CasinoCatalog
 import Foundation
 
 /// The one mapping from provider records to schema values, with all quirk handling.

@@ -1,4 +1,4 @@
-import CasinoCatalog
+@_spi(Internals) import CasinoCatalog
 import Foundation
 
 /// Turns provider URLs into schema URLs: absolute `https` only.

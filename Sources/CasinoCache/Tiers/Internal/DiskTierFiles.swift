@@ -1,4 +1,4 @@
-import CasinoCatalog
+@_spi(Internals) import CasinoCatalog
 import Foundation
 
 #if canImport(Darwin)

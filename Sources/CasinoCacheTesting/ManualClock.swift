@@ -1,3 +1,4 @@
+public import CasinoCache
 public import Foundation
 
 /// A clock that moves only when told to, for tests: ``advance(by:)`` moves "now" and wakes every
@@ -7,7 +8,8 @@ public import Foundation
 /// let clock = ManualClock(now: Date(timeIntervalSince1970: 0))
 /// clock.advance(by: .seconds(7 * 3600))   // the cache's 6 h entries are now stale
 /// ```
-public final class ManualClock: CacheClock {
+public final class ManualClock: CacheClock, @unchecked Sendable {
+    // @unchecked: `unsafeState` is only touched while holding `lock`.
     private struct Sleeper {
         var deadline: Date
         var continuation: CheckedContinuation<Void, any Error>
@@ -19,21 +21,26 @@ public final class ManualClock: CacheClock {
         var nextID: UInt64 = 0
     }
 
-    private let state: Locked<State>
+    private let lock = NSLock()
+    private var unsafeState: State
 
     public init(now: Date = Date(timeIntervalSince1970: 1_795_168_800)) {
-        state = Locked(State(now: now))
+        unsafeState = State(now: now)
     }
 
-    public var now: Date { state.withLock { $0.now } }
+    private func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try lock.withLock { try body(&unsafeState) }
+    }
+
+    public var now: Date { withLock { $0.now } }
 
     /// How many tasks are waiting in ``sleep(for:)``.
-    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    public var sleeperCount: Int { withLock { $0.sleepers.count } }
 
     /// Moves time forward and resumes the sleepers that are due.
     public func advance(by duration: Duration) {
-        let due: [CheckedContinuation<Void, any Error>] = state.withLock { state in
-            state.now = state.now.addingTimeInterval(duration.timeInterval)
+        let due: [CheckedContinuation<Void, any Error>] = withLock { state in
+            state.now = state.now.addingTimeInterval(Self.seconds(duration))
             let now = state.now
             let ready = state.sleepers.filter { $0.value.deadline <= now }
             for id in ready.keys { state.sleepers[id] = nil }
@@ -43,14 +50,14 @@ public final class ManualClock: CacheClock {
     }
 
     public func sleep(for duration: Duration) async throws {
-        let id = state.withLock { state -> UInt64 in
+        let id = withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resumeNow: Bool = state.withLock { state in
-                    let deadline = state.now.addingTimeInterval(duration.timeInterval)
+                let resumeNow: Bool = withLock { state in
+                    let deadline = state.now.addingTimeInterval(Self.seconds(duration))
                     if deadline <= state.now || Task.isCancelled { return true }
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
                     return false
@@ -60,8 +67,13 @@ public final class ManualClock: CacheClock {
                 }
             }
         } onCancel: {
-            let sleeper = state.withLock { $0.sleepers.removeValue(forKey: id) }
+            let sleeper = withLock { $0.sleepers.removeValue(forKey: id) }
             sleeper?.continuation.resume(throwing: CancellationError())
         }
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }

@@ -199,7 +199,7 @@ struct CatalogSimulatorTests {
     @Test func servesARecordingVerbatim() async throws {
         // Given the embedded recording
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
         let simulator = CatalogSimulator(
             catalog: try .load(recording: root.appendingPathComponent("data/provider")), logger: Self.logger)
         let base = try await simulator.start()

@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(Internals) public import CasinoCatalog
 public import Foundation
 import ProviderAPI
 

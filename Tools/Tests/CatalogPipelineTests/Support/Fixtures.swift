@@ -85,7 +85,7 @@ struct RecordingBuilder {
 
 /// The repository's root, for tests over the embedded data in `data/`.
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// Every regular file under `directory`, relative path → bytes.
 func fileTree(_ directory: URL) throws -> [String: Data] {

@@ -1,5 +1,5 @@
 import CLibXML2
-import CasinoCatalog
+@_spi(Internals) import CasinoCatalog
 import Foundation
 import ProviderAPI
 
