@@ -7,6 +7,7 @@
 #   snapshot    SOURCE → normalized catalogue → OUT/ (release build; does nothing when unchanged)
 #   validate    check OUT/ against its manifest and the schema (every problem, exit 1 if any)
 #   inspect     print a summary of OUT/manifest.json
+#   schema      regenerate docs/snapshot-contract.schema.json, the snapshot contract as a JSON Schema
 #   test        all tests, then the pipeline end to end on data/ (validated, gzip -t, deterministic)
 #   sample      write a synthetic recording of GAMES games into .catalog/sample-GAMES
 #   fuzz        libFuzzer + ASan on every decoder of hostile input, FUZZ_SECONDS each (not part of test)
@@ -67,7 +68,7 @@ EPOCH_FLAG := $(if $(SOURCE_DATE_EPOCH),--source-date-epoch $(SOURCE_DATE_EPOCH)
 PARAMS_TEXT := $(SOURCE)|$(KIND)|$(CONFIG)|$(SOURCE_DATE_EPOCH)
 $(shell mkdir -p $(WORK) && { [ -f $(PARAMS) ] && [ "$$(cat $(PARAMS))" = '$(PARAMS_TEXT)' ] || printf '%s' '$(PARAMS_TEXT)' > $(PARAMS); })
 
-.PHONY: help deps build snapshot validate inspect test sample bench fuzz serve demo format lint clean FORCE
+.PHONY: help deps build snapshot validate inspect schema test sample bench fuzz serve demo format lint clean FORCE
 
 help:
 	@sed -n '3,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -76,6 +77,7 @@ deps:
 	@missing=""; \
 	command -v $(SWIFT) >/dev/null || { echo "missing: swift 6 toolchain (https://www.swift.org/install/)"; exit 1; }; \
 	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
+	python3 -c 'import jsonschema' 2>/dev/null || echo "missing: Python 3 with jsonschema, for make test (pip install jsonschema)"; \
 	pkg-config --exists zlib 2>/dev/null || missing="$$missing zlib1g-dev"; \
 	pkg-config --exists libxml-2.0 2>/dev/null || missing="$$missing libxml2-dev"; \
 	if [ -n "$$missing" ]; then \
@@ -110,6 +112,11 @@ validate: $(RELEASE_CATALOG)
 inspect: $(RELEASE_CATALOG)
 	$(RELEASE_CATALOG) inspect $(OUT)
 
+# The snapshot contract for other clients (Android, web), generated from the Swift types and limits.
+SCHEMA := docs/snapshot-contract.schema.json
+schema: $(RELEASE_CATALOG)
+	$(RELEASE_CATALOG) schema --output $(SCHEMA)
+
 test: deps
 	@echo "== the app-side package"
 	$(SWIFT) build --build-tests
@@ -126,6 +133,11 @@ test: deps
 	diff -r $(WORK)/e2e-out $(WORK)/e2e-again
 	$(DEBUG_CATALOG) snapshot --source data/feed/acme-feed.xml --config data/catalog.json --out $(WORK)/e2e-feed --quiet
 	$(DEBUG_CATALOG) validate $(WORK)/e2e-feed
+	@echo "== the published JSON Schema is current, and the snapshots match it (Python's jsonschema)"
+	$(DEBUG_CATALOG) schema --output $(WORK)/schema.json
+	@cmp -s $(WORK)/schema.json $(SCHEMA) || { echo "$(SCHEMA) is out of date: run make schema and commit it"; exit 1; }
+	python3 Scripts/check-schema.py $(SCHEMA) $(WORK)/e2e-out
+	python3 Scripts/check-schema.py $(SCHEMA) $(WORK)/e2e-feed
 	@echo "== a corrupted copy must fail validation with exit status 1"
 	rm -rf $(WORK)/e2e-bad && cp -R $(WORK)/e2e-out $(WORK)/e2e-bad
 	printf 'x' >> "$$(find $(WORK)/e2e-bad -name '0.json.gz' | sort | head -n 1)"

@@ -41,8 +41,8 @@ let package = Package(
         .target(name: "CasinoCacheTesting", dependencies: ["CasinoCache"]),
 
         // The runtime's tests that need neither the pipeline nor the simulator; the rest are in Tools/.
-        .testTarget(name: "CasinoCatalogTests", dependencies: ["CasinoCatalog", "Gzip"]),
-        .testTarget(name: "GzipTests", dependencies: ["Gzip"]),
+        .testTarget(name: "CasinoCatalogTests", dependencies: ["CasinoCatalog", "Gzip", "CasinoCacheTesting"]),
+        .testTarget(name: "GzipTests", dependencies: ["Gzip", "CasinoCacheTesting"]),
         .testTarget(name: "ProviderAPITests", dependencies: ["ProviderAPI", "CasinoCatalog"]),
     ]
 )

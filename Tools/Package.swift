@@ -110,9 +110,14 @@ let package = Package(
             ]
         ),
 
+        // Runs the built `catalog` binary as a subprocess: exit codes and messages.
+        .testTarget(name: "CatalogCLITests", dependencies: [.product(name: "CasinoCacheTesting", package: root)]),
         .testTarget(
             name: "XMLGameFeedTests",
-            dependencies: ["XMLGameFeed", .product(name: "ProviderAPI", package: root)]
+            dependencies: [
+                "XMLGameFeed", .product(name: "ProviderAPI", package: root),
+                .product(name: "CasinoCacheTesting", package: root),
+            ]
         ),
         .testTarget(
             name: "CasinoCacheTests",
@@ -144,6 +149,7 @@ let package = Package(
             name: "CatalogPipelineTests",
             dependencies: [
                 "CatalogPipeline", "CatalogServer",
+                .product(name: "CasinoCacheTesting", package: root),
                 .product(name: "CasinoCatalog", package: root),
                 .product(name: "ProviderAPI", package: root),
                 .product(name: "Gzip", package: root),

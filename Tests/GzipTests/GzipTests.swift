@@ -1,3 +1,4 @@
+import CasinoCacheTesting
 import Foundation
 import Gzip
 import Testing
@@ -126,18 +127,6 @@ import Testing
         }
         #expect(error.code == .sizeMismatch)
     }
-}
-
-/// A fresh directory under the system temp directory, removed when the value is released.
-final class TemporaryDirectory: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("gzip-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
 }
 
 func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: Data) {

@@ -9,7 +9,7 @@ public enum CatalogCoding {
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .iso8601  // the contract schema's Timestamp: keep `dateSchema` in step
         return encoder
     }
 

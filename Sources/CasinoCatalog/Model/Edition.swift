@@ -41,6 +41,11 @@ public struct Edition: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     public static func < (lhs: Edition, rhs: Edition) -> Bool { lhs.id < rhs.id }
 
+    /// The length of a language tag's first subtag, lowercase letters only (`en`, `haw`).
+    static let primarySubtagLength = 2...3
+    /// The length of each further subtag, letters or digits (`BR`, `Hant`, `419`).
+    static let subtagLength = 2...8
+
     /// Whether `text` is a language tag this schema accepts (`en`, `fr`, `pt-BR`, `zh-Hant`).
     public static func isLanguageTag(_ text: String) -> Bool {
         let parts = text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
@@ -49,8 +54,10 @@ public struct Edition: Sendable, Hashable, Comparable, CustomStringConvertible {
             isLower(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         }
-        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy(isLower) else { return false }
-        return parts.dropFirst().allSatisfy { part in (2...8).contains(part.count) && part.allSatisfy(isAlphanumeric) }
+        guard let first = parts.first, primarySubtagLength.contains(first.count), first.allSatisfy(isLower) else {
+            return false
+        }
+        return parts.dropFirst().allSatisfy { subtagLength.contains($0.count) && $0.allSatisfy(isAlphanumeric) }
     }
 
     /// The error thrown for an edition identifier that is not `language-platform`.

@@ -55,11 +55,14 @@ public enum SnapshotKey: Sendable, Hashable, Comparable, CustomStringConvertible
         }
     }
 
+    /// The most digits a page offset may have: 18, so that parsing one can never overflow `Int`.
+    static let maxOffsetDigits = 18
+
     /// A non-negative decimal without sign or leading zeros ("0", "10"; not "010", "+1", "-0").
     private static func canonicalOffset(_ digits: Substring.UTF8View) -> Int? {
-        guard let first = digits.first, digits.count <= 18, first != UInt8(ascii: "0") || digits.count == 1 else {
-            return nil
-        }
+        guard let first = digits.first, digits.count <= maxOffsetDigits,
+            first != UInt8(ascii: "0") || digits.count == 1
+        else { return nil }
         var value = 0
         for byte in digits {
             guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }

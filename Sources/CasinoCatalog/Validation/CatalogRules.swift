@@ -17,6 +17,14 @@ public enum CatalogRules {
     /// 100,000,000. Far above any real catalogue, and far enough below `Int.max` that
     /// `offset + limit` can never overflow for a page within the rules.
     public static let maxGamesTotal = 100_000_000
+    /// Longest snapshot file path accepted in a manifest: 1,024 bytes.
+    public static let maxPathLength = 1024
+    /// Longest component of such a path: 255 bytes, the usual file-name limit.
+    public static let maxPathComponentLength = 255
+    /// The number of lowercase hex digits of a SHA-256 digest: 64.
+    public static let sha256HexLength = 64
+    /// What a content hash starts with, before the hex SHA-256 of the content: `sha256:`.
+    public static let contentHashPrefix = "sha256:"
 
     /// Whether `text` is an absolute `https` URL with a host, made of URL-safe ASCII only.
     ///
@@ -59,9 +67,9 @@ public enum CatalogRules {
     /// empty, `.` or `..` components, no backslashes, no NUL or control characters, and every
     /// component made of `A-Z a-z 0-9 . _ -` only.
     public static func isSafeRelativePath(_ path: String) -> Bool {
-        guard !path.isEmpty, path.utf8.count <= 1024 else { return false }
+        guard !path.isEmpty, path.utf8.count <= maxPathLength else { return false }
         return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { component in
-            !component.isEmpty && component != "." && component != ".." && component.count <= 255
+            !component.isEmpty && component != "." && component != ".." && component.count <= maxPathComponentLength
                 && component.utf8.allSatisfy { byte in
                     switch byte {
                     case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),

@@ -27,7 +27,7 @@ extension Manifest {
         if !(1...CatalogRules.maxPageSize).contains(pageSize) {
             check.add(.outOfRange, at: "pageSize", "must be 1...\(CatalogRules.maxPageSize), got \(pageSize)")
         }
-        if !Self.isDigest(contentHash, prefix: "sha256:") {
+        if !Self.isDigest(contentHash, prefix: CatalogRules.contentHashPrefix) {
             check.add(.malformed, at: "contentHash", "must be sha256: and 64 lowercase hex digits")
         }
         guard files.count <= limits.maxFileCount else {
@@ -60,10 +60,12 @@ extension Manifest {
         return check.violations
     }
 
-    /// Whether `text` is `prefix` followed by 64 lowercase hex digits.
+    /// Whether `text` is `prefix` followed by the 64 lowercase hex digits of a SHA-256.
     static func isDigest(_ text: String, prefix: String) -> Bool {
         let utf8 = text.utf8
-        guard utf8.count == prefix.utf8.count + 64, utf8.starts(with: prefix.utf8) else { return false }
+        guard utf8.count == prefix.utf8.count + CatalogRules.sha256HexLength, utf8.starts(with: prefix.utf8) else {
+            return false
+        }
         return utf8.dropFirst(prefix.utf8.count).allSatisfy {
             (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
         }
@@ -96,7 +98,7 @@ extension Manifest.Entry {
         if !Manifest.isDigest(sha256, prefix: "") {
             check.add(.malformed, at: "\(path).sha256", "must be 64 lowercase hex digits")
         }
-        if !Manifest.isDigest(contentHash, prefix: "sha256:") {
+        if !Manifest.isDigest(contentHash, prefix: CatalogRules.contentHashPrefix) {
             check.add(.malformed, at: "\(path).contentHash", "must be sha256: and 64 lowercase hex digits")
         }
     }

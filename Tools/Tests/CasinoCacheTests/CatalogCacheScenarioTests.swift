@@ -9,7 +9,7 @@ import Testing
 // Time limits are hang detectors: generous, for a machine busy with a build beside the tests.
 @Suite(.timeLimit(.minutes(5)))
 struct CatalogCacheScenarioTests: CacheTestEnvironment {
-    let directory: CacheTestDirectory
+    let directory: TemporaryDirectory
     let bundle: BundleFixture
     let upstream: CountingUpstream
     let clock: ManualClock

@@ -1,4 +1,5 @@
 import CasinoCache
+import CasinoCacheTesting
 import CasinoCatalog
 import Foundation
 import Gzip

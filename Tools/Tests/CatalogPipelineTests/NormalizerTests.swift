@@ -1,3 +1,4 @@
+import CasinoCacheTesting
 import CasinoCatalog
 import CatalogPipeline
 import Foundation

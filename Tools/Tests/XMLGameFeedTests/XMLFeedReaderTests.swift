@@ -1,3 +1,4 @@
+import CasinoCacheTesting
 import Foundation
 import ProviderAPI
 import Testing
@@ -202,7 +203,7 @@ import Testing
         #expect((5 + 9_999 * 7)...(5 + 9_999 * 7 + 10) ~= lastLine)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))  // a hang detector: a busy machine takes minutes
     func readsFeedsConcurrently() async throws {
         // Given eight feeds of different sizes
         let feeds = (1...8).map { Data(Self.generatedFeed(games: $0 * 250).utf8) }
@@ -338,7 +339,7 @@ import Testing
         case .utf16:
             #expect(error?.code == .doctypeForbidden || error?.code == .entityForbidden)
         }
-        #expect(elapsed < .seconds(10))
+        #expect(elapsed < .seconds(30))
     }
 
     @Test(arguments: [InputKind.file, .data])
@@ -683,26 +684,3 @@ extension XMLFeedReaderTests {
     }
 }
 
-/// A fresh directory under the system's temporary directory, removed when the value goes.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("XMLFeedReaderTests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// Writes `text` as UTF-8 to `name` in the directory.
-    func write(_ text: String, to name: String) throws -> URL {
-        try write(Data(text.utf8), to: name)
-    }
-
-    /// Writes `data` to `name` in the directory.
-    func write(_ data: Data, to name: String) throws -> URL {
-        let file = url.appendingPathComponent(name)
-        try data.write(to: file)
-        return file
-    }
-}

@@ -5,20 +5,6 @@ import CatalogPipeline
 import Foundation
 import Logging
 
-/// A fresh directory under the system temp directory, removed when the value is released.
-final class CacheTestDirectory: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("cache-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func child(_ name: String) -> URL { url.appendingPathComponent(name) }
-}
-
 let silentLogger = Logger(label: "cache-tests") { _ in SwiftLogNoOpLogHandler() }
 let english = try! Edition(id: "en-iPhone")
 let french = try! Edition(id: "fr-iPhone")
@@ -33,7 +19,7 @@ struct BundleFixture {
     let directory: URL
     let catalog: Catalog
 
-    init(in parent: CacheTestDirectory) throws {
+    init(in parent: TemporaryDirectory) throws {
         let template = try Self.template.get()
         catalog = template.catalog
         directory = parent.child("out")
@@ -204,7 +190,7 @@ final class NSLockedArray: @unchecked Sendable {
 /// What every cache test starts from: a temp directory, a real bundle built by the pipeline, an
 /// upstream serving the same catalogue, and a manual clock a day after the bundle was made.
 protocol CacheTestEnvironment {
-    var directory: CacheTestDirectory { get }
+    var directory: TemporaryDirectory { get }
     var bundle: BundleFixture { get }
     var upstream: CountingUpstream { get }
     var clock: ManualClock { get }
@@ -221,8 +207,8 @@ extension CacheTestEnvironment {
     }
 
     /// The four parts, made fresh.
-    static func makeParts() throws -> (CacheTestDirectory, BundleFixture, CountingUpstream, ManualClock) {
-        let directory = try CacheTestDirectory()
+    static func makeParts() throws -> (TemporaryDirectory, BundleFixture, CountingUpstream, ManualClock) {
+        let directory = try TemporaryDirectory()
         let bundle = try BundleFixture(in: directory)
         return (
             directory, bundle, CountingUpstream(catalog: bundle.catalog),
@@ -233,7 +219,7 @@ extension CacheTestEnvironment {
 
 /// Polls `condition` every 2 ms until it holds or `timeout` passes: generous, because tests run in
 /// parallel on 2 busy cores, and bounded, so a test never hangs.
-func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async {
+nonisolated(nonsending) func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async {
     let deadline = ContinuousClock.now + timeout
     while !condition(), ContinuousClock.now < deadline {
         try? await Task.sleep(for: .milliseconds(2))

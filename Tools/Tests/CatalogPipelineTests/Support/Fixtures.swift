@@ -4,20 +4,6 @@ import Foundation
 import Logging
 import ProviderAPI
 
-/// A fresh directory under the system temp directory, removed when the value is released.
-final class TemporaryDirectory: Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    func child(_ name: String) -> URL { url.appendingPathComponent(name) }
-}
-
 /// A logger that discards everything.
 let quietLogger = Logger(label: "tests") { _ in SwiftLogNoOpLogHandler() }
 

@@ -1,0 +1,10 @@
+import CasinoCacheTesting
+import CasinoCatalog
+import Foundation
+
+extension TemporaryDirectory {
+    /// Writes the contract schema for `limits` into the directory.
+    func schema(limits: SnapshotLimits = .default) throws -> URL {
+        try write(SnapshotContractSchema.document(limits: limits), to: "snapshot-contract.schema.json")
+    }
+}
