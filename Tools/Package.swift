@@ -119,10 +119,20 @@ let package = Package(
                 .product(name: "CasinoCacheTesting", package: root),
             ]
         ),
+        // The DocC quick start's lobby screen: an @Observable model (and a SwiftUI view on Apple
+        // platforms), compiled and tested here so it cannot rot.
+        .target(
+            name: "LobbyExample",
+            dependencies: [
+                .product(name: "CasinoCache", package: root), .product(name: "CasinoCatalog", package: root),
+            ],
+            path: "Examples/Lobby"
+        ),
+
         .testTarget(
             name: "CasinoCacheTests",
             dependencies: [
-                "CatalogPipeline", "CatalogServer",
+                "CatalogPipeline", "CatalogServer", "LobbyExample",
                 .product(name: "CasinoCache", package: root),
                 .product(name: "CasinoCacheTesting", package: root),
                 .product(name: "CasinoCatalog", package: root),
@@ -130,6 +140,7 @@ let package = Package(
                 .product(name: "ProviderAPI", package: root),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 public import CasinoCache
+@_spi(Internals) import CasinoCatalog
 public import Foundation
 
 /// A clock that moves only when told to, for tests: ``advance(by:)`` moves "now" and wakes every
@@ -8,8 +9,7 @@ public import Foundation
 /// let clock = ManualClock(now: Date(timeIntervalSince1970: 0))
 /// clock.advance(by: .seconds(7 * 3600))   // the cache's 6 h entries are now stale
 /// ```
-public final class ManualClock: CacheClock, @unchecked Sendable {
-    // @unchecked: `unsafeState` is only touched while holding `lock`.
+public final class ManualClock: CacheClock {
     private struct Sleeper {
         var deadline: Date
         var continuation: CheckedContinuation<Void, any Error>
@@ -21,25 +21,20 @@ public final class ManualClock: CacheClock, @unchecked Sendable {
         var nextID: UInt64 = 0
     }
 
-    private let lock = NSLock()
-    private var unsafeState: State
+    private let state: Locked<State>
 
     public init(now: Date = Date(timeIntervalSince1970: 1_795_168_800)) {
-        unsafeState = State(now: now)
+        state = Locked(State(now: now))
     }
 
-    private func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try lock.withLock { try body(&unsafeState) }
-    }
-
-    public var now: Date { withLock { $0.now } }
+    public var now: Date { state.withLock { $0.now } }
 
     /// How many tasks are waiting in ``sleep(for:)``.
-    public var sleeperCount: Int { withLock { $0.sleepers.count } }
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
     /// Moves time forward and resumes the sleepers that are due.
     public func advance(by duration: Duration) {
-        let due: [CheckedContinuation<Void, any Error>] = withLock { state in
+        let due: [CheckedContinuation<Void, any Error>] = state.withLock { state in
             state.now = state.now.addingTimeInterval(Self.seconds(duration))
             let now = state.now
             let ready = state.sleepers.filter { $0.value.deadline <= now }
@@ -50,13 +45,13 @@ public final class ManualClock: CacheClock, @unchecked Sendable {
     }
 
     public func sleep(for duration: Duration) async throws {
-        let id = withLock { state -> UInt64 in
+        let id = state.withLock { state -> UInt64 in
             state.nextID += 1
             return state.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resumeNow: Bool = withLock { state in
+                let resumeNow: Bool = state.withLock { state in
                     let deadline = state.now.addingTimeInterval(Self.seconds(duration))
                     if deadline <= state.now || Task.isCancelled { return true }
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
@@ -67,7 +62,7 @@ public final class ManualClock: CacheClock, @unchecked Sendable {
                 }
             }
         } onCancel: {
-            let sleeper = withLock { $0.sleepers.removeValue(forKey: id) }
+            let sleeper = state.withLock { $0.sleepers.removeValue(forKey: id) }
             sleeper?.continuation.resume(throwing: CancellationError())
         }
     }

@@ -1,4 +1,4 @@
-import CasinoCache
+@_spi(Tiers) import CasinoCache
 import CasinoCacheTesting
 import CasinoCatalog
 import CatalogPipeline

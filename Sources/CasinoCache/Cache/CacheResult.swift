@@ -3,10 +3,9 @@ public import Foundation
 /// What a lookup answered, with what a UI needs to know about the value.
 ///
 /// ```swift
-/// switch cache.cachedCategories(edition: edition) {
-/// case .fresh(let list, _), .stale(let list, _), .bundled(let list, _): render(list)
-/// case .miss: showPlaceholder()
-/// }
+/// let result = cache.cachedCategories(edition: edition)
+/// if let list = result.value { render(list) } else { showPlaceholder() }
+/// if result.state == .bundled { showOfflineBadge() }
 /// ```
 public enum CacheResult<Value: Sendable>: Sendable {
     /// Within its time to live: served without touching the network.
@@ -46,15 +45,51 @@ public enum CacheResult<Value: Sendable>: Sendable {
         return true
     }
 
-    /// The same answer with the value transformed.
-    func map<Other: Sendable>(_ transform: (Value) -> Other) -> CacheResult<Other> {
+    /// How the lookup answered: ``CacheState/fresh``, ``CacheState/stale``, ``CacheState/bundled``
+    /// or ``CacheState/miss``.
+    @inlinable
+    public var state: CacheState {
         switch self {
-        case .fresh(let value, let metadata): .fresh(transform(value), metadata)
-        case .stale(let value, let metadata): .stale(transform(value), metadata)
-        case .bundled(let value, let metadata): .bundled(transform(value), metadata)
+        case .fresh: .fresh
+        case .stale: .stale
+        case .bundled: .bundled
         case .miss: .miss
         }
     }
+
+    /// Where the value came from originally (the network or the bundled snapshot), unless this is a miss.
+    @inlinable
+    public var origin: CacheOrigin? { metadata?.origin }
+
+    /// The same answer with the value transformed: the state and metadata stay.
+    ///
+    /// ```swift
+    /// let names = cache.cachedCategories(edition: edition).map { $0.items.map(\.name) }
+    /// ```
+    public func map<Other: Sendable>(_ transform: (Value) throws -> Other) rethrows -> CacheResult<Other> {
+        switch self {
+        case .fresh(let value, let metadata): .fresh(try transform(value), metadata)
+        case .stale(let value, let metadata): .stale(try transform(value), metadata)
+        case .bundled(let value, let metadata): .bundled(try transform(value), metadata)
+        case .miss: .miss
+        }
+    }
+}
+
+extension CacheResult: Equatable where Value: Equatable {}
+extension CacheResult: Hashable where Value: Hashable {}
+
+/// How a lookup answered, without the value: what a UI shows beside content (an offline or
+/// "updating" badge) and what tests compare.
+public enum CacheState: String, Sendable, Hashable, CaseIterable {
+    /// Within its time to live.
+    case fresh
+    /// Past its time to live; a refresh follows.
+    case stale
+    /// From the snapshot shipped inside the app; a refresh follows.
+    case bundled
+    /// Nothing cached.
+    case miss
 }
 
 /// What the cache knows about a value it answered with.

@@ -1,5 +1,6 @@
-import CasinoCatalog
-import Foundation
+public import CasinoCatalog
+public import Foundation
+import ProviderAPI
 
 extension CatalogCache {
     /// How long content stays fresh, how much is kept, and how failed refreshes are retried.
@@ -13,9 +14,11 @@ extension CatalogCache {
         public var categoriesTTL: Duration = .seconds(6 * 3600)
         /// How long a page of games stays fresh: 6 hours by default.
         public var gamesPageTTL: Duration = .seconds(6 * 3600)
-        /// Games per page, the `limit` asked of the upstream: 10 by default. Pages are addressed by
-        /// offset; this is never used to turn an offset into a page number.
-        public var pageSize = 10
+        /// Games per page, the `limit` asked of the upstream. `nil` by default: the page size the
+        /// bundled snapshot was cut with (its manifest's `pageSize`), or 10 without a bundle, so
+        /// live pages replace bundled ones exactly. Pages are addressed by offset; this is never
+        /// used to turn an offset into a page number.
+        public var pageSize: Int?
         /// Pages cached per category, from offset 0: 5 by default. Later pages always come from
         /// the upstream and are not stored.
         public var maxCachedPagesPerCategory = 5
@@ -32,6 +35,10 @@ extension CatalogCache {
         public var memoryCostLimit = 8 << 20
         /// The most bytes kept on disk: 50 MiB by default.
         public var diskSizeLimit = 50 << 20
+        /// The snapshot contract's caps for the bundled snapshot: `SnapshotLimits.default` by
+        /// default, as in the pipeline. Raise them only together with the pipeline configuration's
+        /// `snapshotLimits`.
+        public var bundleLimits: SnapshotLimits = .default
 
         public init() {}
 
@@ -48,8 +55,12 @@ extension CatalogCache {
             return configuration
         }()
 
-        /// Whether the cache keeps `key` (categories, and the first pages of each category).
-        func isCached(_ key: CacheKey) -> Bool {
+        /// The page size without a bundle to take it from: 10.
+        public static let fallbackPageSize = 10
+
+        /// Whether the cache keeps `key` (categories, and the first pages of each category), with
+        /// pages of `pageSize` games.
+        func isCached(_ key: CacheKey, pageSize: Int) -> Bool {
             switch key.content {
             case .categories:
                 return true
@@ -89,19 +100,18 @@ extension CatalogCache {
         /// The defaults.
         public static let `default` = RetryPolicy()
 
-        /// The wait after failed attempt number `attempt` (1-based), or `nil` when no retry is left.
+        /// The wait after failed attempt number `attempt` (1-based), or `nil` when no retry is left:
+        /// the provider's ``Backoff`` with these settings, never sooner than `retryAfter` (seconds,
+        /// the server's `Retry-After`, at most a day).
         ///
         /// - Parameters:
         ///   - attempt: The failed attempt's number, from 1.
         ///   - unit: A random number in `0..<1` that places the wait inside the jitter band.
-        public func delay(afterAttempt attempt: Int, unit: Double) -> Duration? {
+        ///   - retryAfter: What the server asked for, if anything.
+        public func delay(afterAttempt attempt: Int, unit: Double, retryAfter: TimeInterval? = nil) -> Duration? {
             guard attempt < maxAttempts else { return nil }
-            let base = initialDelay.timeInterval * pow(multiplier, Double(max(attempt - 1, 0)))
-            let capped = min(base, maxDelay.timeInterval)
-            let spread = capped * jitter * (unit * 2 - 1)
-            // Settings are not trusted to be finite or small: `Int64(x)` traps on what it cannot hold.
-            let seconds = capped + spread
-            return .milliseconds(Int64(((seconds.isFinite ? min(max(seconds, 0), 86_400 * 365) : 0) * 1000).rounded()))
+            return Backoff(initial: initialDelay, maximum: maxDelay, multiplier: multiplier, jitter: jitter)
+                .delay(afterAttempt: attempt, unit: unit, retryAfter: retryAfter)
         }
     }
 }

@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(Internals) public import CasinoCatalog
 public import Foundation
 public import Logging
 import ProviderAPI
@@ -24,23 +24,41 @@ import ProviderAPI
 public final class CatalogCache: Sendable {
     /// The configuration the cache was made with.
     public let configuration: Configuration
-    /// The memory tier.
-    public let memory: MemoryTier
+    /// The memory tier. (SPI `Tiers`: for tests and tools that look inside; an app needs none.)
+    @_spi(Tiers) public let memory: MemoryTier
     /// The disk tier, when the cache persists.
-    public let disk: DiskTier?
+    @_spi(Tiers) public let disk: DiskTier?
     /// The snapshot shipped inside the app, when there is one.
-    public let bundled: BundledTier?
+    @_spi(Tiers) public let bundled: BundledTier?
+    /// Games per page, the `limit` asked of the upstream: ``Configuration/pageSize`` when set, else
+    /// the bundled snapshot's, else ``Configuration/fallbackPageSize`` (kept within 1...1000).
+    public let pageSize: Int
+    /// The editions the bundled snapshot holds, sorted (empty without a bundle).
+    public var bundledEditions: [Edition] { bundled?.manifest?.editions ?? [] }
+    /// The edition the bundled snapshot falls back to when the app's own is not bundled.
+    public var defaultEdition: Edition? { bundled?.manifest?.defaultEdition }
 
-    private let upstream: any CatalogUpstream
+    /// The bundled edition for a device: its language tag (`pt-BR`), then shorter tags (`pt`), on
+    /// `platform`; else the snapshot's default edition; `nil` without a bundle.
+    public func bundledEdition(language: String, platform: Platform) -> Edition? {
+        bundled?.edition(language: language, platform: platform)
+    }
+
+    /// Drops everything held in memory (call it on a memory warning); disk and bundle stay.
+    public func trimMemory() {
+        memory.trim()
+    }
+
+    let upstream: any CatalogUpstream
     /// The configuration's times to live in seconds: read on every hit.
-    private let categoriesTimeToLive: TimeInterval
-    private let gamesPageTimeToLive: TimeInterval
-    private let clock: any CacheClock
-    private let logger: Logger
-    private let broadcaster = UpdateBroadcaster()
-    private let state = Locked(State())
+    let categoriesTimeToLive: TimeInterval
+    let gamesPageTimeToLive: TimeInterval
+    let clock: any CacheClock
+    let logger: Logger
+    let broadcaster = UpdateBroadcaster()
+    let state = Locked(State())
 
-    private struct State {
+    struct State {
         var inflight: [CacheKey: Task<CacheEntry, any Error>] = [:]
         /// Keys with a background refresh running or waiting to retry: no second one is started.
         var refreshing: Set<CacheKey> = []
@@ -72,10 +90,11 @@ public final class CatalogCache: Sendable {
     ///   - disk: The disk tier, or `nil` for a cache that does not survive restarts.
     ///   - bundled: The bundled snapshot, or `nil`.
     ///   - clock: What "now" is and how to wait; inject `ManualClock` (CasinoCacheTesting) in tests.
-    ///   - logger: Where the cache logs (at `.info` and below).
+    ///   - logger: Where the cache logs (at `.info` and below); nowhere by default.
+    @_spi(Tiers)
     public init(
         configuration: Configuration = .default, upstream: any CatalogUpstream, memory: MemoryTier? = nil,
-        disk: DiskTier?, bundled: BundledTier?, clock: any CacheClock = SystemClock(), logger: Logger
+        disk: DiskTier?, bundled: BundledTier?, clock: any CacheClock = SystemClock(), logger: Logger = .casinoCacheDisabled
     ) {
         self.configuration = configuration
         self.upstream = upstream
@@ -86,10 +105,14 @@ public final class CatalogCache: Sendable {
         gamesPageTimeToLive = configuration.gamesPageTTL.timeInterval
         self.clock = clock
         self.logger = logger
-        if let pageSize = bundled?.manifest?.pageSize, pageSize != configuration.pageSize {
+        let bundledPageSize = bundled?.manifest?.pageSize
+        // Settings are not trusted either: a page size the schema's rules refuse would make every
+        // fetched page invalid content.
+        pageSize = min(max(configuration.pageSize ?? bundledPageSize ?? Configuration.fallbackPageSize, 1), CatalogRules.maxPageSize)
+        if let bundledPageSize, bundledPageSize != pageSize {
             logger.info(
-                "bundled page size differs from the configuration; bundled pages are replaced as they refresh",
-                metadata: ["cache.bundledPageSize": "\(pageSize)", "cache.pageSize": "\(configuration.pageSize)"])
+                "the configured page size differs from the bundled snapshot's; bundled pages never line up with live ones",
+                metadata: ["cache.bundledPageSize": "\(bundledPageSize)", "cache.pageSize": "\(pageSize)"])
         }
     }
 
@@ -102,17 +125,19 @@ public final class CatalogCache: Sendable {
     ///   - cacheDirectory: Where the disk tier keeps entries (the app's Caches directory), or `nil`.
     ///   - bundleDirectory: The pipeline's `out/` directory shipped in the app, or `nil`.
     ///   - clock: What "now" is and how to wait.
-    ///   - logger: Where the cache logs (at `.info` and below).
+    ///   - logger: Where the cache logs (at `.info` and below); nowhere by default.
     public convenience init(
         configuration: Configuration = .default, upstream: any CatalogUpstream, cacheDirectory: URL?,
-        bundleDirectory: URL?, clock: any CacheClock = SystemClock(), logger: Logger
+        bundleDirectory: URL?, clock: any CacheClock = SystemClock(), logger: Logger = .casinoCacheDisabled
     ) {
         let disk = cacheDirectory.map {
             DiskTier(
                 configuration: .init(directory: $0, cacheVersion: configuration.cacheVersion, sizeLimit: configuration.diskSizeLimit),
                 logger: logger)
         }
-        let bundled = bundleDirectory.map { BundledTier(configuration: .init(directory: $0), logger: logger) }
+        let bundled = bundleDirectory.map {
+            BundledTier(configuration: .init(directory: $0, limits: configuration.bundleLimits), logger: logger)
+        }
         self.init(configuration: configuration, upstream: upstream, disk: disk, bundled: bundled, clock: clock, logger: logger)
     }
 
@@ -167,11 +192,11 @@ public final class CatalogCache: Sendable {
     /// waits for the upstream. `extract` picks the typed value out of the content, so the answer
     /// is built once and not re-wrapped. Inlined, so a hit costs its callers no extra async frame.
     @inline(__always)
-    private nonisolated(nonsending) func answer<Value: Sendable>(
+    nonisolated(nonsending) func answer<Value: Sendable>(
         for key: CacheKey, _ extract: (CatalogContent) -> Value
     ) async throws -> CacheResult<Value> {
         let now = clock.now
-        if configuration.isCached(key), let found = lookup(key, now: now) {
+        if isCached(key), let found = lookup(key, now: now) {
             if found.answer != .fresh { refreshInBackground(key, current: found.box.entry) }
             return result(found, now: now, extract)
         }
@@ -179,7 +204,7 @@ public final class CatalogCache: Sendable {
     }
 
     /// A miss of the async reads: counted, then fetched (joining a fetch in flight).
-    private nonisolated(nonsending) func fetchAnswer<Value: Sendable>(
+    nonisolated(nonsending) func fetchAnswer<Value: Sendable>(
         for key: CacheKey, _ extract: (CatalogContent) -> Value
     ) async throws -> CacheResult<Value> {
         if case .gamesPage(_, _, let offset) = key.content, !(0...CatalogRules.maxGamesTotal).contains(offset) {
@@ -193,11 +218,11 @@ public final class CatalogCache: Sendable {
     }
 
     /// The synchronous reads: memory, disk or the bundle, never the network.
-    private func cachedAnswer<Value: Sendable>(
+    func cachedAnswer<Value: Sendable>(
         for key: CacheKey, _ extract: (CatalogContent) -> Value
     ) -> CacheResult<Value> {
         let now = clock.now
-        guard configuration.isCached(key), let found = lookup(key, now: now) else {
+        guard isCached(key), let found = lookup(key, now: now) else {
             record { $0.misses += 1 }
             return .miss
         }
@@ -210,6 +235,31 @@ public final class CatalogCache: Sendable {
     /// and failed refreshes. Each call returns a new subscription; it ends when the cache is released.
     public func updates() -> AsyncStream<CacheUpdate> {
         broadcaster.subscribe()
+    }
+
+    /// A stream of the silent updates of one key only, from now on.
+    public func updates(for key: CacheKey) -> AsyncStream<CacheUpdate> {
+        broadcaster.subscribe(to: key)
+    }
+
+    /// Runs `action`, then waits for the next update of `key`: for tests and previews.
+    ///
+    /// The subscription starts before `action` runs, so an update that `action` causes is never
+    /// missed. Returns `nil` when the waiting task is cancelled or the cache is released first.
+    ///
+    /// ```swift
+    /// let update = try await cache.nextUpdate(for: .categories(edition)) { () async throws in
+    ///     clock.advance(by: .seconds(7 * 3600))
+    ///     _ = try await cache.categories(edition: edition)   // stale: refreshes in the background
+    /// }
+    /// ```
+    public nonisolated(nonsending) func nextUpdate(
+        for key: CacheKey, after action: () async throws -> Void = {}
+    ) async rethrows -> CacheUpdate? {
+        let stream = broadcaster.subscribe(to: key)
+        try await action()
+        for await update in stream { return update }
+        return nil
     }
 
     /// Fetches the first page of each category ahead of time when it is missing, stale or bundled.
@@ -307,332 +357,11 @@ public final class CatalogCache: Sendable {
         return statistics
     }
 
-    // MARK: - Lookup
-
-    /// An answer found in a tier: the memory tier's box (a disk or bundled entry is put in memory
-    /// as it is found), the tier, and whether it is fresh, stale or bundled. Holding the box, not a
-    /// copy of its entry, keeps a hit to one retain.
-    private struct Found {
-        var box: MemoryTier.Box
-        var tier: CacheMetadata.Tier
-        var answer: CacheAnswer
+    func isCached(_ key: CacheKey) -> Bool {
+        configuration.isCached(key, pageSize: pageSize)
     }
 
-    /// Memory, then disk, then the bundle; the answer is counted in the statistics. A disk entry
-    /// older than the bundled snapshot shipped with this app version gives way to the bundle: a new
-    /// release must not show months-old data.
-    private func lookup(_ key: CacheKey, now: Date) -> Found? {
-        let timeToLive = timeToLive(for: key)
-        if let hit = memory.hit(for: key, classify: { Self.answer(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) }) {
-            return Found(box: hit.box, tier: .memory, answer: hit.answer)
-        }
-        guard let (entry, tier) = storedEntryBelowMemory(key) else { return nil }
-        let answer = Self.answer(for: entry, now: now, timeToLive: timeToLive)
-        state.withLock { $0.answers.count(answer) }
-        return Found(box: memory.insert(entry), tier: tier, answer: answer)
-    }
-
-    /// What the tiers hold for `key`, for the cache's own decisions (not counted as an answer).
-    private func storedEntry(_ key: CacheKey) -> CacheEntry? {
-        if let box = memory.box(for: key) { return box.entry }
-        guard let (entry, _) = storedEntryBelowMemory(key) else { return nil }
-        memory.insert(entry)
-        return entry
-    }
-
-    /// The disk entry, or the bundled one when there is no disk entry or it is older than the bundle.
-    private func storedEntryBelowMemory(_ key: CacheKey) -> (CacheEntry, CacheMetadata.Tier)? {
-        if let disk, let entry = disk.entry(for: key) {
-            if let generatedAt = bundled?.generatedAt, entry.storedAt < generatedAt, let newer = bundled?.entry(for: key) {
-                return (newer, .bundled)
-            }
-            return (entry, .disk)
-        }
-        if let entry = bundled?.entry(for: key) { return (entry, .bundled) }
-        return nil
-    }
-
-    /// The typed answer for what was found.
-    private func result<Value: Sendable>(
-        _ found: Found, now: Date, _ extract: (CatalogContent) -> Value
-    ) -> CacheResult<Value> {
-        let box = found.box
-        let metadata = CacheMetadata(
-            tier: found.tier, origin: box.entry.origin, storedAt: box.entry.storedAt,
-            age: max(now.timeIntervalSince(box.entry.storedAt), 0), snapshotGeneratedAt: bundled?.generatedAt)
-        let value = extract(box.entry.content)
-        switch found.answer {
-        case .fresh: return .fresh(value, metadata)
-        case .stale: return .stale(value, metadata)
-        case .bundled: return .bundled(value, metadata)
-        }
-    }
-
-    /// Bundled content is answered as bundled; network content as fresh within its time to live,
-    /// stale after, and stale when it was stored in the future: the clock moved backwards since,
-    /// so its true age is unknown. One second of slack absorbs disk entries' whole-second times.
-    private static func answer(origin: CacheOrigin, storedAt: Date, now: Date, timeToLive: TimeInterval) -> CacheAnswer {
-        if origin == .bundled { return .bundled }
-        let age = now.timeIntervalSince(storedAt)
-        return age >= -1 && age < timeToLive ? .fresh : .stale
-    }
-
-    private static func answer(for entry: CacheEntry, now: Date, timeToLive: TimeInterval) -> CacheAnswer {
-        answer(origin: entry.origin, storedAt: entry.storedAt, now: now, timeToLive: timeToLive)
-    }
-
-    /// Whether `entry` is network content within its time to live (not counted: for the cache's
-    /// own decisions, not for answers).
-    private func isFresh(_ entry: CacheEntry, now: Date) -> Bool {
-        Self.answer(for: entry, now: now, timeToLive: timeToLive(for: entry.key)) == .fresh
-    }
-
-    private func timeToLive(for key: CacheKey) -> TimeInterval {
-        switch key.content {
-        case .categories: categoriesTimeToLive
-        case .gamesPage: gamesPageTimeToLive
-        }
-    }
-
-    private func metadata(_ entry: CacheEntry, tier: CacheMetadata.Tier, now: Date) -> CacheMetadata {
-        CacheMetadata(
-            tier: tier, origin: entry.origin, storedAt: entry.storedAt, age: max(now.timeIntervalSince(entry.storedAt), 0),
-            snapshotGeneratedAt: bundled?.generatedAt)
-    }
-
-    // MARK: - Fetching
-
-    /// Fetches `key` from the upstream, joining a call already in flight for it. The call runs in
-    /// its own task: a caller that is cancelled stops waiting, the others still get the result and
-    /// the cache is still filled.
-    private nonisolated(nonsending) func fetch(_ key: CacheKey, current: CacheEntry?) async throws -> CacheEntry {
-        let task: Task<CacheEntry, any Error> = state.withLock { state in
-            if let running = state.inflight[key] {
-                state.statistics.coalescedRequests += 1
-                return running
-            }
-            let task = Task { try await self.performFetch(key, current: current) }
-            state.inflight[key] = task
-            return task
-        }
-        return try await Self.value(of: task)
-    }
-
-    /// The task's value; a caller that is cancelled stops waiting at once with
-    /// `CancellationError`, while the task itself runs on for the other callers.
-    private nonisolated(nonsending) static func value(of task: Task<CacheEntry, any Error>) async throws -> CacheEntry {
-        let waiter = Locked<OnceResumer<CacheEntry>?>(nil)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let resumer = OnceResumer(continuation)
-                waiter.withLock { $0 = resumer }
-                Task { resumer.resume(with: await task.result) }
-                if Task.isCancelled { resumer.resume(with: .failure(CancellationError())) }
-            }
-        } onCancel: {
-            waiter.withLock { $0 }?.resume(with: .failure(CancellationError()))
-        }
-    }
-
-    private func performFetch(_ key: CacheKey, current: CacheEntry?) async throws -> CacheEntry {
-        defer { state.withLock { _ = $0.inflight.removeValue(forKey: key) } }
-        let generation = state.withLock { state -> [Int] in
-            state.statistics.upstreamCalls += 1
-            return [state.generations[nil] ?? 0, state.generations[key.scope] ?? 0]
-        }
-        let response: UpstreamResponse<CatalogContent>
-        do {
-            response = try await withTimeout(key) { try await self.callUpstream(key, etag: current?.etag) }
-        } catch let error as CacheError {
-            throw error
-        } catch {
-            throw CacheError(.upstreamFailed, key: key, "the upstream failed: \(error)", cause: error)
-        }
-        let now = clock.now
-        switch response {
-        case .notModified:
-            guard var entry = current, entry.origin == .network else {
-                throw CacheError(.notModifiedWithoutEntry, key: key, "the upstream answered not modified, but nothing is cached")
-            }
-            // RFC 9111 §4.3.4: a 304 freshens the stored response; the payload stays as it is.
-            entry.storedAt = now
-            record { $0.notModified += 1 }
-            store(entry, ifStill: generation)
-            return entry
-        case .modified(let content, let etag):
-            try check(content, for: key)
-            let entry = CacheEntry(key: key, content: content, storedAt: now, etag: etag, origin: .network)
-            if configuration.isCached(key) { store(entry, ifStill: generation) }
-            if let current, current.content == content { return entry }
-            let changes = ContentChanges(from: current?.content, to: content)
-            if current != nil || configuration.isCached(key) {
-                record { $0.updatesEmitted += 1 }
-                broadcaster.publish(CacheUpdate(key: key, event: .updated(content, changes)))
-            }
-            return entry
-        }
-    }
-
-    private func callUpstream(_ key: CacheKey, etag: String?) async throws -> UpstreamResponse<CatalogContent> {
-        switch key.content {
-        case .categories(let edition):
-            switch try await upstream.categories(edition: edition, etag: etag) {
-            case .modified(let list, let etag): .modified(.categories(list), etag: etag)
-            case .notModified: .notModified
-            }
-        case .gamesPage(let edition, let categoryId, let offset):
-            switch try await upstream.gamesPage(
-                edition: edition, categoryId: categoryId, offset: offset, limit: configuration.pageSize, etag: etag)
-            {
-            case .modified(let page, let etag): .modified(.gamesPage(page), etag: etag)
-            case .notModified: .notModified
-            }
-        }
-    }
-
-    /// Refuses upstream content that breaks the schema or is not the page that was asked for.
-    private func check(_ content: CatalogContent, for key: CacheKey) throws {
-        if case .gamesPage(_, let categoryId, let offset) = key.content, case .gamesPage(let page) = content {
-            guard page.categoryId == categoryId, page.offset == offset, page.limit == configuration.pageSize else {
-                throw CacheError(
-                    .invalidContent, key: key,
-                    "the upstream answered page \(page.categoryId)@\(page.offset) limit \(page.limit) for \(categoryId)@\(offset) limit \(configuration.pageSize)")
-            }
-        }
-        if let violation = content.violations().first {
-            throw CacheError(.invalidContent, key: key, "the upstream answered invalid content: \(violation)")
-        }
-    }
-
-    /// Stores a fetched entry, unless ``clear()`` or ``clear(scope:)`` ran since its fetch started
-    /// (`generation`): content fetched before a logout must not come back after it.
-    private func store(_ entry: CacheEntry, ifStill generation: [Int]) {
-        let current = state.withLock { [$0.generations[nil] ?? 0, $0.generations[entry.key.scope] ?? 0] }
-        guard current == generation else { return }
-        memory.store(entry)
-        disk?.store(entry)
-    }
-
-    /// Runs `operation`, failing with `.timedOut` after ``Configuration/upstreamTimeout`` on the
-    /// cache's clock even if the operation ignores cancellation.
-    private func withTimeout<Value: Sendable>(
-        _ key: CacheKey, _ operation: @escaping @Sendable () async throws -> Value
-    ) async throws -> Value {
-        let timeout = configuration.upstreamTimeout
-        let clock = self.clock
-        return try await withCheckedThrowingContinuation { continuation in
-            let outcome = OnceResumer(continuation)
-            let work = Task {
-                do { outcome.resume(with: .success(try await operation())) } catch { outcome.resume(with: .failure(error)) }
-            }
-            let timer = Task {
-                try? await clock.sleep(for: timeout)
-                guard !Task.isCancelled else { return }
-                if outcome.resume(with: .failure(CacheError(.timedOut, key: key, "the upstream did not answer within \(timeout)"))) {
-                    work.cancel()
-                }
-            }
-            Task {
-                _ = await work.result
-                timer.cancel()  // no sleeping timer outlives its call
-            }
-        }
-    }
-
-    // MARK: - Background refresh
-
-    /// Starts a refresh of `key` unless one is running or waiting to retry.
-    @discardableResult
-    private func refreshInBackground(_ key: CacheKey, current: CacheEntry) -> Task<Void, Never>? {
-        let now = clock.now
-        return state.withLock { state -> Task<Void, Never>? in
-            if let until = state.cooldowns[key] {
-                guard now >= until else { return nil }
-                state.cooldowns[key] = nil
-            }
-            guard state.refreshing.insert(key).inserted else { return nil }
-            return self.startRunning(&state) { try? await self.refresh(key, current: current) }
-        }
-    }
-
-    /// One refresh attempt; on failure, reports it and schedules the next attempt.
-    private func refresh(_ key: CacheKey, current: CacheEntry) async throws {
-        do {
-            _ = try await fetch(key, current: current)
-            state.withLock { state in
-                state.refreshing.remove(key)
-                state.failures[key] = nil
-            }
-        } catch {
-            let cacheError = error as? CacheError ?? CacheError(.upstreamFailed, key: key, "\(error)")
-            let (attempt, delay) = state.withLock { state -> (Int, Duration?) in
-                let attempt = (state.failures[key] ?? 0) + 1
-                state.failures[key] = attempt
-                state.statistics.refreshFailures += 1
-                var delay = configuration.retry.delay(afterAttempt: attempt, unit: Double.random(in: 0..<1))
-                // A server that said when to come back (429/503 `Retry-After`) is not asked sooner.
-                if let current = delay, let retryAfter = (cacheError.cause as? UpstreamError)?.retryAfter,
-                    retryAfter > current.timeInterval
-                {
-                    delay = .milliseconds(Int64((min(retryAfter, RetryAfter.maxSeconds) * 1000).rounded()))
-                }
-                if let delay {
-                    state.retries[key] = Task {
-                        do { try await self.clock.sleep(for: delay) } catch { return }
-                        let retry = self.state.withLock { state -> Task<Void, Never>? in
-                            guard state.retries.removeValue(forKey: key) != nil else { return nil }
-                            return self.startRunning(&state) {
-                                let latest = self.memory.entry(for: key) ?? current
-                                try? await self.refresh(key, current: latest)
-                            }
-                        }
-                        await retry?.value
-                    }
-                } else {
-                    // Out of attempts: rest for the longest backoff, then a later lookup starts
-                    // a new round (``refreshStale()`` ends the rest at once).
-                    state.refreshing.remove(key)
-                    state.failures[key] = nil
-                    state.cooldowns[key] = clock.now.addingTimeInterval(configuration.retry.maxDelay.timeInterval)
-                }
-                return (attempt, delay)
-            }
-            logger.info(
-                "background refresh failed",
-                metadata: ["cache.key": "\(key)", "cache.attempt": "\(attempt)", "cache.error": "\(cacheError.message)"])
-            broadcaster.publish(CacheUpdate(key: key, event: .refreshFailed(cacheError, attempt: attempt, retryIn: delay)))
-            throw cacheError
-        }
-    }
-
-    /// Registers and starts a background task, so ``waitForRefreshes()`` can wait for it; the task
-    /// unregisters itself when done (it takes the lock the caller holds, so it cannot finish first).
-    private func startRunning(_ state: inout State, _ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-        state.nextTaskID += 1
-        let id = state.nextTaskID
-        let task = Task {
-            await body()
-            self.state.withLock { _ = $0.running.removeValue(forKey: id) }
-        }
-        state.running[id] = task
-        return task
-    }
-
-    private func cancelRetries(where shouldCancel: (CacheKey) -> Bool) {
-        let cancelled = state.withLock { state -> [Task<Void, Never>] in
-            let keys = state.retries.keys.filter(shouldCancel)
-            let tasks = keys.compactMap { state.retries.removeValue(forKey: $0) }
-            for key in keys {
-                state.refreshing.remove(key)
-                state.failures[key] = nil
-            }
-            for key in state.cooldowns.keys.filter(shouldCancel) { state.cooldowns[key] = nil }
-            return tasks
-        }
-        for task in cancelled { task.cancel() }
-    }
-
-    private func record(_ change: (inout CacheStatistics) -> Void) {
+    func record(_ change: (inout CacheStatistics) -> Void) {
         state.withLock { change(&$0.statistics) }
     }
 

@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(Internals) public import CasinoCatalog
 public import Foundation
 public import Logging
 
@@ -25,7 +25,7 @@ public import Logging
 /// let edition = bundled.edition(language: "pt-BR", platform: .iPhone)!   // pt-BR-iPhone, else pt-iPhone, else the default
 /// let lobby = bundled.entry(for: .categories(edition))                     // origin .bundled
 /// ```
-public final class BundledTier: CacheStorage {
+@_spi(Tiers) public final class BundledTier: Sendable {
     /// Where the snapshot directory is and how large its files may be.
     public struct Configuration: Sendable, Hashable {
         /// The snapshot directory: `Bundle.main.url(forResource: "out", withExtension: nil)` on
@@ -75,7 +75,7 @@ public final class BundledTier: CacheStorage {
     /// - Parameters:
     ///   - configuration: Where the snapshot directory is, and the size caps.
     ///   - logger: Where unusable files are reported (`.error`), with `cache.key` and `cache.file`.
-    public init(configuration: Configuration, logger: Logger) {
+    public init(configuration: Configuration, logger: Logger = .casinoCacheDisabled) {
         reader = SnapshotReader(directory: configuration.directory, limits: configuration.limits)
         self.logger = logger
         var manifest: Manifest?

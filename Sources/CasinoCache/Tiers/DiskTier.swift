@@ -1,5 +1,5 @@
 import Dispatch
-import CasinoCatalog
+@_spi(Internals) import CasinoCatalog
 public import Foundation
 public import Logging
 
@@ -25,7 +25,7 @@ public import Logging
 ///
 /// One tier per directory: two live tiers on one directory work but keep separate size
 /// accounting.
-public final class DiskTier: CacheStorage {
+@_spi(Tiers) public final class DiskTier: Sendable {
     /// Where the disk tier keeps its files and how much it may keep.
     public struct Configuration: Sendable, Hashable {
         /// The directory entries live in, e.g. `Caches/CasinoCache`; created on the first write.
@@ -94,14 +94,14 @@ public final class DiskTier: CacheStorage {
 
     /// Creates a tier on `configuration.directory`. Touches no file: the directory is scanned
     /// on the writer queue before the first write.
-    public init(configuration: Configuration, logger: Logger) {
+    public init(configuration: Configuration, logger: Logger = .casinoCacheDisabled) {
         self.configuration = configuration
         maxEntryBytes = min(max(configuration.maxEntryBytes, 0), SnapshotLimits.ceiling)
         self.logger = logger
         files = DiskTierFiles(directory: configuration.directory)
     }
 
-    // MARK: - CacheStorage
+    // MARK: - Entries
 
     public func entry(for key: CacheKey) -> CacheEntry? {
         let name = DiskTierFileName.name(for: key)

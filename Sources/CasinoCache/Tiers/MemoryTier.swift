@@ -1,12 +1,13 @@
+@_spi(Internals) import CasinoCatalog
 import Foundation
 
 /// The in-memory tier: a least-recently-used map bounded by entry count and by approximate cost.
 ///
 /// Guarded by an OS lock (`os_unfair_lock` or `pthread_mutex_t`), not an actor and not `NSCache`
-/// (BASELINES.md: `NSCache` is 10× slower on Linux). A hit is one dictionary lookup and a tick
+/// (`NSCache` is about 10× slower on Linux). A hit is one dictionary lookup and a tick
 /// written into the entry's box; recency is kept as that tick, and the least recently used entry
 /// is found by a scan only when an insert goes over a limit (at most ``countLimit`` entries).
-public final class MemoryTier: CacheStorage {
+@_spi(Tiers) public final class MemoryTier: Sendable {
     /// The most entries kept: 500 by default.
     public let countLimit: Int
     /// The most approximate bytes kept (``CatalogContent/approximateCost``): 8 MiB by default.

@@ -1,8 +1,14 @@
+@_spi(Internals) import CasinoCatalog
 import Foundation
 
-/// Fans updates out to every subscriber's `AsyncStream`.
+/// Fans updates out to every subscriber's `AsyncStream`: all of them, or those of one key.
 final class UpdateBroadcaster: Sendable {
-    private let subscribers = Locked([UInt64: AsyncStream<CacheUpdate>.Continuation]())
+    private struct Subscriber {
+        var key: CacheKey?
+        var continuation: AsyncStream<CacheUpdate>.Continuation
+    }
+
+    private let subscribers = Locked([UInt64: Subscriber]())
     private let nextID = Locked<UInt64>(0)
     /// How many updates each slow subscriber may have waiting before the oldest are dropped.
     let bufferSize: Int
@@ -11,7 +17,8 @@ final class UpdateBroadcaster: Sendable {
         self.bufferSize = bufferSize
     }
 
-    func subscribe() -> AsyncStream<CacheUpdate> {
+    /// A new stream of the updates of `key` from now on, or of every update when `key` is `nil`.
+    func subscribe(to key: CacheKey? = nil) -> AsyncStream<CacheUpdate> {
         let id = nextID.withLock { value -> UInt64 in
             value += 1
             return value
@@ -20,19 +27,21 @@ final class UpdateBroadcaster: Sendable {
         continuation.onTermination = { [weak self] _ in
             self?.subscribers.withLock { $0[id] = nil }
         }
-        subscribers.withLock { $0[id] = continuation }
+        subscribers.withLock { $0[id] = Subscriber(key: key, continuation: continuation) }
         return stream
     }
 
     func publish(_ update: CacheUpdate) {
-        let continuations = subscribers.withLock { Array($0.values) }
+        let continuations = subscribers.withLock { subscribers in
+            subscribers.values.compactMap { $0.key == nil || $0.key == update.key ? $0.continuation : nil }
+        }
         for continuation in continuations { continuation.yield(update) }
     }
 
     func finish() {
         let continuations = subscribers.withLock { subscribers in
             defer { subscribers.removeAll() }
-            return Array(subscribers.values)
+            return subscribers.values.map(\.continuation)
         }
         for continuation in continuations { continuation.finish() }
     }

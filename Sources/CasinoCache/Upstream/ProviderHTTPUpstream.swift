@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(Internals) public import CasinoCatalog
 public import Foundation
 public import Logging
 import ProviderAPI
@@ -68,7 +68,7 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
     ///     bypasses its `URLCache` (the cache above decides freshness), so any session works.
     ///   - logger: Where requests are logged (at `.debug`).
     public init(
-        configuration: Configuration, session: URLSession = URLSession(configuration: .ephemeral), logger: Logger
+        configuration: Configuration, session: URLSession = URLSession(configuration: .ephemeral), logger: Logger = .casinoCacheDisabled
     ) {
         self.configuration = configuration
         self.session = session

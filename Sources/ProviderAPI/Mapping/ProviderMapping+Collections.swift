@@ -20,29 +20,47 @@ extension ProviderMapping {
         return .success(mapped)
     }
 
-    /// Maps a categories response to the lobby's category list: undecodable or invalid categories
-    /// and categories without games are left out (with a note), duplicates keep the first.
+    /// Maps one category item to a lobby category, `nil` for a category without games (never shown,
+    /// not an error), or says why it is not usable: it did not decode, the mapping refused it, or it
+    /// breaks a schema rule. The normalizer and the app's HTTP upstream both decide which categories
+    /// a lobby shows through this one function; where ids repeat, both keep the first usable one.
+    public static func usableCategory(
+        from item: Lossy<ProviderCategory>
+    ) -> Result<Mapped<CasinoCatalog.Category>?, RecordError> {
+        guard let record = item.value else {
+            return .failure(RecordError(.undecodable, field: "", "does not decode: \(item.failure ?? "unknown error")"))
+        }
+        let mapped: Mapped<CasinoCatalog.Category>
+        do {
+            mapped = try category(from: record)
+        } catch {
+            return .failure(error)
+        }
+        guard mapped.value.gamesTotal > 0 else { return .success(nil) }
+        if let violation = mapped.value.violations().first {
+            return .failure(RecordError(.invalidValue, field: "", "\(violation)"))
+        }
+        return .success(mapped)
+    }
+
+    /// Maps a categories response to the lobby's category list: unusable categories and categories
+    /// without games are left out (unusable ones with a note), duplicates keep the first.
     public static func categoryList(from response: ProviderCollection<Lossy<ProviderCategory>>) -> Mapped<CategoryList> {
         var notes: [String] = []
         var seen = Set<String>()
         var categories: [CasinoCatalog.Category] = []
         for (index, item) in (response.items ?? []).enumerated() {
-            guard let record = item.value else {
-                notes.append("items[\(index)]: category skipped, does not decode: \(item.failure ?? "unknown error")")
-                continue
-            }
-            do {
-                let category = try category(from: record).value
-                guard category.gamesTotal > 0 else { continue }
-                if let violation = category.violations().first {
-                    notes.append("items[\(index)]: category skipped: \(violation)")
-                } else if seen.insert(category.id).inserted {
-                    categories.append(category)
-                } else {
-                    notes.append("items[\(index)]: duplicate category \(category.id) skipped")
-                }
-            } catch {
+            switch usableCategory(from: item) {
+            case .failure(let error):
                 notes.append("items[\(index)]: category skipped: \(error)")
+            case .success(nil):
+                continue
+            case .success(let mapped?):
+                if seen.insert(mapped.value.id).inserted {
+                    categories.append(mapped.value)
+                } else {
+                    notes.append("items[\(index)]: duplicate category \(mapped.value.id) skipped")
+                }
             }
         }
         return Mapped(value: CategoryList(items: categories), notes: notes)

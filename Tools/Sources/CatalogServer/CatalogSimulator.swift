@@ -1,4 +1,4 @@
-import CasinoCatalog
+@_spi(Internals) import CasinoCatalog
 import CatalogPipeline
 public import Foundation
 import Hummingbird
@@ -24,7 +24,7 @@ import ServiceLifecycle
 public final class CatalogSimulator: Sendable {
     private let catalog: SimulatedCatalog
     private let logger: Logger
-    private let state: LockedBox<State>
+    private let state: Locked<State>
 
     private struct State {
         var settings: SimulatorSettings
@@ -39,7 +39,7 @@ public final class CatalogSimulator: Sendable {
     public init(catalog: SimulatedCatalog, settings: SimulatorSettings = SimulatorSettings(), logger: Logger) {
         self.catalog = catalog
         self.logger = logger
-        state = LockedBox(State(settings: settings, random: SplitMix64(seed: settings.seed)))
+        state = Locked(State(settings: settings, random: SplitMix64(seed: settings.seed)))
     }
 
     /// The running server's base URL (`http://127.0.0.1:54321`), or `nil` when stopped.
@@ -335,19 +335,4 @@ public final class CatalogSimulator: Sendable {
 public struct SimulatorError: Error, Sendable, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
-}
-
-/// A value guarded by `NSLock` (the simulator is not on a measured path).
-final class LockedBox<Value>: @unchecked Sendable {
-    // @unchecked: `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
 }

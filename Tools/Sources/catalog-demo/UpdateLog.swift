@@ -1,22 +1,23 @@
 import CasinoCache
+@_spi(Internals) import CasinoCatalog
 import Foundation
 
 /// Collects what arrives on a cache's update stream, as a view model would receive it.
 final class UpdateLog: Sendable {
-    private let storage = Storage()
+    private let storage = Locked<[CacheUpdate]>([])
     private let task: Task<Void, Never>
 
     init(_ stream: AsyncStream<CacheUpdate>) {
         let storage = self.storage
         task = Task {
-            for await update in stream { storage.append(update) }
+            for await update in stream { storage.withLock { $0.append(update) } }
         }
     }
 
     deinit { task.cancel() }
 
     /// Every update received so far, in order.
-    var events: [CacheUpdate] { storage.values }
+    var events: [CacheUpdate] { storage.withLock { $0 } }
 
     /// The content updates.
     var updates: [CacheUpdate] { events.filter { if case .updated = $0.event { true } else { false } } }
@@ -34,14 +35,5 @@ final class UpdateLog: Sendable {
         for _ in 0..<200 where events.count < expected {
             try? await Task.sleep(for: .milliseconds(5))
         }
-    }
-
-    private final class Storage: @unchecked Sendable {
-        // @unchecked: `received` is only touched under `lock` (not a measured path).
-        private let lock = NSLock()
-        private var received: [CacheUpdate] = []
-
-        func append(_ update: CacheUpdate) { lock.withLock { received.append(update) } }
-        var values: [CacheUpdate] { lock.withLock { received } }
     }
 }

@@ -4,7 +4,7 @@ import CatalogPipeline
 import Foundation
 import Logging
 
-struct NormalizeCommand: ParsableCommand {
+struct NormalizeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "normalize",
         abstract: "Read a source and write the normalized catalogue as one JSON file.",
@@ -16,10 +16,10 @@ struct NormalizeCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Where to write the normalized catalogue JSON.")
     var output: String
 
-    func run() throws {
+    func run() async throws {
         let logger = global.makeLogger()
-        try reportingErrors(logger) {
-            let catalog = try source.normalize(logger: logger)
+        try await reportingErrors(logger) {
+            let catalog = try await source.normalize(logger: logger)
             try NormalizedCatalogFile.write(catalog, to: URL(fileURLWithPath: output))
             let pages = catalog.editions.reduce(0) { $0 + $1.pages.count }
             logger.info("normalized \(catalog.editions.count) editions, \(pages) pages -> \(output)")

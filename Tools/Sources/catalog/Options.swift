@@ -60,14 +60,14 @@ struct SourceOptions: ParsableArguments {
 
     /// Opens the source; an http(s) source is first fetched into `--fetch-dir` with
     /// `HTTPFetcher`, then read as the recording it is.
-    func openSource(_ configuration: PipelineConfiguration, logger: Logger) throws(PipelineError) -> any CatalogSource {
+    func openSource(_ configuration: PipelineConfiguration, logger: Logger) async throws(PipelineError) -> any CatalogSource {
         let source = sourcePath
         let sourceKind = SourceKind(rawValue: kind) ?? SourceKind.detect(source)
         guard sourceKind == .http else { return try sourceKind.open(source, configuration: configuration) }
         let fetcher = HTTPFetcher(
             configuration: try fetchConfiguration(baseURL: source, pipeline: configuration), logger: logger)
         let directory = URL(fileURLWithPath: fetchDir)
-        _ = try waitFor { () async throws(PipelineError) in try await fetcher.fetch(into: directory) }
+        _ = try await fetcher.fetch(into: directory)
         return try SourceKind.recorded.open(fetchDir, configuration: configuration)
     }
 
@@ -82,9 +82,9 @@ struct SourceOptions: ParsableArguments {
     }
 
     /// Reads and normalizes the source, logging every skipped record as a warning.
-    func normalize(logger: Logger) throws -> Catalog {
+    func normalize(logger: Logger) async throws -> Catalog {
         let configuration = try configuration()
-        let source = try openSource(configuration, logger: logger)
+        let source = try await openSource(configuration, logger: logger)
         let result = try Normalizer(configuration: configuration, logger: logger).normalize(
             source, generatedAt: try generatedAt())
         for warning in result.warnings {
@@ -127,84 +127,6 @@ func fetchConfiguration(
     let configuration = HTTPFetcher.Configuration(baseURL: url, pipeline: pipeline)
     try configuration.check()
     return configuration
-}
-
-/// Runs async work to completion from synchronous code (`normalize` and `snapshot` are
-/// synchronous commands), driving it on the calling thread so that it never waits for a thread
-/// of the shared pool that the caller itself may be holding.
-func waitFor<Value: Sendable>(
-    _ body: @escaping @Sendable () async throws(PipelineError) -> Value
-) throws(PipelineError) -> Value {
-    let result = ResultBox<Value>()
-    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) {
-        let executor = CallingThreadExecutor()
-        Task(executorPreference: executor) {
-            do throws(PipelineError) { result.set(.success(try await body())) } catch { result.set(.failure(error)) }
-            executor.stop()
-        }
-        executor.run()
-    } else {
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            do throws(PipelineError) { result.set(.success(try await body())) } catch { result.set(.failure(error)) }
-            done.signal()
-        }
-        done.wait()
-    }
-    return try result.get()
-}
-
-/// A value handed from a task to the thread waiting for it.
-private final class ResultBox<Value: Sendable>: @unchecked Sendable {
-    // @unchecked: `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value: Result<Value, PipelineError>?
-
-    func set(_ newValue: Result<Value, PipelineError>) { lock.withLock { value = newValue } }
-
-    func get() throws(PipelineError) -> Value {
-        guard let value = lock.withLock({ value }) else {
-            throw PipelineError(.io, "the background work ended without a result")
-        }
-        return try value.get()
-    }
-}
-
-/// A task executor whose jobs run on the thread that calls ``run()``, until ``stop()``.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, *)
-private final class CallingThreadExecutor: TaskExecutor, @unchecked Sendable {
-    // @unchecked: `jobs` and `isStopped` are only touched while holding `condition`.
-    private let condition = NSCondition()
-    private var jobs: [UnownedJob] = []
-    private var isStopped = false
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        condition.withLock {
-            jobs.append(job)
-            condition.signal()
-        }
-    }
-
-    /// Runs jobs as they come until ``stop()`` is called and the queue is empty.
-    func run() {
-        while true {
-            let batch: [UnownedJob] = condition.withLock {
-                while jobs.isEmpty && !isStopped { condition.wait() }
-                defer { jobs.removeAll() }
-                return jobs
-            }
-            if batch.isEmpty { return }
-            for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
-        }
-    }
-
-    func stop() {
-        condition.withLock {
-            isStopped = true
-            condition.signal()
-        }
-    }
 }
 
 func exitStatus(for code: PipelineError.Code) -> Int32 {

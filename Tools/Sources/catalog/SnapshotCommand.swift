@@ -4,7 +4,7 @@ import CatalogPipeline
 import Foundation
 import Logging
 
-struct SnapshotCommand: ParsableCommand {
+struct SnapshotCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "snapshot",
         abstract: "Write the snapshot directory (gzip files + manifest.json), atomically.",
@@ -29,16 +29,16 @@ struct SnapshotCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let logger = global.makeLogger()
-        try reportingErrors(logger) {
+        try await reportingErrors(logger) {
             // Before any work: a mistyped --out must fail at once, not after the whole build.
             try OutputDirectory.checkReplaceable(URL(fileURLWithPath: out), holding: .snapshot)
             let catalog =
                 if let normalized {
                     try NormalizedCatalogFile.read(from: URL(fileURLWithPath: normalized))
                 } else {
-                    try source.normalize(logger: logger)
+                    try await source.normalize(logger: logger)
                 }
             let configuration = try source.configuration()
             let manifest = try SnapshotWriter(limits: configuration.snapshotLimits, logger: logger)

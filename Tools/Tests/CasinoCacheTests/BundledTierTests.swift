@@ -1,8 +1,9 @@
-import CasinoCache
+@_spi(Tiers) import CasinoCache
 import CasinoCatalog
 import CatalogPipeline
 import Foundation
 import Gzip
+import InMemoryLogging
 import Logging
 import Testing
 
@@ -742,42 +743,28 @@ enum BundledUnsafePath: String, CaseIterable, Sendable {
 
 // MARK: - Log capture
 
-/// Collects log records in memory.
-private final class BundledLogRecorder: @unchecked Sendable {
-    // @unchecked: `stored` is only read and written under `lock`.
-    struct Record: Sendable {
+/// Collects log records in memory, through swift-log's `InMemoryLogHandler`, at every level.
+private struct BundledLogRecorder {
+    struct Record {
         var level: Logger.Level
         var message: String
         var metadata: [String: String]
     }
 
-    private let lock = NSLock()
-    private var stored: [Record] = []
+    private let handler: InMemoryLogHandler = {
+        var handler = InMemoryLogHandler()
+        handler.logLevel = .trace
+        return handler
+    }()
 
-    var records: [Record] { lock.withLock { stored } }
+    var records: [Record] {
+        handler.entries.map {
+            Record(level: $0.level, message: $0.message.description, metadata: $0.metadata.mapValues(\.description))
+        }
+    }
 
     var logger: Logger {
-        Logger(label: "bundled-tier-tests") { _ in BundledRecordingHandler(recorder: self) }
-    }
-
-    fileprivate func append(_ record: Record) {
-        lock.withLock { stored.append(record) }
-    }
-}
-
-private struct BundledRecordingHandler: LogHandler {
-    let recorder: BundledLogRecorder
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
-        recorder.append(
-            .init(level: event.level, message: event.message.description, metadata: merged.mapValues(\.description)))
+        let handler = self.handler
+        return Logger(label: "bundled-tier-tests") { _ in handler }
     }
 }

@@ -63,7 +63,7 @@ struct DiskTierFiles: Sendable {
     /// then `rename(2)`, so readers see the old file or the new one, never half of one.
     ///
     /// Creates the directory when it is missing. No `fsync`: a cache entry lost in a power cut
-    /// is a miss, and `fsync` would triple the cost (BASELINES.md).
+    /// is a miss, and `fsync` would cost more than the rest of the write.
     ///
     /// - Throws: ``Failure`` (or the underlying error) when the directory cannot be created or
     ///   written, or is full.

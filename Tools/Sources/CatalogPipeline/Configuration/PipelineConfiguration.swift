@@ -24,7 +24,7 @@ public struct PipelineConfiguration: Codable, Sendable, Hashable {
     public var limits: Limits = .default
     /// The snapshot contract's caps: what the app's bundled tier reads, and so the most the
     /// writer writes and the validator accepts. ``SnapshotLimits/default`` by default; raise a cap
-    /// here only together with the app's `BundledTier.Configuration.limits`.
+    /// here only together with the app's `CatalogCache.Configuration.bundleLimits`.
     public var snapshotLimits: SnapshotLimits = .default
 
     /// The defaults.

@@ -1,5 +1,6 @@
 public import CasinoCatalog
 public import Foundation
+import ProviderAPI
 
 extension HTTPFetcher {
     /// What to fetch, how hard to try and how long to wait. Every property but ``baseURL`` and
@@ -82,8 +83,8 @@ extension HTTPFetcher {
     /// that are cut short or are not a collection envelope. Other `4xx` are never retried.
     ///
     /// The wait before attempt `n + 1` is `initialDelay × 2ⁿ⁻¹`, capped at ``maxDelay``, with
-    /// ± ``jitter`` so that many clients do not retry in step. A `429` or `503` with `Retry-After`
-    /// waits what the server asks for instead, at most ``maxRetryAfter``.
+    /// ± ``jitter`` so that many clients do not retry in step. A `429` or `503` with a longer
+    /// `Retry-After` waits what the server asks for, at most ``maxRetryAfter``.
     public struct RetryPolicy: Sendable, Hashable {
         /// Attempts per request, the first included: 5 by default.
         public var attempts = 5
@@ -107,12 +108,13 @@ extension HTTPFetcher {
 
         public init() {}
 
-        /// The wait after `failures` failed attempts (1 for the first), jitter applied.
-        public func delay(afterFailures failures: Int) -> Duration {
-            let exponent = min(max(failures - 1, 0), 30)
-            let base = min(initialDelay * (1 << exponent), maxDelay)
-            let spread = jitter > 0 ? Double.random(in: -jitter...jitter) : 0
-            return max(base * (1 + spread), .zero)
+        /// The wait after `failures` failed attempts (1 for the first), jitter applied: the
+        /// provider's ``Backoff`` with these settings, never sooner than the server's `retryAfter`
+        /// (at most ``maxRetryAfter``).
+        public func delay(afterFailures failures: Int, retryAfter: Duration? = nil) -> Duration {
+            let seconds = retryAfter.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+            return Backoff(initial: initialDelay, maximum: maxDelay, jitter: jitter, maxRetryAfter: maxRetryAfter)
+                .delay(afterAttempt: failures, unit: Double.random(in: 0..<1), retryAfter: seconds)
         }
 
         /// Checks the values are usable.

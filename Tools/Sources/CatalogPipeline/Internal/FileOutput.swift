@@ -11,37 +11,43 @@ import Musl
 
 /// Writes output files, turning failures into ``PipelineError``s that name the file.
 enum FileOutput {
-    /// Writes `data` to `url`, creating parent directories. Callers write into a staging
-    /// directory that is published atomically, so a plain write is enough here.
+    /// Writes `data` to `url`, creating parent directories and replacing a file written there
+    /// before. Callers write into a staging directory that is published atomically, so a plain
+    /// write without `fsync` is enough here (Foundation's `Data.write` syncs every file on Linux).
     static func write(_ data: Data, to url: URL) throws(PipelineError) {
         do {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try data.write(to: url)
         } catch {
-            throw PipelineError(.io, "cannot write: \(error.localizedDescription)", file: url.relativePath)
+            throw PipelineError(.io, "cannot create the directory: \(error.localizedDescription)", file: url.relativePath)
         }
+        if unlink(url.path) != 0, errno != ENOENT {
+            throw PipelineError(.io, "cannot replace: \(String(cString: strerror(errno)))", file: url.relativePath)
+        }
+        try writeNew(data, to: url)
     }
 
     /// Writes many new files under `root` (a fresh staging directory): each parent directory is
     /// created once, and the files are written with `open`/`write`/`close` on every core.
-    /// Writing 2,000 snapshot files one `createDirectory` + `Data.write` at a time took longer
-    /// than rendering them.
+    /// One `createDirectory` + `Data.write` per file would cost more than rendering the files.
     ///
     /// - Parameter files: Paths relative to `root`, and their bytes.
     static func writeAll(_ files: [(path: String, data: Data)], under root: URL) throws(PipelineError) {
-        let directories = Set(files.map { ($0.path as NSString).deletingLastPathComponent }).filter { !$0.isEmpty }
+        try writeAll(files.map { (root.appendingPathComponent($0.path), $0.data) })
+    }
+
+    /// Writes many new files (in a fresh staging directory) as ``writeAll(_:under:)`` does.
+    static func writeAll(_ files: [(url: URL, data: Data)]) throws(PipelineError) {
+        let directories = Set(files.map { $0.url.deletingLastPathComponent().path })
         for directory in directories.sorted() {
-            let url = root.appendingPathComponent(directory, isDirectory: true)
             do {
-                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
-                throw PipelineError(.io, "cannot create the directory: \(error.localizedDescription)", file: url.relativePath)
+                throw PipelineError(.io, "cannot create the directory: \(error.localizedDescription)", file: directory)
             }
         }
         _ = try ParallelMap.map(count: files.count) { index throws(PipelineError) in
-            let url = root.appendingPathComponent(files[index].path)
-            try writeNew(files[index].data, to: url)
+            try writeNew(files[index].data, to: files[index].url)
         }
     }
 

@@ -103,36 +103,20 @@ public struct Normalizer: Sendable {
         var seenCategories = Set<String>()
         for sourceCategory in sourceEdition.categories {
             let location = "\(sourceCategory.recordLocation)"
-            guard let record = sourceCategory.record.value else {
+            // The one rule for which categories a lobby shows, as the app's upstream applies it to
+            // live data; where ids repeat, the first usable one wins.
+            let category: CasinoCatalog.Category
+            switch ProviderMapping.usableCategory(from: sourceCategory.record) {
+            case .failure(let error):
                 state.warnings.append(
-                    PipelineWarning(
-                        file: sourceEdition.location, record: location,
-                        message: "category skipped: \(sourceCategory.record.failure ?? "undecodable")"))
+                    PipelineWarning(file: sourceEdition.location, record: location, message: "category skipped: \(error)"))
                 continue
-            }
-            let mapped: Mapped<CasinoCatalog.Category>
-            do {
-                mapped = try ProviderMapping.category(from: record)
-            } catch {
-                state.warnings.append(
-                    PipelineWarning(
-                        file: sourceEdition.location, record: location, message: "category skipped: \(error)"))
-                continue
-            }
-            let category = mapped.value
-            // Empty and invalid categories are left out before duplicates are counted, as
-            // `ProviderMapping.categoryList(from:)` does for live data: the first usable one wins.
-            guard category.gamesTotal > 0 else {
+            case .success(nil):
                 logger.debug(
-                    "dropped empty category",
-                    metadata: ["pipeline.category": "\(category.id)", "pipeline.edition": "\(edition)"])
+                    "dropped empty category", metadata: ["pipeline.record": "\(location)", "pipeline.edition": "\(edition)"])
                 continue
-            }
-            if let violation = category.violations().first {
-                state.warnings.append(
-                    PipelineWarning(
-                        file: sourceEdition.location, record: location, message: "category skipped: \(violation)"))
-                continue
+            case .success(let mapped?):
+                category = mapped.value
             }
             guard seenCategories.insert(category.id).inserted else {
                 state.warnings.append(

@@ -67,6 +67,8 @@ public struct SampleRecording: Sendable {
                 try FileOutput.write(try encoder.encode(envelope), to: layout.categoriesFile(for: edition))
                 written += 1
                 for id in ids {
+                    // One category's pages at a time: rendered, then written on every core without fsync.
+                    var pages: [(url: URL, data: Data)] = []
                     let gameIndexes = members[id] ?? []
                     for offset in stride(from: 0, to: gameIndexes.count, by: pageLimit) {
                         let slice = gameIndexes[offset..<min(offset + pageLimit, gameIndexes.count)]
@@ -79,11 +81,11 @@ public struct SampleRecording: Sendable {
                                     ? pageURL(edition, id, offset + pageLimit) : nil,
                                 previous: offset > 0 ? pageURL(edition, id, offset - pageLimit) : nil,
                                 last: pageURL(edition, id, (gameIndexes.count - 1) / pageLimit * pageLimit)))
-                        try FileOutput.write(
-                            try encoder.encode(page),
-                            to: layout.gamesPageFile(for: edition, categoryId: id, offset: offset))
-                        written += 1
+                        pages.append(
+                            (layout.gamesPageFile(for: edition, categoryId: id, offset: offset), try encoder.encode(page)))
                     }
+                    try FileOutput.writeAll(pages)
+                    written += pages.count
                 }
             }
             let metadata = RecordingLayout.Metadata(

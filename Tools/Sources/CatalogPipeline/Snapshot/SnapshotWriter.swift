@@ -115,7 +115,7 @@ public struct SnapshotWriter: Sendable {
         PipelineError(
             .invalidConfiguration,
             "\(what); an app would refuse it. Bundle less (fewer editions, a lower maxPagesPerCategory) or raise "
-                + "snapshotLimits in the configuration and BundledTier.Configuration.limits in the app alike")
+                + "snapshotLimits in the configuration and CatalogCache.Configuration.bundleLimits in the app alike")
     }
 
     /// One snapshot file and its manifest entry: the payload's hash, the envelope's JSON, its gzip.

@@ -1,6 +1,6 @@
 import CasinoCache
 import CasinoCacheTesting
-import CasinoCatalog
+@_spi(Internals) import CasinoCatalog
 import CatalogPipeline
 import Foundation
 import Logging
@@ -62,8 +62,7 @@ struct BundleFixture {
 /// An upstream that serves a catalogue from memory and counts its calls: the one fake the
 /// scenario tests use (ProviderHTTPUpstreamTests cover real HTTP). Knobs: fail, hang, change content,
 /// answer 304 for a matching ETag, answer a wrong item count.
-final class CountingUpstream: CatalogUpstream, @unchecked Sendable {
-    // @unchecked: the mutable state below is only touched under `lock`.
+final class CountingUpstream: CatalogUpstream {
     struct Knobs {
         var isOffline = false
         var hangs = false
@@ -72,40 +71,43 @@ final class CountingUpstream: CatalogUpstream, @unchecked Sendable {
         var usesETags = true
     }
 
-    private let lock = NSLock()
-    private var knobs = Knobs()
-    private var callCount = 0
-    private var gate: [CheckedContinuation<Void, Never>]? = nil
+    private struct State {
+        var knobs = Knobs()
+        var callCount = 0
+        var gate: [CheckedContinuation<Void, Never>]? = nil
+    }
+
+    private let state = Locked(State())
     let catalog: Catalog
 
     init(catalog: Catalog) {
         self.catalog = catalog
     }
 
-    var calls: Int { lock.withLock { callCount } }
+    var calls: Int { state.withLock { $0.callCount } }
 
-    func set(_ change: (inout Knobs) -> Void) { lock.withLock { change(&knobs) } }
+    func set(_ change: (inout Knobs) -> Void) { state.withLock { change(&$0.knobs) } }
 
     /// Makes every call wait until ``open()``.
-    func close() { lock.withLock { gate = [] } }
+    func close() { state.withLock { $0.gate = [] } }
 
     /// Lets waiting calls through.
     func open() {
-        let waiting = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-            defer { gate = nil }
-            return gate ?? []
+        let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            defer { state.gate = nil }
+            return state.gate ?? []
         }
         for continuation in waiting { continuation.resume() }
     }
 
     private func enter() async throws -> Knobs {
-        let current = lock.withLock { () -> Knobs in
-            callCount += 1
-            return knobs
+        let current = state.withLock { state -> Knobs in
+            state.callCount += 1
+            return state.knobs
         }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let mustWait = lock.withLock { () -> Bool in
-                if gate != nil { gate!.append(continuation); return true }
+            let mustWait = state.withLock { state -> Bool in
+                if state.gate != nil { state.gate!.append(continuation); return true }
                 return false
             }
             if !mustWait { continuation.resume() }
@@ -144,19 +146,19 @@ final class CountingUpstream: CatalogUpstream, @unchecked Sendable {
 
 /// Collects what arrives on an update stream.
 final class UpdateCollector: Sendable {
-    private let received = NSLockedArray()
+    private let received = Locked<[CacheUpdate]>([])
     private let task: Task<Void, Never>
 
     init(_ stream: AsyncStream<CacheUpdate>) {
         let received = self.received
         task = Task {
-            for await update in stream { received.append(update) }
+            for await update in stream { received.withLock { $0.append(update) } }
         }
     }
 
     deinit { task.cancel() }
 
-    var updates: [CacheUpdate] { received.values }
+    var updates: [CacheUpdate] { received.withLock { $0 } }
 
     var contentUpdates: [(CacheKey, CatalogContent, ContentChanges)] {
         updates.compactMap { update in
@@ -176,15 +178,6 @@ final class UpdateCollector: Sendable {
     func wait(for count: Int) async {
         await eventually { self.updates.count >= count }
     }
-}
-
-final class NSLockedArray: @unchecked Sendable {
-    // @unchecked: `storage` is only touched under `lock`.
-    private let lock = NSLock()
-    private var storage: [CacheUpdate] = []
-
-    func append(_ update: CacheUpdate) { lock.withLock { storage.append(update) } }
-    var values: [CacheUpdate] { lock.withLock { storage } }
 }
 
 /// What every cache test starts from: a temp directory, a real bundle built by the pipeline, an

@@ -1,18 +1,20 @@
+@_spi(Internals) import CasinoCatalog
 import Foundation
 
 /// Counts a fetch's requests, retries and bytes for its summary, and draws them as one updating
 /// line on standard error when that is a terminal.
 ///
-/// Shared by the concurrent requests of one fetch.
-final class FetchProgress: @unchecked Sendable {
-    // @unchecked: every stored var is read and written under `lock`. One update per request or
-    // retry, so a plain lock is cheap enough and needs no newer OS than the package supports.
-    private let lock = NSLock()
-    private var counts = FetchSummary()
-    private var planned = 0
-    private var completed = 0
-    private var lastDrawn: ContinuousClock.Instant?
-    private var hasDrawn = false
+/// Shared by the concurrent requests of one fetch: one update per request or retry, under one lock.
+final class FetchProgress: Sendable {
+    private struct State {
+        var counts = FetchSummary()
+        var planned = 0
+        var completed = 0
+        var lastDrawn: ContinuousClock.Instant?
+        var hasDrawn = false
+    }
+
+    private let state = Locked(State())
     private let isLineEnabled: Bool
 
     init(isLineEnabled: Bool) {
@@ -47,34 +49,34 @@ final class FetchProgress: @unchecked Sendable {
 
     /// The counts so far.
     var summary: FetchSummary {
-        lock.withLock { counts }
+        state.withLock { $0.counts }
     }
 
     /// Ends the progress line, if one was drawn.
     func finish() {
-        lock.withLock {
-            guard isLineEnabled, hasDrawn else { return }
-            draw(force: true)
+        state.withLock { state in
+            guard isLineEnabled, state.hasDrawn else { return }
+            Self.draw(&state, force: true)
             FileHandle.standardError.write(Data("\n".utf8))
         }
     }
 
-    private func update(_ change: (FetchProgress) -> Void) {
-        lock.withLock {
-            change(self)
-            if isLineEnabled { draw(force: false) }
+    private func update(_ change: (inout State) -> Void) {
+        state.withLock { state in
+            change(&state)
+            if isLineEnabled { Self.draw(&state, force: false) }
         }
     }
 
-    /// Redraws at most ten times a second, unless forced. Called under `lock`.
-    private func draw(force: Bool) {
+    /// Redraws at most ten times a second, unless forced. Called under the lock.
+    private static func draw(_ state: inout State, force: Bool) {
         let now = ContinuousClock.now
-        if !force, let lastDrawn, now - lastDrawn < .milliseconds(100) { return }
-        lastDrawn = now
-        hasDrawn = true
+        if !force, let lastDrawn = state.lastDrawn, now - lastDrawn < .milliseconds(100) { return }
+        state.lastDrawn = now
+        state.hasDrawn = true
         let line =
-            "\r\u{1B}[2Kfetch: \(completed)/\(planned) requests done, \(counts.retries) retries, "
-            + "\(counts.notModified) not modified, \(FetchSummary.format(bytes: counts.bytesReceived))"
+            "\r\u{1B}[2Kfetch: \(state.completed)/\(state.planned) requests done, \(state.counts.retries) retries, "
+            + "\(state.counts.notModified) not modified, \(FetchSummary.format(bytes: state.counts.bytesReceived))"
         FileHandle.standardError.write(Data(line.utf8))
     }
 }

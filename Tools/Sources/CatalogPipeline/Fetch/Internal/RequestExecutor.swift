@@ -96,7 +96,7 @@ struct RequestExecutor: Sendable {
             guard failures < policy.attempts else {
                 throw failure(job, url, problem, code: code, attempts: failures)
             }
-            let wait = retryAfter.map { min($0, policy.maxRetryAfter) } ?? policy.delay(afterFailures: failures)
+            let wait = policy.delay(afterFailures: failures, retryAfter: retryAfter)
             guard NIODeadline.now() + TimeAmount(wait) < deadline else {
                 throw failure(
                     job, url,

@@ -1,0 +1,117 @@
+@_spi(Internals) import CasinoCatalog
+import Foundation
+
+/// Single-flight fetching: one upstream call per key however many callers wait for it, stored
+/// unless the cache was cleared since the call started.
+extension CatalogCache {
+    /// Fetches `key` from the upstream, joining a call already in flight for it. The call runs in
+    /// its own task: a caller that is cancelled stops waiting, the others still get the result and
+    /// the cache is still filled.
+    nonisolated(nonsending) func fetch(_ key: CacheKey, current: CacheEntry?) async throws -> CacheEntry {
+        let task: Task<CacheEntry, any Error> = state.withLock { state in
+            if let running = state.inflight[key] {
+                state.statistics.coalescedRequests += 1
+                return running
+            }
+            let task = Task { try await self.performFetch(key, current: current) }
+            state.inflight[key] = task
+            return task
+        }
+        return try await Self.value(of: task)
+    }
+
+    /// The task's value; a caller that is cancelled stops waiting at once with
+    /// `CancellationError`, while the task itself runs on for the other callers.
+    nonisolated(nonsending) static func value(of task: Task<CacheEntry, any Error>) async throws -> CacheEntry {
+        let waiter = Locked<OnceResumer<CacheEntry>?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let resumer = OnceResumer(continuation)
+                waiter.withLock { $0 = resumer }
+                Task { resumer.resume(with: await task.result) }
+                if Task.isCancelled { resumer.resume(with: .failure(CancellationError())) }
+            }
+        } onCancel: {
+            waiter.withLock { $0 }?.resume(with: .failure(CancellationError()))
+        }
+    }
+
+    func performFetch(_ key: CacheKey, current: CacheEntry?) async throws -> CacheEntry {
+        defer { state.withLock { _ = $0.inflight.removeValue(forKey: key) } }
+        let generation = state.withLock { state -> [Int] in
+            state.statistics.upstreamCalls += 1
+            return [state.generations[nil] ?? 0, state.generations[key.scope] ?? 0]
+        }
+        let response: UpstreamResponse<CatalogContent>
+        do {
+            response = try await withTimeout(key) { try await self.callUpstream(key, etag: current?.etag) }
+        } catch let error as CacheError {
+            throw error
+        } catch {
+            throw CacheError(.upstreamFailed, key: key, "the upstream failed: \(error)", cause: error)
+        }
+        let now = clock.now
+        switch response {
+        case .notModified:
+            guard var entry = current, entry.origin == .network else {
+                throw CacheError(.notModifiedWithoutEntry, key: key, "the upstream answered not modified, but nothing is cached")
+            }
+            // RFC 9111 §4.3.4: a 304 freshens the stored response; the payload stays as it is.
+            entry.storedAt = now
+            record { $0.notModified += 1 }
+            store(entry, ifStill: generation)
+            return entry
+        case .modified(let content, let etag):
+            try check(content, for: key)
+            let entry = CacheEntry(key: key, content: content, storedAt: now, etag: etag, origin: .network)
+            if isCached(key) { store(entry, ifStill: generation) }
+            if let current, current.content == content { return entry }
+            let changes = ContentChanges(from: current?.content, to: content)
+            if current != nil || isCached(key) {
+                record { $0.updatesEmitted += 1 }
+                broadcaster.publish(CacheUpdate(key: key, event: .updated(content, changes)))
+            }
+            return entry
+        }
+    }
+
+    func callUpstream(_ key: CacheKey, etag: String?) async throws -> UpstreamResponse<CatalogContent> {
+        switch key.content {
+        case .categories(let edition):
+            switch try await upstream.categories(edition: edition, etag: etag) {
+            case .modified(let list, let etag): .modified(.categories(list), etag: etag)
+            case .notModified: .notModified
+            }
+        case .gamesPage(let edition, let categoryId, let offset):
+            switch try await upstream.gamesPage(
+                edition: edition, categoryId: categoryId, offset: offset, limit: pageSize, etag: etag)
+            {
+            case .modified(let page, let etag): .modified(.gamesPage(page), etag: etag)
+            case .notModified: .notModified
+            }
+        }
+    }
+
+    /// Refuses upstream content that breaks the schema or is not the page that was asked for.
+    func check(_ content: CatalogContent, for key: CacheKey) throws {
+        if case .gamesPage(_, let categoryId, let offset) = key.content, case .gamesPage(let page) = content {
+            guard page.categoryId == categoryId, page.offset == offset, page.limit == pageSize else {
+                throw CacheError(
+                    .invalidContent, key: key,
+                    "the upstream answered page \(page.categoryId)@\(page.offset) limit \(page.limit) for \(categoryId)@\(offset) limit \(pageSize)")
+            }
+        }
+        if let violation = content.violations().first {
+            throw CacheError(.invalidContent, key: key, "the upstream answered invalid content: \(violation)")
+        }
+    }
+
+    /// Stores a fetched entry, unless ``clear()`` or ``clear(scope:)`` ran since its fetch started
+    /// (`generation`): content fetched before a logout must not come back after it.
+    func store(_ entry: CacheEntry, ifStill generation: [Int]) {
+        let current = state.withLock { [$0.generations[nil] ?? 0, $0.generations[entry.key.scope] ?? 0] }
+        guard current == generation else { return }
+        memory.store(entry)
+        disk?.store(entry)
+    }
+}
