@@ -19,7 +19,8 @@ struct NormalizeCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = global.makeLogger()
         try await reportingErrors(logger) {
-            let catalog = try await source.normalize(logger: logger)
+            let catalog = try await source.normalize(
+                logger: logger, progress: global.progressLine(label: "normalize", unit: "categories"))
             try NormalizedCatalogFile.write(catalog, to: URL(fileURLWithPath: output))
             let pages = catalog.editions.reduce(0) { $0 + $1.pages.count }
             logger.info("normalized \(catalog.editions.count) editions, \(pages) pages -> \(output)")

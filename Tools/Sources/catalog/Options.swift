@@ -12,6 +12,12 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print errors only.")
     var quiet = false
 
+    /// A progress line for work over a second, on a terminal and unless `--quiet`; the caller ends
+    /// it with `finish()`.
+    func progressLine(label: String, unit: String) -> ProgressLine {
+        ProgressLine(label: label, unit: unit, isEnabled: ProgressLine.isTerminal && !quiet)
+    }
+
     /// A logger writing to standard error at the chosen level.
     func makeLogger() -> Logger {
         let level: Logger.Level = verbose ? .debug : quiet ? .error : .info
@@ -82,10 +88,11 @@ struct SourceOptions: ParsableArguments {
     }
 
     /// Reads and normalizes the source, logging every skipped record as a warning.
-    func normalize(logger: Logger) async throws -> Catalog {
+    func normalize(logger: Logger, progress: ProgressLine) async throws -> Catalog {
         let configuration = try configuration()
         let source = try await openSource(configuration, logger: logger)
-        let result = try Normalizer(configuration: configuration, logger: logger).normalize(
+        defer { progress.finish() }
+        let result = try Normalizer(configuration: configuration, logger: logger, progress: progress).normalize(
             source, generatedAt: try generatedAt())
         for warning in result.warnings {
             logger.warning("\(warning)")

@@ -47,7 +47,9 @@ struct SampleCommand: ParsableCommand {
             sample.editions = try editions.split(separator: ",").map { try Edition(id: String($0)) }
             sample.pageLimit = pageLimit
             sample.seed = seed
-            let files = try sample.write(to: URL(fileURLWithPath: output))
+            let progress = global.progressLine(label: "sample", unit: "files")
+            defer { progress.finish() }
+            let files = try sample.write(to: URL(fileURLWithPath: output), progress: progress)
             logger.info("wrote \(files) files for \(games) games to \(output)")
         }
     }

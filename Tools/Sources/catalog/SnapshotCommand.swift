@@ -38,10 +38,13 @@ struct SnapshotCommand: AsyncParsableCommand {
                 if let normalized {
                     try NormalizedCatalogFile.read(from: URL(fileURLWithPath: normalized))
                 } else {
-                    try await source.normalize(logger: logger)
+                    try await source.normalize(
+                        logger: logger, progress: global.progressLine(label: "normalize", unit: "categories"))
                 }
             let configuration = try source.configuration()
-            let manifest = try SnapshotWriter(limits: configuration.snapshotLimits, logger: logger)
+            let progress = global.progressLine(label: "snapshot", unit: "files rendered and checked")
+            defer { progress.finish() }
+            let manifest = try SnapshotWriter(limits: configuration.snapshotLimits, logger: logger, progress: progress)
                 .write(catalog, to: URL(fileURLWithPath: out))
             let bytes = manifest.files.reduce(0) { $0 + $1.compressedBytes }
             logger.info(

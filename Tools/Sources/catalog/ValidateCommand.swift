@@ -29,7 +29,9 @@ struct ValidateCommand: ParsableCommand {
             return try config.map { try PipelineConfiguration.load(from: URL(fileURLWithPath: $0)).snapshotLimits }
                 ?? .default
         }
-        let report = SnapshotValidator(limits: limits).validate(directory: URL(fileURLWithPath: directory))
+        let progress = global.progressLine(label: "validate", unit: "files")
+        let report = SnapshotValidator(limits: limits, progress: progress).validate(directory: URL(fileURLWithPath: directory))
+        progress.finish()
         for problem in report.problems {
             logger.error("\(directory)/\(problem)")
         }

@@ -23,10 +23,13 @@ public struct Normalizer: Sendable {
     public var configuration: PipelineConfiguration
     /// Where progress is logged (at `.info` and below).
     public var logger: Logger
+    /// Where the count of categories cut is shown: nowhere by default.
+    public var progress: ProgressLine = .disabled
 
-    public init(configuration: PipelineConfiguration, logger: Logger) {
+    public init(configuration: PipelineConfiguration, logger: Logger, progress: ProgressLine = .disabled) {
         self.configuration = configuration
         self.logger = logger
+        self.progress = progress
     }
 
     /// The normalized catalogue and everything that was skipped on the way.
@@ -130,11 +133,13 @@ public struct Normalizer: Sendable {
         }
         // Each category's pages are read, mapped and cut on their own, on every core; the
         // results merge in lobby order, so output and warnings stay deterministic.
+        progress.expect(categories.count)
         let cuts = try ParallelMap.map(count: categories.count) { index throws(PipelineError) in
             var local = State()
             let pages = try cutPages(
                 for: categories[index], edition: edition, sourceCategory: sourceCategories[index], from: source,
                 state: &local)
+            progress.advance()
             return (pages: pages, state: local)
         }
         for cut in cuts {

@@ -43,7 +43,7 @@ public struct SampleRecording: Sendable {
     /// - Returns: The number of files written.
     /// - Throws: ``PipelineError`` for invalid parameters or a failed write.
     @discardableResult
-    public func write(to directory: URL) throws(PipelineError) -> Int {
+    public func write(to directory: URL, progress: ProgressLine = .disabled) throws(PipelineError) -> Int {
         guard games > 0, categories > 0, pageLimit > 0, !editions.isEmpty else {
             throw PipelineError(.invalidConfiguration, "games, categories, pageLimit and editions must be positive")
         }
@@ -66,6 +66,7 @@ public struct SampleRecording: Sendable {
                 let envelope = ProviderCollection(count: list.count, total: list.count, items: list)
                 try FileOutput.write(try encoder.encode(envelope), to: layout.categoriesFile(for: edition))
                 written += 1
+                progress.advance()
                 for id in ids {
                     // One category's pages at a time: rendered, then written on every core without fsync.
                     var pages: [(url: URL, data: Data)] = []
@@ -86,12 +87,14 @@ public struct SampleRecording: Sendable {
                     }
                     try FileOutput.writeAll(pages)
                     written += pages.count
+                    progress.advance(by: pages.count)
                 }
             }
             let metadata = RecordingLayout.Metadata(
                 fetchedAt: fetchedAt, baseURL: Self.baseURL, editions: editions, pageLimit: pageLimit)
             try FileOutput.write(try CatalogCoding.prettyEncoder().encode(metadata), to: layout.metadataFile)
             written += 1
+            progress.advance()
             try publisher.publish(staging)
         } catch let error as PipelineError {
             publisher.discard(staging)

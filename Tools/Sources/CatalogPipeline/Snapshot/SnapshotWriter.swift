@@ -21,10 +21,13 @@ public struct SnapshotWriter: Sendable {
     public var limits: SnapshotLimits = .default
     /// Where progress is logged (at `.info` and below).
     public var logger: Logger
+    /// Where the count of files rendered, then checked, is shown: nowhere by default.
+    public var progress: ProgressLine = .disabled
 
-    public init(limits: SnapshotLimits = .default, logger: Logger) {
+    public init(limits: SnapshotLimits = .default, logger: Logger, progress: ProgressLine = .disabled) {
         self.limits = limits
         self.logger = logger
+        self.progress = progress
     }
 
     /// One rendered file: its relative path and bytes.
@@ -56,8 +59,10 @@ public struct SnapshotWriter: Sendable {
             }
         }
         let generatedAt = catalog.generatedAt
+        progress.expect(jobs.count)
         let rendered = try ParallelMap.map(count: jobs.count) { index throws(PipelineError) in
             let job = jobs[index]
+            defer { progress.advance() }
             return switch job.payload {
             case .categories(let list): try Self.render(list, key: job.key, count: job.count, total: job.total, generatedAt: generatedAt)
             case .page(let page): try Self.render(page, key: job.key, count: job.count, total: job.total, generatedAt: generatedAt)
@@ -182,7 +187,7 @@ public struct SnapshotWriter: Sendable {
         let staging = try publisher.makeStagingDirectory()
         do throws(PipelineError) {
             try FileOutput.writeAll(files.map { ($0.path, $0.data) }, under: staging)
-            let report = SnapshotValidator(limits: limits).validate(directory: staging)
+            let report = SnapshotValidator(limits: limits, progress: progress).validate(directory: staging)
             guard report.isValid else {
                 throw PipelineError(
                     .validationFailed,

@@ -20,9 +20,12 @@ import Gzip
 public struct SnapshotValidator: Sendable {
     /// The snapshot contract's caps, as the app applies them.
     public var limits: SnapshotLimits
+    /// Where the count of files checked is shown: nowhere by default.
+    public var progress: ProgressLine
 
-    public init(limits: SnapshotLimits = .default) {
+    public init(limits: SnapshotLimits = .default, progress: ProgressLine = .disabled) {
         self.limits = limits
+        self.progress = progress
     }
 
     /// Validates the snapshot directory at `directory`.
@@ -46,8 +49,10 @@ public struct SnapshotValidator: Sendable {
         checkLayout(manifest, into: &report)
 
         // Every file is verified on its own, on every core; the outcomes merge in manifest order.
-        let outcomes = (try? ParallelMap.map(count: manifest.files.count) { index throws(PipelineError) in
-            checkFile(manifest.files[index], reader: reader, manifest: manifest)
+        progress.expect(manifest.files.count)
+        let outcomes = (try? ParallelMap.map(count: manifest.files.count) { index throws(PipelineError) -> FileOutcome in
+            defer { progress.advance() }
+            return checkFile(manifest.files[index], reader: reader, manifest: manifest)
         }) ?? []
         var categoryLists: [Edition: (path: String, list: CategoryList)] = [:]
         var pages: [Edition: [String: [(path: String, page: GamesPage)]]] = [:]

@@ -1,82 +1,61 @@
 @_spi(Internals) import CasinoCatalog
 import Foundation
 
-/// Counts a fetch's requests, retries and bytes for its summary, and draws them as one updating
-/// line on standard error when that is a terminal.
+/// Counts a fetch's requests, retries and bytes for its summary, and shows them on a
+/// ``ProgressLine`` when that is enabled.
 ///
-/// Shared by the concurrent requests of one fetch: one update per request or retry, under one lock.
+/// Shared by the concurrent requests of one fetch.
 final class FetchProgress: Sendable {
-    private struct State {
-        var counts = FetchSummary()
-        var planned = 0
-        var completed = 0
-        var lastDrawn: ContinuousClock.Instant?
-        var hasDrawn = false
-    }
-
-    private let state = Locked(State())
-    private let isLineEnabled: Bool
+    private let counts = Locked(FetchSummary())
+    private let line: ProgressLine
 
     init(isLineEnabled: Bool) {
-        self.isLineEnabled = isLineEnabled
+        line = ProgressLine(label: "fetch", unit: "requests", isEnabled: isLineEnabled)
     }
 
     /// `count` more requests are known to be needed.
     func plan(_ count: Int) {
-        update { $0.planned += count }
+        line.expect(count)
     }
 
     /// A request was sent; `isRetry` when it follows a failed attempt.
     func sent(isRetry: Bool) {
-        update { progress in
-            progress.counts.requests += 1
-            if isRetry { progress.counts.retries += 1 }
+        count { counts in
+            counts.requests += 1
+            if isRetry { counts.retries += 1 }
         }
     }
 
     /// Body bytes arrived.
     func received(bytes: Int) {
-        update { $0.counts.bytesReceived += bytes }
+        count { $0.bytesReceived += bytes }
     }
 
     /// A request is done; `notModified` when its body came from the previous recording.
     func complete(notModified: Bool) {
-        update { progress in
-            progress.completed += 1
-            if notModified { progress.counts.notModified += 1 }
+        let detail = count { counts in
+            if notModified { counts.notModified += 1 }
         }
+        line.advance(detail: detail)
     }
 
     /// The counts so far.
     var summary: FetchSummary {
-        state.withLock { $0.counts }
+        counts.withLock { $0 }
     }
 
     /// Ends the progress line, if one was drawn.
     func finish() {
-        state.withLock { state in
-            guard isLineEnabled, state.hasDrawn else { return }
-            Self.draw(&state, force: true)
-            FileHandle.standardError.write(Data("\n".utf8))
-        }
+        line.finish()
     }
 
-    private func update(_ change: (inout State) -> Void) {
-        state.withLock { state in
-            change(&state)
-            if isLineEnabled { Self.draw(&state, force: false) }
+    /// Applies `change` and returns the line's detail text for the new counts.
+    @discardableResult
+    private func count(_ change: (inout FetchSummary) -> Void) -> String {
+        counts.withLock { counts in
+            change(&counts)
+            return "\(counts.retries) retries, \(counts.notModified) not modified, "
+                + FetchSummary.format(bytes: counts.bytesReceived)
         }
-    }
-
-    /// Redraws at most ten times a second, unless forced. Called under the lock.
-    private static func draw(_ state: inout State, force: Bool) {
-        let now = ContinuousClock.now
-        if !force, let lastDrawn = state.lastDrawn, now - lastDrawn < .milliseconds(100) { return }
-        state.lastDrawn = now
-        state.hasDrawn = true
-        let line =
-            "\r\u{1B}[2Kfetch: \(state.completed)/\(state.planned) requests done, \(state.counts.retries) retries, "
-            + "\(state.counts.notModified) not modified, \(FetchSummary.format(bytes: state.counts.bytesReceived))"
-        FileHandle.standardError.write(Data(line.utf8))
     }
 }
