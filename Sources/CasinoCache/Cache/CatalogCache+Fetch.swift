@@ -22,7 +22,7 @@ extension CatalogCache {
 
     /// The task's value; a caller that is cancelled stops waiting at once with
     /// `CancellationError`, while the task itself runs on for the other callers.
-    nonisolated(nonsending) static func value(of task: Task<CacheEntry, any Error>) async throws -> CacheEntry {
+    private nonisolated(nonsending) static func value(of task: Task<CacheEntry, any Error>) async throws -> CacheEntry {
         let waiter = Locked<OnceResumer<CacheEntry>?>(nil)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -36,7 +36,7 @@ extension CatalogCache {
         }
     }
 
-    func performFetch(_ key: CacheKey, current: CacheEntry?) async throws -> CacheEntry {
+    private func performFetch(_ key: CacheKey, current: CacheEntry?) async throws -> CacheEntry {
         defer { state.withLock { _ = $0.inflight.removeValue(forKey: key) } }
         let generation = state.withLock { state -> [Int] in
             state.statistics.upstreamCalls += 1
@@ -75,7 +75,7 @@ extension CatalogCache {
         }
     }
 
-    func callUpstream(_ key: CacheKey, etag: String?) async throws -> UpstreamResponse<CatalogContent> {
+    private func callUpstream(_ key: CacheKey, etag: String?) async throws -> UpstreamResponse<CatalogContent> {
         switch key.content {
         case .categories(let edition):
             switch try await upstream.categories(edition: edition, etag: etag) {
@@ -93,7 +93,7 @@ extension CatalogCache {
     }
 
     /// Refuses upstream content that breaks the schema or is not the page that was asked for.
-    func check(_ content: CatalogContent, for key: CacheKey) throws {
+    private func check(_ content: CatalogContent, for key: CacheKey) throws {
         if case .gamesPage(_, let categoryId, let offset) = key.content, case .gamesPage(let page) = content {
             guard page.categoryId == categoryId, page.offset == offset, page.limit == pageSize else {
                 throw CacheError(
@@ -108,7 +108,7 @@ extension CatalogCache {
 
     /// Stores a fetched entry, unless ``clear()`` or ``clear(scope:)`` ran since its fetch started
     /// (`generation`): content fetched before a logout must not come back after it.
-    func store(_ entry: CacheEntry, ifStill generation: [Int]) {
+    private func store(_ entry: CacheEntry, ifStill generation: [Int]) {
         let current = state.withLock { [$0.generations[nil] ?? 0, $0.generations[entry.key.scope] ?? 0] }
         guard current == generation else { return }
         memory.store(entry)

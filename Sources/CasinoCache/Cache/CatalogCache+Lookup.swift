@@ -35,7 +35,7 @@ extension CatalogCache {
     }
 
     /// The disk entry, or the bundled one when there is no disk entry or it is older than the bundle.
-    func storedEntryBelowMemory(_ key: CacheKey) -> (CacheEntry, CacheMetadata.Tier)? {
+    private func storedEntryBelowMemory(_ key: CacheKey) -> (CacheEntry, CacheMetadata.Tier)? {
         if let disk, let entry = disk.entry(for: key) {
             if let generatedAt = bundled?.generatedAt, entry.storedAt < generatedAt, let newer = bundled?.entry(for: key) {
                 return (newer, .bundled)
@@ -65,13 +65,13 @@ extension CatalogCache {
     /// Bundled content is answered as bundled; network content as fresh within its time to live,
     /// stale after, and stale when it was stored in the future: the clock moved backwards since,
     /// so its true age is unknown. One second of slack absorbs disk entries' whole-second times.
-    static func answer(origin: CacheOrigin, storedAt: Date, now: Date, timeToLive: TimeInterval) -> CacheAnswer {
+    private static func answer(origin: CacheOrigin, storedAt: Date, now: Date, timeToLive: TimeInterval) -> CacheAnswer {
         if origin == .bundled { return .bundled }
         let age = now.timeIntervalSince(storedAt)
         return age >= -1 && age < timeToLive ? .fresh : .stale
     }
 
-    static func answer(for entry: CacheEntry, now: Date, timeToLive: TimeInterval) -> CacheAnswer {
+    private static func answer(for entry: CacheEntry, now: Date, timeToLive: TimeInterval) -> CacheAnswer {
         answer(origin: entry.origin, storedAt: entry.storedAt, now: now, timeToLive: timeToLive)
     }
 
@@ -81,7 +81,7 @@ extension CatalogCache {
         Self.answer(for: entry, now: now, timeToLive: timeToLive(for: entry.key)) == .fresh
     }
 
-    func timeToLive(for key: CacheKey) -> TimeInterval {
+    private func timeToLive(for key: CacheKey) -> TimeInterval {
         switch key.content {
         case .categories: categoriesTimeToLive
         case .gamesPage: gamesPageTimeToLive

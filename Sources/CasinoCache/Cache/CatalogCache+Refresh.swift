@@ -20,7 +20,7 @@ extension CatalogCache {
     }
 
     /// One refresh attempt; on failure, reports it and schedules the next attempt.
-    func refresh(_ key: CacheKey, current: CacheEntry) async throws {
+    private func refresh(_ key: CacheKey, current: CacheEntry) async throws {
         do {
             _ = try await fetch(key, current: current)
             state.withLock { state in
@@ -68,7 +68,7 @@ extension CatalogCache {
 
     /// Registers and starts a background task, so ``waitForRefreshes()`` can wait for it; the task
     /// unregisters itself when done (it takes the lock the caller holds, so it cannot finish first).
-    func startRunning(_ state: inout State, _ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+    private func startRunning(_ state: inout State, _ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         state.nextTaskID += 1
         let id = state.nextTaskID
         let task = Task {

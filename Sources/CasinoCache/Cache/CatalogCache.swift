@@ -192,7 +192,7 @@ public final class CatalogCache: Sendable {
     /// waits for the upstream. `extract` picks the typed value out of the content, so the answer
     /// is built once and not re-wrapped. Inlined, so a hit costs its callers no extra async frame.
     @inline(__always)
-    nonisolated(nonsending) func answer<Value: Sendable>(
+    private nonisolated(nonsending) func answer<Value: Sendable>(
         for key: CacheKey, _ extract: (CatalogContent) -> Value
     ) async throws -> CacheResult<Value> {
         let now = clock.now
@@ -204,7 +204,7 @@ public final class CatalogCache: Sendable {
     }
 
     /// A miss of the async reads: counted, then fetched (joining a fetch in flight).
-    nonisolated(nonsending) func fetchAnswer<Value: Sendable>(
+    private nonisolated(nonsending) func fetchAnswer<Value: Sendable>(
         for key: CacheKey, _ extract: (CatalogContent) -> Value
     ) async throws -> CacheResult<Value> {
         if case .gamesPage(_, _, let offset) = key.content, !(0...CatalogRules.maxGamesTotal).contains(offset) {
@@ -218,7 +218,7 @@ public final class CatalogCache: Sendable {
     }
 
     /// The synchronous reads: memory, disk or the bundle, never the network.
-    func cachedAnswer<Value: Sendable>(
+    private func cachedAnswer<Value: Sendable>(
         for key: CacheKey, _ extract: (CatalogContent) -> Value
     ) -> CacheResult<Value> {
         let now = clock.now
