@@ -7,7 +7,7 @@ import Logging
 struct SampleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sample",
-        abstract: "Write a deterministic synthetic provider recording with the provider's quirks, or the embedded data.",
+        abstract: "Write a synthetic provider recording with the provider's quirks, or the embedded data.",
         discussion: """
             For tests and benchmarks: `catalog sample --games 10000 --output .catalog/sample-10k`.
 

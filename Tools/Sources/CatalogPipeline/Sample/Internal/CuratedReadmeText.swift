@@ -11,10 +11,10 @@ enum CuratedReadmeText {
         [
             String(title.dropLast()),
             "",
-            "Synthesized by `Scripts/make-default-data.py` (deterministic, stdlib only; regenerate with",
-            "`python3 Scripts/make-default-data.py`) **in the shape of recorded responses** of an",
-            "EveryMatrix-style casino API (see docs/PROVIDER_API.md). Nothing was fetched from a real server;",
-            "every game, id and URL is invented. Do not edit by hand: change the script and rerun it.",
+            "Synthesized by `catalog sample --curated --output data` (`CuratedRecording` in CatalogPipeline;",
+            "deterministic) **in the shape of recorded responses** of an EveryMatrix-style casino API (see",
+            "docs/PROVIDER_API.md). Nothing was fetched from a real server; every game, id and URL is invented.",
+            "Do not edit by hand: change the generator and rerun it.",
             "",
             "## Layout",
             "",
@@ -29,6 +29,8 @@ enum CuratedReadmeText {
             "                                       &pagination=offset=<offset>,limit=10&expand=vendor",
             "                                       &filter=categories(id=<C>)&sortedField=popularity",
             "  feed/acme-feed.xml               the XML game feed (second source format)",
+            "  catalog.json                     the pipeline configuration (editions, page size, caps)",
+            "  README.md                        this file",
             "```",
             "",
             "Editions: \(editions.joined(separator: ", ")). `<offset>` is 0, 10, 20 ... (decimal, no padding). Each file is",
@@ -42,7 +44,7 @@ enum CuratedReadmeText {
             "Take the category id, lowercase ASCII letters (A-Z only), keep `a-z0-9`, replace every run of",
             "other characters by one `_`, strip leading/trailing `_`, cut to 40 characters (then strip a",
             "trailing `_` again), use `id` if that leaves nothing; then append `-` and the first 10 hex",
-            "characters of sha256 over the id's UTF-8 bytes. The Swift code uses the same rule.",
+            "characters of sha256 over the id's UTF-8 bytes. This is `FileNaming.component(for:)`.",
             "",
         ]
     }
