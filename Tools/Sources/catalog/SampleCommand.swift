@@ -7,50 +7,81 @@ import Logging
 struct SampleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sample",
-        abstract: "Write a deterministic synthetic provider recording with the provider's quirks.",
-        discussion: "For tests and benchmarks: `catalog sample --games 10000 --output .catalog/sample-10k`.")
+        abstract: "Write a synthetic provider recording with the provider's quirks, or the embedded data.",
+        discussion: """
+            For tests and benchmarks: `catalog sample --games 10000 --output .catalog/sample-10k`.
+
+            With --curated it writes the repository's embedded default data instead, byte for byte: \
+            `catalog sample --curated --output data` regenerates data/ (provider/, feed/acme-feed.xml, \
+            catalog.json and README.md).
+            """)
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(help: "Distinct games.")
-    var games = 1000
+    @Flag(help: "Write the embedded default data (data/) instead of a synthetic recording.")
+    var curated = false
 
-    @Option(help: "Non-empty categories (two empty ones are added).")
-    var categories = 20
+    @Option(help: "Distinct games (default: 1000).")
+    var games: Int?
 
-    @Option(help: "Comma-separated editions.")
-    var editions = "en-iPhone,fr-iPhone"
+    @Option(help: "Non-empty categories; two empty ones are added (default: 20).")
+    var categories: Int?
 
-    @Option(help: "Games per recorded page.")
-    var pageLimit = 10
+    @Option(help: "Comma-separated editions (default: en-iPhone,fr-iPhone).")
+    var editions: String?
 
-    @Option(help: "Generator seed.")
-    var seed: UInt64 = 2026
+    @Option(help: "Games per recorded page (default: 10).")
+    var pageLimit: Int?
 
-    @Option(name: .shortAndLong, help: "The recording directory to write (replaced atomically).")
+    @Option(help: "Generator seed (default: 2026).")
+    var seed: UInt64?
+
+    @Option(
+        name: .shortAndLong,
+        help: "The directory to write (replaced atomically): a recording, or with --curated the data directory.")
     var output: String
 
     func validate() throws {
-        guard (1...10_000_000).contains(games) else { throw ValidationError("--games must be 1...10000000") }
-        guard (1...10_000).contains(categories) else { throw ValidationError("--categories must be 1...10000") }
-        guard (1...1000).contains(pageLimit) else { throw ValidationError("--page-limit must be 1...1000") }
-        for id in editions.split(separator: ",") {
+        if curated {
+            let given = [
+                games.map { _ in "--games" }, categories.map { _ in "--categories" },
+                editions.map { _ in "--editions" },
+                pageLimit.map { _ in "--page-limit" }, seed.map { _ in "--seed" },
+            ].compactMap { $0 }
+            guard given.isEmpty else {
+                throw ValidationError("--curated writes fixed data; drop \(given.joined(separator: ", "))")
+            }
+            return
+        }
+        if let games, !(1...10_000_000).contains(games) { throw ValidationError("--games must be 1...10000000") }
+        if let categories, !(1...10_000).contains(categories) {
+            throw ValidationError("--categories must be 1...10000")
+        }
+        if let pageLimit, !(1...1000).contains(pageLimit) { throw ValidationError("--page-limit must be 1...1000") }
+        for id in (editions ?? "").split(separator: ",") {
             do { _ = try Edition(id: String(id)) } catch { throw ValidationError(error.description) }
         }
     }
 
     func run() throws {
         let logger = global.makeLogger()
+        let directory = URL(fileURLWithPath: output)
         try reportingErrors(logger) {
-            try OutputDirectory.checkReplaceable(URL(fileURLWithPath: output), holding: .recording)
-            var sample = SampleRecording(games: games, categories: categories)
-            sample.editions = try editions.split(separator: ",").map { try Edition(id: String($0)) }
-            sample.pageLimit = pageLimit
-            sample.seed = seed
+            if curated {
+                try OutputDirectory.checkReplaceable(directory, holding: .curatedData)
+                let files = try CuratedRecording().write(to: directory)
+                logger.info("wrote \(files) files of the embedded default data to \(output)")
+                return
+            }
+            try OutputDirectory.checkReplaceable(directory, holding: .recording)
+            var sample = SampleRecording(games: games ?? 1000, categories: categories ?? 20)
+            if let editions { sample.editions = try editions.split(separator: ",").map { try Edition(id: String($0)) } }
+            if let pageLimit { sample.pageLimit = pageLimit }
+            if let seed { sample.seed = seed }
             let progress = global.progressLine(label: "sample", unit: "files")
             defer { progress.finish() }
-            let files = try sample.write(to: URL(fileURLWithPath: output), progress: progress)
-            logger.info("wrote \(files) files for \(games) games to \(output)")
+            let files = try sample.write(to: directory, progress: progress)
+            logger.info("wrote \(files) files for \(sample.games) games to \(output)")
         }
     }
 }

@@ -78,6 +78,7 @@ struct CatalogCommandTests {
         ["snapshot", "--normalized", "n.json", "--source", "data/provider"],
         ["normalize", "--kind", "yaml", "--output", "n.json"],
         ["validate", "--no-such-flag"],
+        ["sample", "--curated", "--games", "5", "--output", "no-such-data"],
     ])
     func badArgumentsAreAUsageError(arguments: [String]) throws {
         let result = try CatalogBinary.run(arguments)
@@ -143,7 +144,10 @@ struct CatalogCommandTests {
 
     // MARK: - 73: the output is not ours
 
-    @Test(arguments: [["snapshot", "--source", recordedSource, "--out"], ["sample", "--games", "5", "--output"]])
+    @Test(arguments: [
+        ["snapshot", "--source", recordedSource, "--out"], ["sample", "--games", "5", "--output"],
+        ["sample", "--curated", "--output"],
+    ])
     func aForeignOutputDirectoryIsRefusedAndLeftUntouched(command: [String]) throws {
         // Given someone's directory
         let foreign = try makeForeignDirectory("mine")

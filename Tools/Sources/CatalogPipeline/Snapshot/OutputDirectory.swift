@@ -6,7 +6,9 @@ public import Foundation
 /// `catalog snapshot --out`, `catalog sample --output` and `catalog fetch --output` replace a
 /// directory as a whole. A mistyped path must never swap away someone's work, so a directory is
 /// replaced only when it is missing, empty, or recognisably ours: a snapshot (a `manifest.json`
-/// of our format, or only the README the writer puts there) or a recording (a `recording.json`).
+/// of our format, or only the README the writer puts there), a recording (a `recording.json`),
+/// or the curated data directory (nothing at its top but `provider/` holding a recording,
+/// `feed/`, `catalog.json` and the README the generator writes).
 /// Commands call ``checkReplaceable(_:holding:)`` before any work, and the publisher calls it
 /// again before it swaps.
 ///
@@ -20,6 +22,9 @@ public enum OutputDirectory {
         case snapshot
         /// A recorded provider directory (`SampleRecording`, `HTTPFetcher`).
         case recording
+        /// The embedded default data directory (`CuratedRecording`): `provider/`, `feed/`,
+        /// `catalog.json` and `README.md`.
+        case curatedData
     }
 
     /// Throws unless `directory` may be replaced by `content`.
@@ -59,6 +64,7 @@ public enum OutputDirectory {
         switch content {
         case .snapshot: [Manifest.fileName, SnapshotLayout.readmeName]
         case .recording: [RecordingLayout.metadataFileName, PreviousRecording.etagsFileName]
+        case .curatedData: ["provider", "feed", "catalog.json", CuratedReadmeText.fileName]
         }
     }
 
@@ -82,6 +88,16 @@ public enum OutputDirectory {
             let metadata = RecordingLayout(root: directory).metadataFile
             guard let data = try? FileInput.read(metadata, limit: 1 << 20, what: "recording metadata") else { return false }
             return (try? CatalogCoding.decoder().decode(RecordingLayout.Metadata.self, from: data)) != nil
+        case .curatedData:
+            // Nothing but what the generator writes at the top, a recording in provider/, and the
+            // README only if it is the generator's (a hand-written README.md is someone's work).
+            guard Set(names).isSubset(of: ourNames(content)),
+                isOurs(directory.appendingPathComponent("provider"), names: [], content: .recording)
+            else { return false }
+            guard names.contains(CuratedReadmeText.fileName) else { return true }
+            let readme = directory.appendingPathComponent(CuratedReadmeText.fileName)
+            let data = try? FileInput.read(readme, limit: 1 << 20, what: "data README")
+            return data?.starts(with: Data(CuratedReadmeText.title.utf8)) == true
         }
     }
 
