@@ -173,13 +173,14 @@ bench: deps
 # Each target's corpus starts from data/ and a fresh snapshot of it (and Fuzz/Corpus, inputs that
 # once crashed the project); a crash leaves its input in $(WORK)/fuzz/TARGET/ and fails the run.
 # The Swift backtracer hangs after a trap under libFuzzer/ASan, hence SWIFT_BACKTRACE=enable=no.
+# Leak detection is off: LeakSanitizer reports the Swift runtime's and Foundation's caches.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= fuzz-gzip fuzz-snapshot fuzz-xml fuzz-provider fuzz-validator
 FUZZ := $(WORK)/fuzz
 fuzz: deps $(RELEASE_CATALOG)
 	$(SWIFT) build -c release --package-path Fuzz --sanitize fuzzer --sanitize address
 	rm -rf $(FUZZ)/seed-out && $(RELEASE_CATALOG) snapshot --source data/provider --out $(FUZZ)/seed-out --quiet
-	@for t in $(FUZZ_TARGETS); do mkdir -p $(FUZZ)/$$t/corpus && rm -f $(FUZZ)/$$t/crash-* $(FUZZ)/$$t/timeout-* $(FUZZ)/$$t/oom-*; done
+	@for t in $(FUZZ_TARGETS); do mkdir -p $(FUZZ)/$$t/corpus && rm -f $(FUZZ)/$$t/crash-* $(FUZZ)/$$t/timeout-* $(FUZZ)/$$t/oom-* $(FUZZ)/$$t/leak-*; done
 	@cp Fuzz/Corpus/snapshot/* $(FUZZ)/fuzz-snapshot/corpus/
 	@find $(FUZZ)/seed-out -type f -exec cp {} $(FUZZ)/fuzz-gzip/corpus/ \;
 	@find $(FUZZ)/seed-out -type f -exec cp {} $(FUZZ)/fuzz-snapshot/corpus/ \;
@@ -188,13 +189,13 @@ fuzz: deps $(RELEASE_CATALOG)
 	@find data/provider -name '*.json' | while read -r f; do cp "$$f" "$(FUZZ)/fuzz-provider/corpus/$$(echo "$$f" | tr / _)"; done
 	@failed=0; for t in $(FUZZ_TARGETS); do \
 	  echo "== $$t ($(FUZZ_SECONDS) s)"; \
-	  SWIFT_BACKTRACE=enable=no FUZZ_SNAPSHOT=$(FUZZ)/seed-out Fuzz/.build/release/$$t \
-	    -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
-	    -artifact_prefix=$(FUZZ)/$$t/ $(FUZZ)/$$t/corpus > $(FUZZ)/$$t/log 2>&1 || true; \
+	  status=0; SWIFT_BACKTRACE=enable=no FUZZ_SNAPSHOT=$(FUZZ)/seed-out Fuzz/.build/release/$$t \
+	    -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ)/$$t/ $(FUZZ)/$$t/corpus > $(FUZZ)/$$t/log 2>&1 || status=$$?; \
 	  runs=$$(grep -Eo 'stat::number_of_executed_units: *[0-9]+' $(FUZZ)/$$t/log | grep -Eo '[0-9]+$$' || echo 0); \
-	  crashes=$$(find $(FUZZ)/$$t -maxdepth 1 -name 'crash-*' -o -maxdepth 1 -name 'timeout-*' -o -maxdepth 1 -name 'oom-*' | wc -l); \
-	  echo "$$t: $$runs executions, $$crashes crashes (log: $(FUZZ)/$$t/log)"; \
-	  [ "$$crashes" -eq 0 ] || failed=1; \
+	  crashes=$$(find $(FUZZ)/$$t -maxdepth 1 \( -name 'crash-*' -o -name 'timeout-*' -o -name 'oom-*' -o -name 'leak-*' \) | wc -l); \
+	  echo "$$t: $$runs executions, $$crashes crashes, exit $$status (log: $(FUZZ)/$$t/log)"; \
+	  [ "$$crashes" -eq 0 ] && [ "$$status" -eq 0 ] || failed=1; \
 	done; exit $$failed
 
 demo: deps

@@ -27,7 +27,7 @@ public func fuzzProvider(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         let parts = text.split(separator: "?", maxSplits: 1)
         var parameters: [String: String] = [:]
         for pair in parts.dropFirst().first?.split(separator: "&") ?? [] {
-            let field = pair.split(separator: "=", maxSplits: 1)
+            let field = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             parameters[String(field[0])] = field.count > 1 ? String(field[1]) : ""
         }
         if let request = try? ProviderRequest(path: String(parts.first ?? ""), parameters: parameters) {
