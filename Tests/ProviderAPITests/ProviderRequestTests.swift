@@ -1,6 +1,6 @@
 import CasinoCatalog
 import Foundation
-import ProviderAPI
+@testable import ProviderAPI
 import Testing
 
 @Suite struct ProviderRequestTests {
@@ -55,13 +55,34 @@ import Testing
         ("120", 120.0), ("0", 0), ("9223372036854775807", RetryAfter.maxSeconds),
         ("99999999999999999999999", RetryAfter.maxSeconds), ("Fri, 20 Nov 2026 10:02:00 GMT", 120),
         ("Thu, 01 Jan 1970 00:00:00 GMT", 0), ("Fri, 31 Dec 9999 23:59:59 GMT", RetryAfter.maxSeconds),
+        ("Sat, 21 Nov 2026 09:59:59 GMT", 86_399), ("Sun, 29 Feb 2032 00:00:00 GMT", RetryAfter.maxSeconds),
     ])
     func readsDelaySecondsAndDatesWithinADay(value: String, expected: TimeInterval) {
         #expect(RetryAfter.seconds(from: value, now: now) == expected)
     }
 
-    @Test(arguments: ["", "-5", "soon", "1.5"])
+    @Test(arguments: [
+        "", "-5", "soon", "1.5",
+        // Found by fuzz-provider: Foundation's DateFormatter trapped on this (m + U+074A).
+        "m\u{74A}", "Fri, 20 Nov 2026 10:02:00 G\u{301}MT", "Fri, 20 Nov 2026 10:02:00 UTC",
+        "Fri, 31 Feb 2026 10:02:00 GMT", "Fri, 20 Nov 2026 24:00:00 GMT", "Fri, 20 Nov 2026 10:02 GMT",
+        "Fri, 20 Now 2026 10:02:00 GMT", "Fri 20 Nov 2026 10:02:00 GMTX", "Fri, 2a Nov 2026 10:02:00 GMT",
+    ])
     func ignoresWhatIsNeither(value: String) {
         #expect(RetryAfter.seconds(from: value, now: now) == nil)
+    }
+
+    @Test func readsEveryDayOfALeapYearAsFoundationDoes() {
+        // Given every midnight of 2028 (and the seconds before it), as Foundation formats them
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let start = Date(timeIntervalSince1970: 1_830_297_600)  // 2028-01-01
+        for day in 0..<366 {
+            let date = start.addingTimeInterval(TimeInterval(day * 86_400 + 86_399))
+            // When the byte-level parser reads the text, then it gives back the same instant
+            #expect(RetryAfter.httpDate(formatter.string(from: date)) == date)
+        }
     }
 }
