@@ -25,6 +25,8 @@ func pipelineBenchmarks(work: URL) throws -> [Result] {
         try sample.write(to: recording)
         var configuration = PipelineConfiguration.default
         configuration.maxPagesPerCategory = 10_000  // every page: the whole catalogue goes through
+        configuration.snapshotLimits.maxFileCount = 200_000  // far more files than an app bundles
+        configuration.snapshotLimits.maxManifestBytes = 64 << 20
         let runs = games <= 10_000 ? 3 : 1
         var pipeline: [Double] = []
         var manifest: Manifest?
@@ -34,7 +36,7 @@ func pipelineBenchmarks(work: URL) throws -> [Result] {
             let start = clock.now
             let source = try RecordedProviderSource(directory: recording, limits: configuration.limits)
             let normalized = try Normalizer(configuration: configuration, logger: benchLogger).normalize(source).catalog
-            manifest = try SnapshotWriter(logger: benchLogger).write(normalized, to: out)
+            manifest = try SnapshotWriter(limits: configuration.snapshotLimits, logger: benchLogger).write(normalized, to: out)
             pipeline.append(nanoseconds(clock.now - start))
             catalog = normalized
             if run > 0 { try? FileManager.default.removeItem(at: out) }
@@ -92,7 +94,7 @@ func pipelineBenchmarks(work: URL) throws -> [Result] {
         // The validator against sha256 + gunzip + decode of every file.
         let out = work.appendingPathComponent("out-\(games)-0")
         let validateStart = clock.now
-        let report = SnapshotValidator().validate(directory: out)
+        let report = SnapshotValidator(limits: configuration.snapshotLimits).validate(directory: out)
         let validate = nanoseconds(clock.now - validateStart)
         precondition(report.isValid, "the benchmark's snapshot does not validate: \(report.problems.prefix(3))")
         let snapshotDecoder = CatalogCoding.decoder()
@@ -156,12 +158,14 @@ func stageMemory(games: Int, recording: URL, work: URL) {
     let config = work.appendingPathComponent("stage-config-\(games).json")
     let normalized = work.appendingPathComponent("stage-normalized-\(games).json")
     let out = work.appendingPathComponent("stage-out-\(games)")
-    let configuration = #"{"defaultEdition": "en-iPhone", "editions": ["en-iPhone"], "maxPagesPerCategory": 10000, "pageSize": 10}"#
+    let configuration =
+        #"{"defaultEdition": "en-iPhone", "editions": ["en-iPhone"], "maxPagesPerCategory": 10000, "pageSize": 10, "#
+        + #""snapshotLimits": {"maxFileCount": 200000, "maxManifestBytes": 67108864}}"#
     guard (try? Data(configuration.utf8).write(to: config)) != nil else { return }
     let stages: [(String, [String])] = [
         ("normalize", ["normalize", "--quiet", "--source", recording.path, "--config", config.path, "--output", normalized.path]),
         ("snapshot", ["snapshot", "--quiet", "--normalized", normalized.path, "--config", config.path, "--out", out.path]),
-        ("validate", ["validate", "--quiet", out.path]),
+        ("validate", ["validate", "--quiet", "--config", config.path, out.path]),
     ]
     var line = "\(games) games, every page, one process per stage (/usr/bin/time -v):"
     for (name, arguments) in stages {

@@ -70,16 +70,20 @@ func profilePipeline(work: URL) throws {
     try sample.write(to: recording)
     var configuration = PipelineConfiguration.default
     configuration.maxPagesPerCategory = 10_000
+    configuration.snapshotLimits.maxFileCount = 200_000  // every page: far more files than an app bundles
+    configuration.snapshotLimits.maxManifestBytes = 64 << 20
+    let writer = SnapshotWriter(limits: configuration.snapshotLimits, logger: benchLogger)
     for run in 0..<(games > 10_000 ? 1 : 3) {
         let start = clock.now
         let source = try RecordedProviderSource(directory: recording, limits: configuration.limits)
         let catalog = try Normalizer(configuration: configuration, logger: benchLogger).normalize(source).catalog
         let normalized = clock.now
-        try SnapshotWriter(logger: benchLogger).write(catalog, to: work.appendingPathComponent("out-pipeline-\(run)"))
+        try writer.write(catalog, to: work.appendingPathComponent("out-pipeline-\(run)"))
         let written = clock.now
-        _ = try SnapshotWriter(logger: benchLogger).render(catalog)
+        _ = try writer.render(catalog)
         let rendered = clock.now
-        _ = SnapshotValidator().validate(directory: work.appendingPathComponent("out-pipeline-\(run)"))
+        _ = SnapshotValidator(limits: configuration.snapshotLimits).validate(
+            directory: work.appendingPathComponent("out-pipeline-\(run)"))
         print(
             "profile-pipeline: normalize \(format(nanoseconds(normalized - start))), write \(format(nanoseconds(written - normalized)))"
                 + " (of which render alone \(format(nanoseconds(rendered - written))), validate alone \(format(nanoseconds(clock.now - rendered))))")
