@@ -172,6 +172,9 @@ bench: deps
 
 # Each target's corpus starts from data/ and a fresh snapshot of it (and Fuzz/Corpus, inputs that
 # once crashed the project); a crash leaves its input in $(WORK)/fuzz/TARGET/ and fails the run.
+# swiftc keeps only the last of several -sanitize= flags, and SwiftPM passes --sanitize fuzzer and
+# --sanitize address as two: without the combined -Xswiftc flag the Swift code gets ASan but no
+# coverage, and libFuzzer fuzzes blind. (--sanitize fuzzer stays for libFuzzer's main at link.)
 # The Swift backtracer hangs after a trap under libFuzzer/ASan, hence SWIFT_BACKTRACE=enable=no.
 # Leak detection is off (-detect_leaks=0 while fuzzing, ASAN_OPTIONS at exit): LeakSanitizer
 # reports data held by Swift globals (the fixtures' seed files) as leaked.
@@ -179,7 +182,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= fuzz-gzip fuzz-snapshot fuzz-xml fuzz-provider fuzz-validator
 FUZZ := $(WORK)/fuzz
 fuzz: deps $(RELEASE_CATALOG)
-	$(SWIFT) build -c release --package-path Fuzz --sanitize fuzzer --sanitize address
+	$(SWIFT) build -c release --package-path Fuzz --sanitize fuzzer --sanitize address -Xswiftc -sanitize=fuzzer,address
 	rm -rf $(FUZZ)/seed-out && $(RELEASE_CATALOG) snapshot --source data/provider --out $(FUZZ)/seed-out --quiet
 	@for t in $(FUZZ_TARGETS); do mkdir -p $(FUZZ)/$$t/corpus && rm -f $(FUZZ)/$$t/crash-* $(FUZZ)/$$t/timeout-* $(FUZZ)/$$t/oom-* $(FUZZ)/$$t/leak-*; done
 	@cp Fuzz/Corpus/snapshot/* $(FUZZ)/fuzz-snapshot/corpus/
