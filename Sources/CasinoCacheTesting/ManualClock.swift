@@ -35,7 +35,7 @@ public final class ManualClock: CacheClock {
     /// Moves time forward and resumes the sleepers that are due.
     public func advance(by duration: Duration) {
         let due: [CheckedContinuation<Void, any Error>] = state.withLock { state in
-            state.now = state.now.addingTimeInterval(Self.seconds(duration))
+            state.now = state.now.addingTimeInterval(duration.timeInterval)
             let now = state.now
             let ready = state.sleepers.filter { $0.value.deadline <= now }
             for id in ready.keys { state.sleepers[id] = nil }
@@ -52,7 +52,7 @@ public final class ManualClock: CacheClock {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let resumeNow: Bool = state.withLock { state in
-                    let deadline = state.now.addingTimeInterval(Self.seconds(duration))
+                    let deadline = state.now.addingTimeInterval(duration.timeInterval)
                     if deadline <= state.now || Task.isCancelled { return true }
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
                     return false
@@ -65,10 +65,5 @@ public final class ManualClock: CacheClock {
             let sleeper = state.withLock { $0.sleepers.removeValue(forKey: id) }
             sleeper?.continuation.resume(throwing: CancellationError())
         }
-    }
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        let (seconds, attoseconds) = duration.components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }

@@ -40,11 +40,3 @@ public struct SystemClock: CacheClock {
         try await Task.sleep(for: duration)
     }
 }
-
-extension Duration {
-    /// The duration in seconds, as a `TimeInterval`.
-    var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
-    }
-}

@@ -1,3 +1,4 @@
+@_spi(Internals) import CasinoCatalog
 public import Foundation
 
 /// How long a client waits before it asks the provider again: capped exponential backoff with
@@ -43,19 +44,14 @@ public struct Backoff: Sendable, Hashable {
     ///   - unit: A number in `0..<1` placing the wait inside the jitter band (`Double.random(in:)`).
     ///   - retryAfter: The server's `Retry-After` in seconds (``RetryAfter/seconds(from:now:)``), if any.
     public func delay(afterAttempt attempt: Int, unit: Double, retryAfter: TimeInterval? = nil) -> Duration {
-        let base = Self.seconds(initial) * pow(multiplier, Double(min(max(attempt - 1, 0), 1000)))
-        let capped = min(base, Self.seconds(maximum))
+        let base = initial.timeInterval * pow(multiplier, Double(min(max(attempt - 1, 0), 1000)))
+        let capped = min(base, maximum.timeInterval)
         let spread = capped * jitter * (unit * 2 - 1)
         var seconds = capped + spread
         if let retryAfter, retryAfter.isFinite {
-            seconds = max(seconds, min(retryAfter, Self.seconds(maxRetryAfter)))
+            seconds = max(seconds, min(retryAfter, maxRetryAfter.timeInterval))
         }
         let bounded = seconds.isFinite ? min(max(seconds, 0), 86_400 * 365) : 0
         return .milliseconds(Int64((bounded * 1000).rounded()))
-    }
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        let (seconds, attoseconds) = duration.components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }

@@ -1,3 +1,5 @@
+@_spi(Internals) import CasinoCatalog
+
 /// What one ``HTTPFetcher/fetch(into:)`` did: requests, retries, revalidations, bytes and time.
 ///
 /// ```
@@ -20,7 +22,7 @@ public struct FetchSummary: Sendable, Hashable, CustomStringConvertible {
     public init() {}
 
     public var description: String {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.timeInterval
         return "\(requests) requests (\(retries) retries, \(notModified) not modified), "
             + "\(FetchSummary.format(bytes: bytesReceived)) received, \(filesWritten) files written in "
             + "\((seconds * 100).rounded() / 100) s"

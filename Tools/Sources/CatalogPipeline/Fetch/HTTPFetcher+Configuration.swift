@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(Internals) public import CasinoCatalog
 public import Foundation
 import ProviderAPI
 
@@ -112,9 +112,8 @@ extension HTTPFetcher {
         /// provider's ``Backoff`` with these settings, never sooner than the server's `retryAfter`
         /// (at most ``maxRetryAfter``).
         public func delay(afterFailures failures: Int, retryAfter: Duration? = nil) -> Duration {
-            let seconds = retryAfter.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
-            return Backoff(initial: initialDelay, maximum: maxDelay, jitter: jitter, maxRetryAfter: maxRetryAfter)
-                .delay(afterAttempt: failures, unit: Double.random(in: 0..<1), retryAfter: seconds)
+            Backoff(initial: initialDelay, maximum: maxDelay, jitter: jitter, maxRetryAfter: maxRetryAfter)
+                .delay(afterAttempt: failures, unit: Double.random(in: 0..<1), retryAfter: retryAfter?.timeInterval)
         }
 
         /// Checks the values are usable.

@@ -93,7 +93,7 @@ public final class ProgressLine: Sendable {
         }
         state.lastDrawn = now
         state.hasDrawn = true
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.timeInterval
         let rate = seconds > 0 ? Int((Double(state.done) / seconds).rounded()) : 0
         let count = state.total > 0 ? "\(state.done)/\(state.total)" : "\(state.done)"
         let detail = state.detail.isEmpty ? "" : ", \(state.detail)"
