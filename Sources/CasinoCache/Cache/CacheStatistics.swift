@@ -9,8 +9,16 @@ public struct CacheStatistics: Sendable, Hashable, CustomStringConvertible {
     /// Lookups that found nothing cached: synchronous misses, async lookups that waited for the
     /// upstream, and pages past the cached limit.
     public var misses = 0
-    /// Calls made to the upstream.
+    /// Calls made to the upstream, bulk validations included.
     public var upstreamCalls = 0
+    /// Bulk validation requests made (``CatalogCache/synchronize()``).
+    public var validationRequests = 0
+    /// Entries a bulk validation found current: renewed without fetching their content.
+    public var validatedCurrent = 0
+    /// Changed entries installed from content carried inline in a bulk validation answer.
+    public var validatedInline = 0
+    /// Changed entries a bulk validation named without content, then fetched.
+    public var validatedRefetched = 0
     /// Requests that joined a call already in flight for the same key instead of making one.
     public var coalescedRequests = 0
     /// Upstream answers that said "not modified".
@@ -43,7 +51,8 @@ public struct CacheStatistics: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         "lookups \(lookups) (fresh \(fresh), stale \(stale), bundled \(bundled), miss \(misses); hit rate "
             + "\(Int((hitRate * 100).rounded())) %), upstream calls \(upstreamCalls), coalesced \(coalescedRequests), "
-            + "not modified \(notModified), refresh failures \(refreshFailures), updates \(updatesEmitted), "
+            + "not modified \(notModified), validations \(validationRequests) (current \(validatedCurrent), inline "
+            + "\(validatedInline), refetched \(validatedRefetched)), refresh failures \(refreshFailures), updates \(updatesEmitted), "
             + "evictions memory \(memoryEvictions) disk \(diskEvictions), corrupt disk \(corruptDiskEntries) "
             + "bundled \(corruptBundledFiles), disk write failures \(diskWriteFailures)"
     }

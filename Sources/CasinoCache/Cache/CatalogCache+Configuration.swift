@@ -39,6 +39,12 @@ extension CatalogCache {
         /// default, as in the pipeline. Raise them only together with the pipeline configuration's
         /// `snapshotLimits`.
         public var bundleLimits: SnapshotLimits = .default
+        /// Keys per bulk validation request (``CatalogCache/synchronize()``): 500 by default, kept
+        /// within 1...1000 (the endpoint's cap); more keys than this make more requests.
+        public var validationBatchSize = 500
+        /// Bytes of changed content a bulk validation answer may carry inline: 256 KiB by default
+        /// (dozens of pages); what does not fit is fetched key by key. 0 asks for none.
+        public var validationInlineBytes = 256 << 10
 
         public init() {}
 

@@ -40,7 +40,7 @@ extension CatalogCache {
         defer { state.withLock { _ = $0.inflight.removeValue(forKey: key) } }
         let generation = state.withLock { state -> [Int] in
             state.statistics.upstreamCalls += 1
-            return [state.generations[nil] ?? 0, state.generations[key.scope] ?? 0]
+            return state.generation(of: key.scope)
         }
         let response: UpstreamResponse<CatalogContent>
         do {
@@ -50,29 +50,46 @@ extension CatalogCache {
         } catch {
             throw CacheError(.upstreamFailed, key: key, "the upstream failed: \(error)", cause: error)
         }
-        let now = clock.now
         switch response {
         case .notModified:
-            guard var entry = current, entry.origin == .network else {
+            guard let current, current.origin == .network else {
                 throw CacheError(.notModifiedWithoutEntry, key: key, "the upstream answered not modified, but nothing is cached")
             }
-            // RFC 9111 §4.3.4: a 304 freshens the stored response; the payload stays as it is.
-            entry.storedAt = now
             record { $0.notModified += 1 }
-            store(entry, ifStill: generation)
-            return entry
+            return renew(current, etag: current.etag, ifStill: generation)
         case .modified(let content, let etag):
             try check(content, for: key)
-            let entry = CacheEntry(key: key, content: content, storedAt: now, etag: etag, origin: .network)
-            if isCached(key) { store(entry, ifStill: generation) }
-            if let current, current.content == content { return entry }
-            let changes = ContentChanges(from: current?.content, to: content)
-            if current != nil || isCached(key) {
-                record { $0.updatesEmitted += 1 }
-                broadcaster.publish(CacheUpdate(key: key, event: .updated(content, changes)))
-            }
-            return entry
+            return install(content, etag: etag, for: key, replacing: current, ifStill: generation)
         }
+    }
+
+    /// Freshens `entry` whose content the upstream confirmed (RFC 9111 §4.3.4: a 304 freshens the
+    /// stored response; the payload stays as it is): stored now, as network content.
+    /// `inMemory: false` leaves memory as it is (an entry only on disk stays there).
+    func renew(_ entry: CacheEntry, etag: String?, ifStill generation: [Int], inMemory: Bool = true) -> CacheEntry {
+        var renewed = entry
+        renewed.storedAt = clock.now
+        renewed.origin = .network
+        renewed.etag = etag
+        store(renewed, ifStill: generation, inMemory: inMemory)
+        return renewed
+    }
+
+    /// Stores new content from the upstream and announces it on the update stream, unless it is
+    /// what `current` already holds (a first fetch announces every id as inserted).
+    func install(
+        _ content: CatalogContent, etag: String?, for key: CacheKey, replacing current: CacheEntry?, ifStill generation: [Int],
+        inMemory: Bool = true
+    ) -> CacheEntry {
+        let entry = CacheEntry(key: key, content: content, storedAt: clock.now, etag: etag, origin: .network)
+        if isCached(key) { store(entry, ifStill: generation, inMemory: inMemory) }
+        if let current, current.content == content { return entry }
+        let changes = ContentChanges(from: current?.content, to: content)
+        if current != nil || isCached(key) {
+            record { $0.updatesEmitted += 1 }
+            broadcaster.publish(CacheUpdate(key: key, event: .updated(content, changes)))
+        }
+        return entry
     }
 
     private func callUpstream(_ key: CacheKey, etag: String?) async throws -> UpstreamResponse<CatalogContent> {
@@ -93,7 +110,7 @@ extension CatalogCache {
     }
 
     /// Refuses upstream content that breaks the schema or is not the page that was asked for.
-    private func check(_ content: CatalogContent, for key: CacheKey) throws {
+    func check(_ content: CatalogContent, for key: CacheKey) throws {
         if case .gamesPage(_, let categoryId, let offset) = key.content, case .gamesPage(let page) = content {
             guard page.categoryId == categoryId, page.offset == offset, page.limit == pageSize else {
                 throw CacheError(
@@ -108,10 +125,10 @@ extension CatalogCache {
 
     /// Stores a fetched entry, unless ``clear()`` or ``clear(scope:)`` ran since its fetch started
     /// (`generation`): content fetched before a logout must not come back after it.
-    private func store(_ entry: CacheEntry, ifStill generation: [Int]) {
-        let current = state.withLock { [$0.generations[nil] ?? 0, $0.generations[entry.key.scope] ?? 0] }
+    private func store(_ entry: CacheEntry, ifStill generation: [Int], inMemory: Bool = true) {
+        let current = state.withLock { $0.generation(of: entry.key.scope) }
         guard current == generation else { return }
-        memory.store(entry)
+        if inMemory { memory.store(entry) }
         disk?.store(entry)
     }
 }

@@ -35,7 +35,7 @@ extension CatalogCache {
     }
 
     /// The disk entry, or the bundled one when there is no disk entry or it is older than the bundle.
-    private func storedEntryBelowMemory(_ key: CacheKey) -> (CacheEntry, CacheMetadata.Tier)? {
+    func storedEntryBelowMemory(_ key: CacheKey) -> (CacheEntry, CacheMetadata.Tier)? {
         if let disk, let entry = disk.entry(for: key) {
             if let generatedAt = bundled?.generatedAt, entry.storedAt < generatedAt, let newer = bundled?.entry(for: key) {
                 return (newer, .bundled)
@@ -81,7 +81,7 @@ extension CatalogCache {
         Self.answer(for: entry, now: now, timeToLive: timeToLive(for: entry.key)) == .fresh
     }
 
-    private func timeToLive(for key: CacheKey) -> TimeInterval {
+    func timeToLive(for key: CacheKey) -> TimeInterval {
         switch key.content {
         case .categories: categoriesTimeToLive
         case .gamesPage: gamesPageTimeToLive

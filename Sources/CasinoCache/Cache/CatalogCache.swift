@@ -74,6 +74,11 @@ public final class CatalogCache: Sendable {
         var statistics = CacheStatistics()
         /// Answers from the disk and the bundle (the memory tier counts its own hits).
         var answers = AnswerCounts()
+
+        /// The clear counters a fetch for `scope` notes when it starts and checks before storing.
+        func generation(of scope: CacheScope) -> [Int] {
+            [generations[nil] ?? 0, generations[scope] ?? 0]
+        }
     }
 
     /// Creates a cache over explicit tiers.

@@ -22,6 +22,15 @@ public enum CatalogContent: Codable, Sendable, Hashable {
         }
     }
 
+    /// `sha256:` and the hex SHA-256 of the content's JSON, as in a snapshot envelope: what bulk
+    /// validation compares (``CatalogCoding/contentHash(of:)``).
+    public func contentHash() throws -> String {
+        switch self {
+        case .categories(let list): try CatalogCoding.contentHash(of: list)
+        case .gamesPage(let page): try CatalogCoding.contentHash(of: page)
+        }
+    }
+
     /// An estimate of the memory the content holds, in bytes, for the memory tier's cost limit.
     public var approximateCost: Int {
         switch self {

@@ -175,6 +175,28 @@ public import Logging
         queue.async { self.clear(scope, sequence: sequence) }
     }
 
+    /// The ``CacheScope/global`` keys held on disk, read from inside the files (names do not say
+    /// them): what ``CatalogCache/synchronize()`` validates besides memory. Files that do not
+    /// read are skipped here and dealt with when their key is read. Reads every global entry
+    /// file: for a launch-time call, not for lookups.
+    public func storedGlobalKeys() -> [CacheKey] {
+        let scope = CacheScope.global
+        let prefix = DiskTierFileName.prefix(for: scope)
+        var keys = Set<CacheKey>()
+        for name in files.entryNames(where: { $0.hasPrefix(prefix) }) {
+            guard let data = try? files.read(name, limit: maxEntryBytes),
+                let key = DiskTierEnvelope.storedGlobalKey(in: data, maxBytes: maxEntryBytes),
+                DiskTierFileName.name(for: key) == name
+            else { continue }
+            keys.insert(key)
+        }
+        let pending = state.withLock { state in
+            state.pending.values.compactMap { $0.entry?.key }.filter { $0.scope == scope }
+        }
+        keys.formUnion(pending)
+        return keys.sorted { $0.description < $1.description }
+    }
+
     // MARK: - Extras
 
     /// Waits until every write and removal queued so far has reached the disk (and the

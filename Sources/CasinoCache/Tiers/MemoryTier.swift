@@ -85,6 +85,11 @@ import Foundation
         }
     }
 
+    /// The entries of `scope` held now, without marking them used: what bulk validation checks.
+    func entries(in scope: CacheScope) -> [CacheEntry] {
+        state.withLock { state in state.boxes.values.compactMap { $0.entry.key.scope == scope ? $0.entry : nil } }
+    }
+
     /// The answers ``hit(for:classify:)`` counted so far.
     var answers: AnswerCounts { state.withLock { $0.answers } }
 

@@ -29,6 +29,41 @@ public protocol CatalogUpstream: Sendable {
     func gamesPage(
         edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?
     ) async throws -> UpstreamResponse<GamesPage>
+
+    /// Bulk validation, an optional capability: for each key, whether the content with this hash
+    /// (`sha256:…`, ``CasinoCatalog/CatalogCoding/contentHash(of:)``) is still current, in one
+    /// call, with changed content inline within `inlineBytes`. `nil` (the default implementation)
+    /// means the upstream cannot; ``CatalogCache/synchronize()`` then refreshes key by key.
+    ///
+    /// - Parameters:
+    ///   - contentHashes: The keys held and their content hashes.
+    ///   - pageSize: The page size the held pages were cut with.
+    ///   - inlineBytes: How many bytes of changed content the answer may carry.
+    /// - Returns: A verdict per key the upstream answered for, or `nil` when not supported.
+    func validate(
+        contentHashes: [SnapshotKey: String], pageSize: Int, inlineBytes: Int
+    ) async throws -> [SnapshotKey: UpstreamVerdict]?
+}
+
+extension CatalogUpstream {
+    /// Not supported: `nil`.
+    public func validate(
+        contentHashes: [SnapshotKey: String], pageSize: Int, inlineBytes: Int
+    ) async throws -> [SnapshotKey: UpstreamVerdict]? {
+        nil
+    }
+}
+
+/// What an upstream's bulk validation says about one key.
+public enum UpstreamVerdict: Sendable, Hashable {
+    /// The content held is current; `etag` is the validator of its per-key request, if known.
+    case current(etag: String?)
+    /// The content changed: the new content when it came inline (else the cache fetches it).
+    case changed(CatalogContent?, etag: String?)
+    /// The provider no longer has it.
+    case removed
+    /// Not a key the upstream serves.
+    case unknown
 }
 
 /// What an upstream answered.

@@ -101,6 +101,57 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
         return .modified(mapped.value, etag: data.etag)
     }
 
+    /// Bulk validation: one `POST` of ``CacheValidation`` (the provider's cache validation
+    /// endpoint; the simulator serves it). Verdicts for keys that were not asked, or that do not
+    /// parse, are dropped; inline content is checked against its key by the cache.
+    ///
+    /// - Throws: ``UpstreamError`` (a `404` or `405` included: an API without the endpoint), or
+    ///   `CancellationError`.
+    public func validate(
+        contentHashes: [SnapshotKey: String], pageSize: Int, inlineBytes: Int
+    ) async throws -> [SnapshotKey: UpstreamVerdict]? {
+        var url = configuration.baseURL
+        url.appendPathComponent(String(CacheValidation.path.dropFirst()))
+        var urlRequest = makeRequest(url, method: "POST")
+        urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        let body = CacheValidation.Request(
+            keys: Dictionary(uniqueKeysWithValues: contentHashes.map { ($0.key.description, $0.value) }),
+            pageSize: pageSize, inlineBytes: inlineBytes)
+        urlRequest.httpBody = try CatalogCoding.encoder().encode(body)
+        guard let data = try await perform(urlRequest, url: url, label: "validate \(contentHashes.count) keys", acceptsNotModified: false)
+        else { return [:] }
+        let response: CacheValidation.Response
+        do {
+            response = try CatalogCoding.decoder().decode(CacheValidation.Response.self, from: data.body)
+        } catch {
+            throw UpstreamError(
+                .invalidResponse, "the validation answer is not CacheValidation JSON: \(DecodingFailure.describe(error))",
+                status: 200, url: url, cause: error)
+        }
+        var verdicts: [SnapshotKey: UpstreamVerdict] = [:]
+        for (text, verdict) in response.keys {
+            guard let key = SnapshotKey(text), contentHashes[key] != nil else { continue }
+            verdicts[key] = Self.verdict(verdict)
+        }
+        return verdicts
+    }
+
+    private static func verdict(_ verdict: CacheValidation.Verdict) -> UpstreamVerdict {
+        switch verdict.status {
+        case .removed?: return .removed
+        case .unknown?: return .unknown
+        case nil:
+            guard verdict.invalidate else { return .current(etag: verdict.etag) }
+            let content: CatalogContent? =
+                switch verdict.content {
+                case .categories(let list)?: .categories(list)
+                case .gamesPage(let page)?: .gamesPage(page)
+                case nil: nil
+                }
+            return .changed(content, etag: verdict.etag)
+        }
+    }
+
     // MARK: - HTTP
 
     /// A `200` body and its validator.
@@ -112,13 +163,23 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
     /// Sends `request` and returns the body of a `200`, or `nil` for a `304`.
     private func get(_ request: ProviderRequest, etag: String?) async throws -> Body? {
         let url = request.url(relativeTo: configuration.baseURL)
+        var urlRequest = makeRequest(url, method: "GET")
+        if let etag { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        return try await perform(urlRequest, url: url, label: "\(request)", acceptsNotModified: etag != nil)
+    }
+
+    private func makeRequest(_ url: URL, method: String) -> URLRequest {
         var urlRequest = URLRequest(
             url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.timeout)
-        urlRequest.httpMethod = "GET"
+        urlRequest.httpMethod = method
         urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
         for (name, value) in configuration.additionalHeaders { urlRequest.setValue(value, forHTTPHeaderField: name) }
-        if let etag { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        return urlRequest
+    }
 
+    /// Sends a request and returns the JSON body of a `200` with its validator, or `nil` for a
+    /// `304` when one may come; every other status is an ``UpstreamError``.
+    private func perform(_ urlRequest: URLRequest, url: URL, label: String, acceptsNotModified: Bool) async throws -> Body? {
         let started = Date()
         let (data, response) = try await send(urlRequest, url: url)
         guard let http = response as? HTTPURLResponse else {
@@ -128,7 +189,7 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
         logger.debug(
             "provider answered",
             metadata: [
-                "upstream.request": "\(request)", "upstream.status": "\(status)", "upstream.bytes": "\(data.count)",
+                "upstream.request": "\(label)", "upstream.status": "\(status)", "upstream.bytes": "\(data.count)",
                 "upstream.milliseconds": "\(Int(Date().timeIntervalSince(started) * 1000))",
             ])
         switch status {
@@ -139,7 +200,7 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
                     .invalidResponse, "expected JSON, got Content-Type \(type)", status: status, url: url)
             }
             return Body(body: data, etag: http.value(forHTTPHeaderField: "ETag"))
-        case 304 where etag != nil:
+        case 304 where acceptsNotModified:
             return nil
         case 429:
             let wait = RetryAfter.seconds(from: http.value(forHTTPHeaderField: "Retry-After"), now: Date())

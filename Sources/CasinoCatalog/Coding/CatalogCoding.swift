@@ -20,6 +20,13 @@ public enum CatalogCoding {
         return encoder
     }
 
+    /// The content hash of a payload (a ``CategoryList`` or a ``GamesPage``), as in a snapshot
+    /// envelope: `sha256:` and the hex SHA-256 of the payload's JSON from ``encoder()``. Equal
+    /// content gives equal hashes on one platform, which is what bulk validation compares.
+    public static func contentHash(of payload: some Encodable) throws -> String {
+        CatalogRules.contentHashPrefix + SHA256Digest.hex(try encoder().encode(payload))
+    }
+
     /// The matching decoder.
     public static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()

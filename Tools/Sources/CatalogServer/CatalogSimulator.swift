@@ -19,14 +19,16 @@ import ServiceLifecycle
 /// await simulator.stop()
 /// ```
 ///
-/// Routes: `GET /v1/casino/categories`, `GET /v1/casino/games` (see `ProviderRequest`), and for
-/// tests `GET /_stats`, `POST /_admin/settings` (a ``SimulatorSettings`` JSON), `POST /_admin/reset`.
+/// Routes: `GET /v1/casino/categories`, `GET /v1/casino/games` (see `ProviderRequest`),
+/// `POST /v1/casino/cache/validate` (bulk validation, `CacheValidation`), and for tests
+/// `GET /_stats`, `POST /_admin/settings` (a ``SimulatorSettings`` JSON), `POST /_admin/reset`,
+/// `POST /_admin/bump` (a new catalogue version; answers the push payload that announces it).
 public final class CatalogSimulator: Sendable {
-    private let catalog: SimulatedCatalog
+    let catalog: SimulatedCatalog
     private let logger: Logger
-    private let state: Locked<State>
+    let state: Locked<State>
 
-    private struct State {
+    struct State {
         var settings: SimulatorSettings
         var statistics = SimulatorStatistics()
         var faultUses: [Int: Int] = [:]
@@ -127,6 +129,12 @@ public final class CatalogSimulator: Sendable {
         router.get(RouterPath(stringLiteral: ProviderRequest.gamesPath)) { request, _ in
             await self.serveAPI(request)
         }
+        router.post(RouterPath(stringLiteral: CacheValidation.path)) { request, _ in
+            await self.serveValidation(request)
+        }
+        router.post("/_admin/bump") { _, _ in
+            Self.json(try self.bumpVersion())
+        }
         router.get("/_stats") { _, _ in
             Self.json(try JSONEncoder().encode(self.statistics()))
         }
@@ -178,16 +186,21 @@ public final class CatalogSimulator: Sendable {
                 response = Self.failure(status: 400, message: "\(error)")
             }
         }
+        count(response, path: path)
+        return response
+    }
+
+    /// Counts a served answer in the statistics.
+    func count(_ response: Response, path: String) {
         state.withLock { state in
             state.statistics.requests[path, default: 0] += 1
             state.statistics.statuses[String(response.status.code), default: 0] += 1
             state.statistics.bodyBytes += response.body.contentLength ?? 0
         }
-        return response
     }
 
     /// The fault, delay and random failure for one request, decided under the lock.
-    private func decide(path: String, query: String) -> (SimulatorSettings, SimulatorSettings.Fault?, Int, Int?) {
+    func decide(path: String, query: String) -> (SimulatorSettings, SimulatorSettings.Fault?, Int, Int?) {
         state.withLock { state in
             let settings = state.settings
             var fault: SimulatorSettings.Fault?
@@ -218,7 +231,7 @@ public final class CatalogSimulator: Sendable {
     }
 
     /// The JSON body for a request at the catalogue's current version.
-    private func body(for request: ProviderRequest, version: Int) throws -> Data {
+    func body(for request: ProviderRequest, version: Int) throws -> Data {
         let current = catalog.changed(toVersion: version)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -246,8 +259,8 @@ public final class CatalogSimulator: Sendable {
     }
 
     /// A `200` with a strong ETag, or a `304` when the client already has it; faults applied.
-    private func respond(_ body: Data, to request: Request, maxAge: Int, fault: SimulatorSettings.Fault?) -> Response {
-        let etag = "\"" + String(FileNaming.hexSHA256(body).prefix(32)) + "\""
+    func respond(_ body: Data, to request: Request, maxAge: Int, fault: SimulatorSettings.Fault?) -> Response {
+        let etag = Self.etag(of: body)
         var headers: HTTPFields = [.eTag: etag, .cacheControl: "max-age=\(maxAge)"]
         if fault == nil, let match = request.headers[.ifNoneMatch],
             match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag })
@@ -280,18 +293,38 @@ public final class CatalogSimulator: Sendable {
                     try await writer.write(rest)
                     try await writer.finish(nil)
                 })
+        case .body:
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: fault?.body ?? "")))
+        case .oversized:
+            let announced = 1 << 31
+            let chunk = ByteBuffer(repeating: 0x20, count: 64 << 10)
+            return Response(
+                status: .ok, headers: headers,
+                body: ResponseBody(contentLength: announced) { writer in
+                    var sent = 0
+                    while sent < announced {
+                        try await writer.write(chunk)
+                        sent += chunk.readableBytes
+                    }
+                    try await writer.finish(nil)
+                })
         default:
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
         }
     }
 
+    /// The strong ETag of a body: a quoted prefix of its SHA-256.
+    static func etag(of body: Data) -> String {
+        "\"" + String(FileNaming.hexSHA256(body).prefix(32)) + "\""
+    }
+
     /// Sleeps for simulated latency or a stall, ending early when the server shuts down, so
     /// ``stop()`` does not wait out a 60-second stall.
-    private static func pause(milliseconds: Int) async throws {
+    static func pause(milliseconds: Int) async throws {
         try await cancelWhenGracefulShutdown { try await Task.sleep(for: .milliseconds(milliseconds)) }
     }
 
-    private static func failure(status: Int, retryAfter: Int = 1, message: String? = nil) -> Response {
+    static func failure(status: Int, retryAfter: Int = 1, message: String? = nil) -> Response {
         var headers: HTTPFields = [.contentType: "application/json"]
         if status == 429 { headers[.retryAfter] = String(retryAfter) }
         let body = (try? JSONEncoder().encode(["error": message ?? "simulated \(status)"])) ?? Data()
@@ -300,7 +333,7 @@ public final class CatalogSimulator: Sendable {
             body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }
 
-    private static func json(_ data: Data) -> Response {
+    static func json(_ data: Data) -> Response {
         Response(
             status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }

@@ -79,14 +79,20 @@ public struct SimulatorSettings: Codable, Sendable, Hashable {
         public var status: Int?
         /// How long `.stall` holds the body, in milliseconds: 60 seconds by default.
         public var milliseconds: Int?
+        /// What `.body` answers instead of the real body.
+        public var body: String?
 
-        public init(kind: Kind, path: String? = nil, query: String? = nil, count: Int? = nil, status: Int? = nil, milliseconds: Int? = nil) {
+        public init(
+            kind: Kind, path: String? = nil, query: String? = nil, count: Int? = nil, status: Int? = nil, milliseconds: Int? = nil,
+            body: String? = nil
+        ) {
             self.kind = kind
             self.path = path
             self.query = query
             self.count = count
             self.status = status
             self.milliseconds = milliseconds
+            self.body = body
         }
 
         /// The kinds of fault.
@@ -99,6 +105,10 @@ public struct SimulatorSettings: Codable, Sendable, Hashable {
             case truncated
             /// Send half the body, then wait `milliseconds` before the rest.
             case stall
+            /// Answer `200` with `body` instead of the real body (answers of the wrong shape).
+            case body
+            /// Announce a 2 GiB body and send zeros until the client gives up.
+            case oversized
         }
     }
 }

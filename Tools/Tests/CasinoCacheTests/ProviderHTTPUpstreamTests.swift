@@ -292,8 +292,11 @@ struct SimulatorFixture {
     let baseURL: URL
     let catalog: Catalog
 
+    /// - Parameter serving: Changes the simulator's catalogue before it starts (the bundle and
+    ///   ``catalog`` keep the recording's).
     static func start(
-        in directory: TemporaryDirectory, games: Int = 200, categories: Int = 4
+        in directory: TemporaryDirectory, games: Int = 200, categories: Int = 4,
+        serving change: (inout SimulatedCatalog) -> Void = { _ in }
     ) async throws
         -> SimulatorFixture
     {
@@ -301,7 +304,9 @@ struct SimulatorFixture {
         try SampleRecording(games: games, categories: categories).write(to: recording)
         let source = try RecordedProviderSource(directory: recording)
         let catalog = try Normalizer(configuration: .default, logger: silentLogger).normalize(source).catalog
-        let simulator = CatalogSimulator(catalog: try .load(recording: recording), logger: silentLogger)
+        var served = try SimulatedCatalog.load(recording: recording)
+        change(&served)
+        let simulator = CatalogSimulator(catalog: served, logger: silentLogger)
         let baseURL = try await simulator.start()
         return SimulatorFixture(simulator: simulator, baseURL: baseURL, catalog: catalog)
     }
@@ -323,6 +328,13 @@ struct SimulatorFixture {
     }
 
     var firstCategoryId: String { bundledCategories.items[0].id }
+
+    /// Writes the catalogue as the snapshot an app would bundle; returns its directory.
+    func writeBundle(in directory: TemporaryDirectory) throws -> URL {
+        let out = directory.child("out")
+        try SnapshotWriter(logger: silentLogger).write(catalog, to: out)
+        return out
+    }
 }
 
 extension ProviderHTTPUpstreamTests {

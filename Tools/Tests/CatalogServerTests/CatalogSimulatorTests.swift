@@ -95,7 +95,7 @@ struct CatalogSimulatorTests {
 
     @Test func aNewVersionChangesTheContentAndTheETag() async throws {
         try await withSimulator { simulator, base in
-            let category = try await firstCategoryID(base)
+            let category = try await firstCategory(base)
             let url = ProviderRequest.gamesPage(edition, categoryId: category, offset: 0, limit: 10).url(relativeTo: base)
             let before = try await get(url)
             simulator.update { $0.version = 2 }
@@ -119,7 +119,7 @@ struct CatalogSimulatorTests {
             let categories = ProviderRequest.categories(edition).url(relativeTo: base)
             #expect(try await get(categories).status == 503)
             #expect(try await get(categories).status == 200)
-            let category = try await firstCategoryID(base)
+            let category = try await firstCategory(base)
             let limited = try await get(ProviderRequest.gamesPage(edition, categoryId: category, offset: 10, limit: 10).url(relativeTo: base))
             #expect(limited.status == 429)
             #expect(limited.headers.first(name: "Retry-After") == "7")
@@ -216,9 +216,17 @@ struct CatalogSimulatorTests {
         await simulator.stop()
     }
 
-    private func firstCategoryID(_ base: URL) async throws -> String {
+    /// The first category with more than two pages of games.
+    func firstCategory(_ base: URL) async throws -> String {
         let answer = try await get(ProviderRequest.categories(edition).url(relativeTo: base))
         let categories = try JSONDecoder().decode(ProviderCollection<ProviderCategory>.self, from: answer.body)
         return try #require(categories.items?.first { ($0.games?.total ?? 0) > 20 }?.id?.text)
+    }
+
+    /// The ids of the categories that have games.
+    func categoryIDs(_ base: URL) async throws -> [String] {
+        let answer = try await get(ProviderRequest.categories(edition).url(relativeTo: base))
+        let categories = try JSONDecoder().decode(ProviderCollection<ProviderCategory>.self, from: answer.body)
+        return (categories.items ?? []).compactMap { ($0.games?.total ?? 0) > 0 ? $0.id?.text : nil }
     }
 }

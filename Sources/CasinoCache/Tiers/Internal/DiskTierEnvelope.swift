@@ -35,6 +35,19 @@ struct DiskTierEnvelope: Codable, Sendable {
         var cacheVersion: Int
     }
 
+    /// The global key a file's bytes say they hold, without checking the rest; `nil` when they
+    /// do not inflate or decode, or hold another scope's key.
+    static func storedGlobalKey(in data: Data, maxBytes: Int) -> CacheKey? {
+        guard let json = try? Gzip.decompress(data, limit: maxBytes),
+            let header = try? CatalogCoding.decoder().decode(Header.self, from: json)
+        else { return nil }
+        let prefix = "\(CacheScope.global)/"
+        guard header.key.hasPrefix(prefix), let content = SnapshotKey(String(header.key.dropFirst(prefix.count))) else {
+            return nil
+        }
+        return CacheKey(content)
+    }
+
     /// Why a file's bytes are not an entry that may be served.
     struct Rejection: Error, Sendable, CustomStringConvertible {
         /// A short stable reason for the log (`"gzip: truncated"`, `"cache-version 1"`).

@@ -1,0 +1,99 @@
+@_spi(Internals) import CasinoCatalog
+import Foundation
+import Logging
+
+/// Push invalidation (seed 003): the provider names what changed; the cache stops calling it fresh.
+extension CatalogCache {
+    /// Marks the catalogue entries a push names as stale, in memory and on disk, and refreshes
+    /// the ones in memory (what the app has been showing) now; the others refresh when next read.
+    ///
+    /// Stale, not forgotten: until the refresh lands, and offline, the entry is still answered
+    /// (as `.stale`). Keys of editions or categories the cache does not hold match nothing;
+    /// unrelated entries are not touched. Retries resting after failures are started again.
+    ///
+    /// - Returns: How many entries matched and how many refreshes ran.
+    @discardableResult
+    public func markStale(_ invalidation: CatalogInvalidation) async -> InvalidationReport {
+        var report = InvalidationReport(patterns: invalidation.patterns.count, rejected: invalidation.rejected)
+        if invalidation.rejected > 0 {
+            logger.info(
+                "push invalidation entries skipped",
+                metadata: ["cache.rejected": "\(invalidation.rejected)", "cache.problems": "\(invalidation.problems)"])
+        }
+        guard !invalidation.patterns.isEmpty else { return report }
+        var keys = Set<SnapshotKey>()
+        var categories = Set<CategoryPages>()
+        for pattern in invalidation.patterns {
+            switch pattern {
+            case .key(let key): keys.insert(key)
+            case .categoryPages(let edition, let categoryId): categories.insert(CategoryPages(edition: edition, categoryId: categoryId))
+            }
+        }
+        func matches(_ key: CacheKey) -> Bool {
+            guard key.scope == .global else { return false }
+            if keys.contains(key.content) { return true }
+            guard case .gamesPage(let edition, let categoryId, _) = key.content else { return false }
+            return categories.contains(CategoryPages(edition: edition, categoryId: categoryId))
+        }
+
+        let now = clock.now
+        let shown = memory.entries(in: .global).filter { matches($0.key) }
+        let shownKeys = Set(shown.map(\.key))
+        let onDiskOnly = (disk?.storedGlobalKeys() ?? []).filter { matches($0) && !shownKeys.contains($0) }
+        let matched = Set(shownKeys).union(onDiskOnly)
+        report.matched = matched.count
+        state.withLock { state in
+            for key in matched { state.cooldowns[key] = nil }
+        }
+        for key in onDiskOnly {
+            guard let (entry, _) = storedEntryBelowMemory(key), entry.origin == .network else { continue }
+            disk?.store(expired(entry, now: now))
+        }
+        var tasks: [Task<Void, Never>] = []
+        for entry in shown {
+            let marked = entry.origin == .network ? expired(entry, now: now) : entry
+            if marked != entry {
+                memory.store(marked)
+                disk?.store(marked)
+            }
+            if let task = refreshInBackground(entry.key, current: marked) { tasks.append(task) }
+        }
+        report.refreshed = tasks.count
+        for task in tasks { await task.value }
+        return report
+    }
+
+    /// `entry` with its age at its time to live: stale from now on, its content and validator kept.
+    private func expired(_ entry: CacheEntry, now: Date) -> CacheEntry {
+        var expired = entry
+        let timeToLive = timeToLive(for: entry.key)
+        expired.storedAt = min(entry.storedAt, now.addingTimeInterval(-timeToLive))
+        return expired
+    }
+
+    private struct CategoryPages: Hashable {
+        var edition: Edition
+        var categoryId: String
+    }
+}
+
+/// What one ``CatalogCache/markStale(_:)`` did.
+public struct InvalidationReport: Sendable, Hashable, CustomStringConvertible {
+    /// Patterns in the invalidation.
+    public var patterns = 0
+    /// Payload entries that were skipped (``CatalogInvalidation/rejected``).
+    public var rejected = 0
+    /// Entries held in memory or on disk that a pattern named, now stale.
+    public var matched = 0
+    /// Refreshes run for the matched entries in memory.
+    public var refreshed = 0
+
+    public init(patterns: Int = 0, rejected: Int = 0) {
+        self.patterns = patterns
+        self.rejected = rejected
+    }
+
+    public var description: String {
+        "patterns \(patterns) (rejected \(rejected)), matched \(matched), refreshed \(refreshed)"
+    }
+}

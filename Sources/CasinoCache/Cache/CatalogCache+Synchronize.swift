@@ -1,0 +1,140 @@
+@_spi(Internals) import CasinoCatalog
+import Foundation
+import Logging
+import ProviderAPI
+
+/// Bulk validation (seed 003): one request tells the cache which of the entries it holds are
+/// still current, instead of one refresh per key as each is next seen.
+extension CatalogCache {
+    /// Validates every catalogue entry held in memory (the bundled content the app has shown
+    /// among it) and on disk in one upstream request (more above
+    /// ``Configuration/validationBatchSize`` keys), then acts on each verdict:
+    ///
+    /// - current: the entry becomes fresh without a fetch (its age renewed, its content kept);
+    /// - changed, with content inline: the content is checked like any upstream answer, stored
+    ///   and announced on ``updates()``;
+    /// - changed without content: fetched through the usual coalesced path;
+    /// - removed at the provider: forgotten in memory and on disk;
+    /// - unknown, or no verdict: left to the usual refresh.
+    ///
+    /// An upstream without bulk validation, or a failing request (offline, 429, 500), falls back
+    /// to refreshing the entries that are not fresh key by key; nothing held is lost. Call it at
+    /// launch and when the app returns to the foreground.
+    ///
+    /// - Returns: What was sent and what each verdict did.
+    @discardableResult
+    public func synchronize() async -> SynchronizationReport {
+        let held = heldForValidation()
+        var report = SynchronizationReport(keys: held.count)
+        let generation = state.withLock { $0.generation(of: .global) }
+        let batchSize = min(max(configuration.validationBatchSize, 1), CacheValidation.maxKeys)
+        let inlineBytes = max(configuration.validationInlineBytes, 0)
+        let keys = held.keys.sorted { $0.description < $1.description }
+        var refetch: [CacheKey] = []
+        var fallback: [CacheKey] = []
+        for start in stride(from: 0, to: keys.count, by: batchSize) {
+            let batch = Array(keys[start..<min(start + batchSize, keys.count)])
+            let hashes = Dictionary(uniqueKeysWithValues: batch.map { ($0.content, held[$0]!.contentHash) })
+            let verdicts: [SnapshotKey: UpstreamVerdict]
+            do {
+                let upstream = self.upstream
+                let pageSize = self.pageSize
+                guard
+                    let answered = try await withTimeout(batch[0], {
+                        try await upstream.validate(contentHashes: hashes, pageSize: pageSize, inlineBytes: inlineBytes)
+                    })
+                else {
+                    report.isSupported = false
+                    fallback += batch
+                    continue
+                }
+                verdicts = answered
+                report.requests += 1
+                record {
+                    $0.upstreamCalls += 1
+                    $0.validationRequests += 1
+                }
+            } catch {
+                report.requests += 1
+                report.failedRequests += 1
+                record { $0.upstreamCalls += 1 }
+                logger.info(
+                    "bulk validation failed; refreshing key by key",
+                    metadata: ["cache.keys": "\(batch.count)", "cache.error": "\(error)"])
+                fallback += batch
+                continue
+            }
+            for key in batch {
+                let entry = held[key]!.entry
+                let inMemory = held[key]!.inMemory
+                switch verdicts[key.content] {
+                case .current(let etag)?:
+                    let etag = etag ?? (entry.origin == .network ? entry.etag : nil)
+                    _ = renew(entry, etag: etag, ifStill: generation, inMemory: inMemory)
+                    report.current += 1
+                    record { $0.validatedCurrent += 1 }
+                case .changed(let content?, let etag)? where (try? check(content, for: key)) != nil:
+                    _ = install(content, etag: etag, for: key, replacing: entry, ifStill: generation, inMemory: inMemory)
+                    report.installed += 1
+                    record { $0.validatedInline += 1 }
+                case .changed?:
+                    refetch.append(key)
+                case .removed?:
+                    invalidate(key)
+                    report.removed += 1
+                case .unknown?, nil:
+                    report.unanswered += 1
+                    fallback.append(key)
+                }
+            }
+        }
+        await withTaskGroup(of: Bool.self) { group in
+            for key in refetch {
+                let current = held[key]!.entry
+                group.addTask { (try? await self.fetch(key, current: current)) != nil }
+            }
+            for await fetched in group {
+                report.refetched += 1
+                if !fetched { report.failedFetches += 1 }
+            }
+        }
+        record { $0.validatedRefetched += report.refetched }
+        report.refreshedKeyByKey = await refreshKeyByKey(fallback.filter { held[$0].map { !isFresh($0.entry, now: clock.now) } ?? false })
+        return report
+    }
+
+    /// The catalogue entries to validate, with their content hashes: every global key in memory
+    /// or on disk that the cache keeps, as a lookup would find it (without counting an answer or
+    /// filling memory).
+    private func heldForValidation() -> [CacheKey: Held] {
+        var held: [CacheKey: Held] = [:]
+        func hold(_ entry: CacheEntry, inMemory: Bool) {
+            guard isCached(entry.key), let hash = try? entry.content.contentHash() else { return }
+            held[entry.key] = Held(entry: entry, contentHash: hash, inMemory: inMemory)
+        }
+        for entry in memory.entries(in: .global) { hold(entry, inMemory: true) }
+        for key in disk?.storedGlobalKeys() ?? [] where held[key] == nil {
+            if let (entry, _) = storedEntryBelowMemory(key) { hold(entry, inMemory: false) }
+        }
+        return held
+    }
+
+    /// An entry held, its content hash, and whether memory holds it (else only the disk does).
+    private struct Held {
+        var entry: CacheEntry
+        var contentHash: String
+        var inMemory: Bool
+    }
+
+    /// Refreshes `keys` one request each (the fallback when bulk validation cannot answer) and
+    /// waits for them; returns how many refreshes started.
+    private func refreshKeyByKey(_ keys: [CacheKey]) async -> Int {
+        var tasks: [Task<Void, Never>] = []
+        for key in keys {
+            guard let entry = storedEntry(key), let task = refreshInBackground(key, current: entry) else { continue }
+            tasks.append(task)
+        }
+        for task in tasks { await task.value }
+        return tasks.count
+    }
+}

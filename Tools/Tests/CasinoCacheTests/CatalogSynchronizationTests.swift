@@ -1,0 +1,298 @@
+import CasinoCache
+import CasinoCacheTesting
+import CasinoCatalog
+import CatalogPipeline
+import CatalogServer
+import Foundation
+import Testing
+
+/// Bulk validation end to end: a pipeline-built bundle, the simulator over loopback HTTP, the
+/// app's HTTP upstream, and a cache on a real directory.
+@Suite(.timeLimit(.minutes(5)))
+struct CatalogSynchronizationTests {
+    let directory: TemporaryDirectory
+    let clock: ManualClock
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
+    }
+
+    private static let validatePath = "/v1/casino/cache/validate"
+
+    /// A cache on the simulator with the bundle the pipeline built from the same recording.
+    private func makeCache(
+        _ server: SimulatorFixture, configure: (inout CatalogCache.Configuration) -> Void = { _ in }
+    ) throws -> CatalogCache {
+        var configuration = CatalogCache.Configuration.default
+        configure(&configuration)
+        let bundle = directory.child("out")
+        if !FileManager.default.fileExists(atPath: bundle.path) { _ = try server.writeBundle(in: directory) }
+        return CatalogCache(
+            configuration: configuration, upstream: server.upstream(), cacheDirectory: directory.child("cache"),
+            bundleDirectory: bundle, clock: clock, logger: silentLogger)
+    }
+
+    /// The lobby's first screen from the bundle, without the network: categories and the first
+    /// page of each category.
+    private func showLobby(_ cache: CatalogCache, _ server: SimulatorFixture) -> [CacheKey] {
+        var keys: [CacheKey] = [.categories(english)]
+        _ = cache.cachedCategories(edition: english)
+        for category in server.bundledCategories.items {
+            _ = cache.cachedGamesPage(edition: english, categoryId: category.id)
+            keys.append(.gamesPage(english, categoryId: category.id, offset: 0))
+        }
+        return keys
+    }
+
+    private func withSimulator(
+        serving change: (inout SimulatedCatalog) -> Void = { _ in }, _ body: (SimulatorFixture) async throws -> Void
+    ) async throws {
+        let server = try await SimulatorFixture.start(in: directory, serving: change)
+        do {
+            try await body(server)
+        } catch {
+            await server.simulator.stop()
+            throw error
+        }
+        await server.simulator.stop()
+    }
+
+    @Test func oneRequestRenewsEveryUnchangedBundledEntryWithoutFetchingIt() async throws {
+        try await withSimulator { server in
+            // Given a lobby shown from the bundle, and a provider whose content has not changed
+            let cache = try makeCache(server)
+            let shown = showLobby(cache, server)
+            // When the app synchronizes
+            let report = await cache.synchronize()
+            // Then one request validated every entry, and nothing was fetched
+            #expect(report.requests == 1)
+            #expect(report.keys == shown.count)
+            #expect(report.current == shown.count)
+            #expect(report.installed + report.refetched + report.refreshedKeyByKey == 0)
+            let served = server.simulator.statistics()
+            #expect(served.requests[Self.validatePath] == 1)
+            #expect(served.totalRequests == 1)
+            // And every shown entry is fresh network content now, still without a request
+            for key in shown {
+                guard case .fresh(let content, let metadata) = try await cache.content(for: key) else {
+                    Issue.record("\(key) is not fresh")
+                    continue
+                }
+                #expect(metadata.origin == .network)
+                #expect(metadata.storedAt == clock.now)
+                #expect(!content.ids.isEmpty)
+            }
+            #expect(server.simulator.statistics().totalRequests == 1)
+            let statistics = cache.statistics()
+            #expect(statistics.validationRequests == 1)
+            #expect(statistics.validatedCurrent == shown.count)
+        }
+    }
+
+    @Test func changedContentArrivesInlineInTheSameRequestAndIsAnnouncedOncePerKey() async throws {
+        try await withSimulator { server in
+            // Given a lobby shown from the bundle, then the provider renames every game
+            let cache = try makeCache(server)
+            let shown = showLobby(cache, server)
+            _ = try server.simulator.bumpVersion()
+            let updates = UpdateCollector(cache.updates())
+            // When the app synchronizes
+            let report = await cache.synchronize()
+            // Then the category list is current, every page came inline: one request in all
+            #expect(report.requests == 1)
+            #expect(report.current == 1)
+            #expect(report.installed == shown.count - 1)
+            #expect(server.simulator.statistics().totalRequests == 1)
+            // And each changed page was announced once and is served fresh
+            await updates.wait(for: shown.count - 1)
+            #expect(updates.contentUpdates.count == shown.count - 1)
+            let page = cache.cachedGamesPage(edition: english, categoryId: server.firstCategoryId)
+            guard case .fresh(let games, _) = page else {
+                Issue.record("expected a fresh page, got \(page)")
+                return
+            }
+            #expect(games.items.allSatisfy { $0.name.hasSuffix(" v2") })
+            #expect(cache.statistics().validatedInline == shown.count - 1)
+        }
+    }
+
+    @Test func changesOverTheInlineBudgetAreFetchedThroughTheUsualPath() async throws {
+        try await withSimulator { server in
+            // Given an app that asks for no inline content, and a changed catalogue
+            let cache = try makeCache(server) { $0.validationInlineBytes = 0 }
+            let shown = showLobby(cache, server)
+            _ = try server.simulator.bumpVersion()
+            // When it synchronizes
+            let report = await cache.synchronize()
+            // Then each changed page was fetched with its own GET, once
+            #expect(report.installed == 0)
+            #expect(report.refetched == shown.count - 1)
+            #expect(report.failedFetches == 0)
+            let served = server.simulator.statistics()
+            #expect(served.requests[Self.validatePath] == 1)
+            #expect(served.requests["/v1/casino/games"] == shown.count - 1)
+            guard case .fresh(let games, _) = cache.cachedGamesPage(edition: english, categoryId: server.firstCategoryId) else {
+                Issue.record("expected a fresh page")
+                return
+            }
+            #expect(games.items.allSatisfy { $0.name.hasSuffix(" v2") })
+        }
+    }
+
+    @Test func entriesOnDiskAreValidatedTooAndACategoryTheProviderRemovedIsForgotten() async throws {
+        // Given a previous session that fetched a category's first page onto disk
+        let elsewhere = try TemporaryDirectory()
+        var dropped = ""
+        try await withSimulator { server in
+            let first = try makeCache(server)
+            // (after the bundle's date: a disk entry older than the bundle gives way to it)
+            clock.advance(by: .seconds(max(server.catalog.generatedAt.timeIntervalSince(clock.now), 0) + 86_400))
+            dropped = server.bundledCategories.items.last!.id
+            _ = try await first.content(for: .gamesPage(english, categoryId: dropped, offset: 0))
+            await first.waitForRefreshes()
+            await first.flush()
+        }
+        // And a provider that has since dropped that category
+        let server = try await SimulatorFixture.start(in: elsewhere) { catalog in
+            var content = catalog.editions[english]!
+            content.categories.removeAll { $0["id"]?.text == dropped }
+            content.games[dropped] = nil
+            catalog.editions[english] = content
+        }
+        // When a new launch (nothing in memory) synchronizes
+        let cache = CatalogCache(
+            upstream: server.upstream(), cacheDirectory: directory.child("cache"), bundleDirectory: directory.child("out"),
+            clock: clock, logger: silentLogger)
+        let report = await cache.synchronize()
+        await cache.flush()
+        // Then the disk entry was sent and forgotten as removed
+        #expect(report.keys == 1)
+        #expect(report.removed == 1)
+        let withoutBundle = CatalogCache(
+            upstream: server.upstream(), cacheDirectory: directory.child("cache"), bundleDirectory: nil, clock: clock,
+            logger: silentLogger)
+        #expect(withoutBundle.cachedContent(for: .gamesPage(english, categoryId: dropped, offset: 0)) == .miss)
+        await server.simulator.stop()
+    }
+
+    @Test func manyKeysGoOutInBatchesUnderTheConfiguredSize() async throws {
+        try await withSimulator { server in
+            // Given five shown entries and batches of two
+            let cache = try makeCache(server) { $0.validationBatchSize = 2 }
+            let shown = showLobby(cache, server)
+            // When it synchronizes
+            let report = await cache.synchronize()
+            // Then three requests carried them all
+            #expect(report.requests == (shown.count + 1) / 2)
+            #expect(report.current == shown.count)
+            #expect(server.simulator.statistics().requests[Self.validatePath] == (shown.count + 1) / 2)
+        }
+    }
+
+    @Test(arguments: [500, 429])
+    func aFailingValidationFallsBackToKeyByKeyRefreshesAndLosesNothing(status: Int) async throws {
+        try await withSimulator { server in
+            // Given a shown lobby and a validation endpoint that fails once
+            let cache = try makeCache(server)
+            let shown = showLobby(cache, server)
+            server.simulator.update {
+                $0.faults = [.init(kind: .status, path: Self.validatePath, count: 1, status: status)]
+                $0.retryAfterSeconds = 0
+            }
+            // When it synchronizes
+            let report = await cache.synchronize()
+            // Then the failure is reported and every bundled entry was refreshed on its own
+            #expect(report.failedRequests == 1)
+            #expect(report.refreshedKeyByKey == shown.count)
+            #expect(server.simulator.statistics().requests[Self.validatePath] == 1)
+            for key in shown {
+                guard case .fresh = cache.cachedContent(for: key) else {
+                    Issue.record("\(key) was lost or not refreshed")
+                    continue
+                }
+            }
+        }
+    }
+
+    @Test(arguments: [
+        #"{"keys": {"en-iPhone/categories": {"invalidate": "yes"}}}"#,
+        #"{"keys": ["en-iPhone/categories"]}"#,
+        #"not json"#,
+    ])
+    func anAnswerOfTheWrongShapeFallsBackWithoutTouchingAnEntry(body: String) async throws {
+        try await withSimulator { server in
+            // Given a shown lobby and an endpoint answering garbage once
+            let cache = try makeCache(server)
+            let shown = showLobby(cache, server)
+            server.simulator.update { $0.faults = [.init(kind: .body, path: Self.validatePath, count: 1, body: body)] }
+            // When it synchronizes
+            let report = await cache.synchronize()
+            // Then nothing was installed from it, and the entries were refreshed one by one
+            #expect(report.failedRequests == 1)
+            #expect(report.current + report.installed == 0)
+            #expect(report.refreshedKeyByKey == shown.count)
+            #expect(cache.statistics().updatesEmitted == 0)
+        }
+    }
+
+    @Test func verdictsForKeysTheAppDidNotAskForAreIgnored() async throws {
+        try await withSimulator { server in
+            // Given an answer naming only keys the app does not hold
+            let cache = try makeCache(server)
+            _ = showLobby(cache, server)
+            let foreign = #"{"keys": {"de-iPhone/categories": {"invalidate": true, "content": {"items": []}},"#
+                + #" "en-iPhone/games/ELSEWHERE/0": {"invalidate": false}}}"#
+            server.simulator.update { $0.faults = [.init(kind: .body, path: Self.validatePath, count: 1, body: foreign)] }
+            // When it synchronizes
+            let report = await cache.synchronize()
+            // Then no entry changed, the held keys counted as unanswered and refreshed on their own
+            #expect(report.requests == 1)
+            #expect(report.failedRequests == 0)
+            #expect(report.current + report.installed + report.removed == 0)
+            #expect(report.unanswered == report.keys)
+            #expect(cache.statistics().updatesEmitted == 0)
+            #expect(cache.statistics().validatedInline == 0)
+        }
+    }
+
+    @Test func aTwoGigabyteAnswerIsCutOffAtTheCapAndFallsBack() async throws {
+        try await withSimulator { server in
+            // Given an endpoint that announces and streams a 2 GiB answer
+            let cache = try makeCache(server)
+            let shown = showLobby(cache, server)
+            server.simulator.update { $0.faults = [.init(kind: .oversized, path: Self.validatePath, count: 1)] }
+            // When it synchronizes
+            let report = await cache.synchronize()
+            // Then the request failed at the cap, and the entries were refreshed one by one
+            #expect(report.failedRequests == 1)
+            #expect(report.refreshedKeyByKey == shown.count)
+        }
+    }
+
+    @Test func anUpstreamWithoutBulkValidationRefreshesKeyByKey() async throws {
+        // Given an upstream that only has the per-key calls
+        let parts = try CatalogSynchronizationFallback.make(in: directory, clock: clock)
+        let cache = parts.cache
+        _ = cache.cachedCategories(edition: english)
+        // When it synchronizes
+        let report = await cache.synchronize()
+        // Then no validation was sent and the bundled categories were refreshed on their own
+        #expect(!report.isSupported)
+        #expect(report.requests == 0)
+        #expect(report.refreshedKeyByKey == 1)
+        #expect(parts.upstream.calls == 1)
+    }
+}
+
+/// A cache over ``CountingUpstream``, which has no bulk validation.
+private enum CatalogSynchronizationFallback {
+    static func make(in directory: TemporaryDirectory, clock: ManualClock) throws -> (cache: CatalogCache, upstream: CountingUpstream) {
+        let bundle = try BundleFixture(in: directory)
+        let upstream = CountingUpstream(catalog: bundle.catalog)
+        let cache = CatalogCache(
+            upstream: upstream, cacheDirectory: directory.child("cache"), bundleDirectory: bundle.directory, clock: clock,
+            logger: silentLogger)
+        return (cache, upstream)
+    }
+}
