@@ -45,6 +45,13 @@ extension CatalogCache {
         /// Bytes of changed content a bulk validation answer may carry inline: 256 KiB by default
         /// (dozens of pages); what does not fit is fetched key by key. 0 asks for none.
         public var validationInlineBytes = 256 << 10
+        /// How long stale and bundled answers gather before they are validated together, in one
+        /// bulk request instead of one refresh each: `nil` by default (one refresh per key, at
+        /// once). Set it (1 second suits a lobby opening its screens) with an upstream that has
+        /// bulk validation; ``CatalogCache/synchronize()`` and ``CatalogCache/waitForRefreshes()``
+        /// send what is gathered at once. Without bulk validation at the upstream, refreshes go
+        /// key by key again.
+        public var refreshBatchWindow: Duration?
 
         public init() {}
 

@@ -5,9 +5,11 @@ import ProviderAPI
 
 /// Background refreshes of stale and bundled content, and the retries of failed ones.
 extension CatalogCache {
-    /// Starts a refresh of `key` unless one is running or waiting to retry.
+    /// Starts a refresh of `key` unless one is running, waiting to retry or queued. With
+    /// ``Configuration/refreshBatchWindow`` set (and `batching`), a global key is queued for the
+    /// next batched validation instead, and `nil` is returned.
     @discardableResult
-    func refreshInBackground(_ key: CacheKey, current: CacheEntry) -> Task<Void, Never>? {
+    func refreshInBackground(_ key: CacheKey, current: CacheEntry, batching: Bool = true) -> Task<Void, Never>? {
         let now = clock.now
         return state.withLock { state -> Task<Void, Never>? in
             if let until = state.cooldowns[key] {
@@ -15,6 +17,10 @@ extension CatalogCache {
                 state.cooldowns[key] = nil
             }
             guard state.refreshing.insert(key).inserted else { return nil }
+            if batching, key.scope == .global, !state.validationUnsupported, let window = configuration.refreshBatchWindow {
+                queueForValidation(key, window: window, &state)
+                return nil
+            }
             return self.startRunning(&state) { try? await self.refresh(key, current: current) }
         }
     }
@@ -68,7 +74,7 @@ extension CatalogCache {
 
     /// Registers and starts a background task, so ``waitForRefreshes()`` can wait for it; the task
     /// unregisters itself when done (it takes the lock the caller holds, so it cannot finish first).
-    private func startRunning(_ state: inout State, _ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+    func startRunning(_ state: inout State, _ body: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         state.nextTaskID += 1
         let id = state.nextTaskID
         let task = Task {

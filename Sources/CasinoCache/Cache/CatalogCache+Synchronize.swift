@@ -24,7 +24,61 @@ extension CatalogCache {
     /// - Returns: What was sent and what each verdict did.
     @discardableResult
     public func synchronize() async -> SynchronizationReport {
-        let held = heldForValidation()
+        let queued = takeQueued()
+        var held = heldForValidation()
+        for key in queued where held[key] == nil {
+            if let entry = heldEntry(key) { hold(entry, inMemory: true, in: &held) }
+        }
+        return await validate(held, releasing: queued)
+    }
+
+    /// Validates the keys that stale and bundled answers queued (``Configuration/refreshBatchWindow``)
+    /// in one request: what the batch timer and ``waitForRefreshes()`` call.
+    func validateQueued() async {
+        let queued = takeQueued()
+        guard !queued.isEmpty else { return }
+        var held: [CacheKey: Held] = [:]
+        for key in queued {
+            if let entry = heldEntry(key) { hold(entry, inMemory: true, in: &held) }
+        }
+        await validate(held, releasing: queued)
+    }
+
+    /// Queues `key` for the next batched validation; starts the window's timer for the first.
+    /// The caller has marked it refreshing.
+    func queueForValidation(_ key: CacheKey, window: Duration, _ state: inout State) {
+        state.queued.insert(key)
+        guard state.batchTimer == nil else { return }
+        let clock = self.clock
+        state.batchTimer = Task {
+            do { try await clock.sleep(for: window) } catch { return }
+            // Registered as running, so ``waitForRefreshes()`` waits for it.
+            let validation = self.state.withLock { state in
+                self.startRunning(&state) { await self.validateQueued() }
+            }
+            await validation.value
+        }
+    }
+
+    /// Empties the queue and stops its timer. Its keys still count as refreshing until
+    /// ``validate(_:releasing:)`` has their verdicts, so a lookup meanwhile does not queue them again.
+    private func takeQueued() -> Set<CacheKey> {
+        let (queued, timer) = state.withLock { state -> (Set<CacheKey>, Task<Void, Never>?) in
+            let queued = state.queued
+            let timer = state.batchTimer
+            state.queued = []
+            state.batchTimer = nil
+            return (queued, timer)
+        }
+        timer?.cancel()
+        return queued
+    }
+
+    /// Sends `held` in requests of at most ``Configuration/validationBatchSize`` keys and acts on
+    /// the verdicts (see ``synchronize()``); `releasing` (keys taken from the queue) stop counting
+    /// as refreshing once the verdicts are in.
+    @discardableResult
+    private func validate(_ held: [CacheKey: Held], releasing: Set<CacheKey>) async -> SynchronizationReport {
         var report = SynchronizationReport(keys: held.count)
         let generation = state.withLock { $0.generation(of: .global) }
         let batchSize = min(max(configuration.validationBatchSize, 1), CacheValidation.maxKeys)
@@ -45,6 +99,7 @@ extension CatalogCache {
                     })
                 else {
                     report.isSupported = false
+                    state.withLock { $0.validationUnsupported = true }
                     fallback += batch
                     continue
                 }
@@ -88,6 +143,9 @@ extension CatalogCache {
                 }
             }
         }
+        state.withLock { state in
+            for key in releasing { state.refreshing.remove(key) }
+        }
         await withTaskGroup(of: Bool.self) { group in
             for key in refetch {
                 let current = held[key]!.entry
@@ -108,15 +166,22 @@ extension CatalogCache {
     /// filling memory).
     private func heldForValidation() -> [CacheKey: Held] {
         var held: [CacheKey: Held] = [:]
-        func hold(_ entry: CacheEntry, inMemory: Bool) {
-            guard isCached(entry.key), let hash = try? entry.content.contentHash() else { return }
-            held[entry.key] = Held(entry: entry, contentHash: hash, inMemory: inMemory)
-        }
-        for entry in memory.entries(in: .global) { hold(entry, inMemory: true) }
+        for entry in memory.entries(in: .global) { hold(entry, inMemory: true, in: &held) }
         for key in disk?.storedGlobalKeys() ?? [] where held[key] == nil {
-            if let (entry, _) = storedEntryBelowMemory(key) { hold(entry, inMemory: false) }
+            if let (entry, _) = storedEntryBelowMemory(key) { hold(entry, inMemory: false, in: &held) }
         }
         return held
+    }
+
+    /// What the tiers hold for `key`, as a lookup would find it, without counting an answer or
+    /// marking it used.
+    private func heldEntry(_ key: CacheKey) -> CacheEntry? {
+        memory.peek(key) ?? storedEntryBelowMemory(key)?.0
+    }
+
+    private func hold(_ entry: CacheEntry, inMemory: Bool, in held: inout [CacheKey: Held]) {
+        guard isCached(entry.key), let hash = try? entry.content.contentHash() else { return }
+        held[entry.key] = Held(entry: entry, contentHash: hash, inMemory: inMemory)
     }
 
     /// An entry held, its content hash, and whether memory holds it (else only the disk does).
@@ -131,7 +196,9 @@ extension CatalogCache {
     private func refreshKeyByKey(_ keys: [CacheKey]) async -> Int {
         var tasks: [Task<Void, Never>] = []
         for key in keys {
-            guard let entry = storedEntry(key), let task = refreshInBackground(key, current: entry) else { continue }
+            guard let entry = storedEntry(key), let task = refreshInBackground(key, current: entry, batching: false) else {
+                continue
+            }
             tasks.append(task)
         }
         for task in tasks { await task.value }

@@ -74,6 +74,11 @@ public final class CatalogCache: Sendable {
         var statistics = CacheStatistics()
         /// Answers from the disk and the bundle (the memory tier counts its own hits).
         var answers = AnswerCounts()
+        /// Keys waiting for the next batched validation (``Configuration/refreshBatchWindow``).
+        var queued: Set<CacheKey> = []
+        var batchTimer: Task<Void, Never>?
+        /// Set once the upstream answered that it has no bulk validation: no more batching.
+        var validationUnsupported = false
 
         /// The clear counters a fetch for `scope` notes when it starts and checks before storing.
         func generation(of scope: CacheScope) -> [Int] {
@@ -308,8 +313,9 @@ public final class CatalogCache: Sendable {
     }
 
     /// Waits until the background refreshes running now have finished (retries waiting for
-    /// their backoff are not waited for).
+    /// their backoff are not waited for); keys queued for a batched validation are sent at once.
     public func waitForRefreshes() async {
+        await validateQueued()
         while true {
             let running = state.withLock { Array($0.running.values) }
             if running.isEmpty { return }

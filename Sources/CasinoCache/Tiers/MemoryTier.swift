@@ -85,6 +85,11 @@ import Foundation
         }
     }
 
+    /// The entry for `key`, without marking it used.
+    func peek(_ key: CacheKey) -> CacheEntry? {
+        state.withLock { $0.boxes[key]?.entry }
+    }
+
     /// The entries of `scope` held now, without marking them used: what bulk validation checks.
     func entries(in scope: CacheScope) -> [CacheEntry] {
         state.withLock { state in state.boxes.values.compactMap { $0.entry.key.scope == scope ? $0.entry : nil } }

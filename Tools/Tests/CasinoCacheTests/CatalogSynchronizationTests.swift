@@ -270,6 +270,62 @@ struct CatalogSynchronizationTests {
         }
     }
 
+    @Test func staleAndBundledAnswersWithinTheBatchWindowAreValidatedInOneRequest() async throws {
+        try await withSimulator { server in
+            // Given a cache that gathers refreshes for a second
+            let cache = try makeCache(server) { $0.refreshBatchWindow = .seconds(1) }
+            // When the lobby's screens are read (bundled answers at once)
+            guard case .bundled = try await cache.categories(edition: english) else {
+                Issue.record("expected a bundled answer")
+                return
+            }
+            for category in server.bundledCategories.items {
+                _ = try await cache.gamesPage(edition: english, categoryId: category.id)
+            }
+            // Then nothing is sent before the window ends
+            #expect(server.simulator.statistics().totalRequests == 0)
+            // And when it ends, one validation covers every screen, and they are fresh
+            await eventually { clock.sleeperCount > 0 }
+            clock.advance(by: .seconds(1))
+            await eventually { cache.statistics().validatedCurrent == server.bundledCategories.items.count + 1 }
+            await cache.waitForRefreshes()
+            #expect(server.simulator.statistics().requests[Self.validatePath] == 1)
+            #expect(server.simulator.statistics().totalRequests == 1)
+            guard case .fresh = try await cache.categories(edition: english) else {
+                Issue.record("expected fresh categories")
+                return
+            }
+        }
+    }
+
+    @Test func waitingForRefreshesSendsWhatIsGatheredAtOnce() async throws {
+        try await withSimulator { server in
+            // Given bundled answers gathered for a batch an hour long
+            let cache = try makeCache(server) { $0.refreshBatchWindow = .seconds(3600) }
+            _ = try await cache.categories(edition: english)
+            _ = try await cache.gamesPage(edition: english, categoryId: server.firstCategoryId)
+            // When the app waits for its refreshes
+            await cache.waitForRefreshes()
+            // Then one validation was sent without waiting out the window
+            #expect(server.simulator.statistics().requests[Self.validatePath] == 1)
+            #expect(cache.statistics().validatedCurrent == 2)
+        }
+    }
+
+    @Test func batchingFallsBackToKeyByKeyWithAnUpstreamWithoutBulkValidation() async throws {
+        // Given a batching cache over an upstream with per-key calls only
+        let parts = try CatalogSynchronizationFallback.make(in: directory, clock: clock) { $0.refreshBatchWindow = .seconds(1) }
+        let cache = parts.cache
+        // When a bundled answer is gathered and sent
+        _ = try await cache.categories(edition: english)
+        await cache.waitForRefreshes()
+        // Then it was refreshed on its own, and the next bundled answer refreshes at once
+        #expect(parts.upstream.calls == 1)
+        _ = try await cache.gamesPage(edition: english, categoryId: parts.firstCategoryId)
+        await eventually { parts.upstream.calls == 2 }
+        #expect(parts.upstream.calls == 2)
+    }
+
     @Test func anUpstreamWithoutBulkValidationRefreshesKeyByKey() async throws {
         // Given an upstream that only has the per-key calls
         let parts = try CatalogSynchronizationFallback.make(in: directory, clock: clock)
@@ -287,12 +343,16 @@ struct CatalogSynchronizationTests {
 
 /// A cache over ``CountingUpstream``, which has no bulk validation.
 private enum CatalogSynchronizationFallback {
-    static func make(in directory: TemporaryDirectory, clock: ManualClock) throws -> (cache: CatalogCache, upstream: CountingUpstream) {
+    static func make(
+        in directory: TemporaryDirectory, clock: ManualClock, configure: (inout CatalogCache.Configuration) -> Void = { _ in }
+    ) throws -> (cache: CatalogCache, upstream: CountingUpstream, firstCategoryId: String) {
         let bundle = try BundleFixture(in: directory)
         let upstream = CountingUpstream(catalog: bundle.catalog)
+        var configuration = CatalogCache.Configuration.default
+        configure(&configuration)
         let cache = CatalogCache(
-            upstream: upstream, cacheDirectory: directory.child("cache"), bundleDirectory: bundle.directory, clock: clock,
-            logger: silentLogger)
-        return (cache, upstream)
+            configuration: configuration, upstream: upstream, cacheDirectory: directory.child("cache"),
+            bundleDirectory: bundle.directory, clock: clock, logger: silentLogger)
+        return (cache, upstream, bundle.firstCategoryId)
     }
 }
