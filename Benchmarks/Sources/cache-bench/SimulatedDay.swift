@@ -3,11 +3,12 @@ import CasinoCacheTesting
 import CasinoCatalog
 import CatalogPipeline
 import Foundation
+import ProviderAPI
 import Synchronization
 
 /// An upstream with the provider's 2–5 s latency on a virtual clock: it answers at once but
-/// reports how long the real provider would have taken, counts calls and body bytes, and can
-/// honour or ignore ETags.
+/// reports how long the real provider would have taken, counts calls and body bytes, can honour
+/// or ignore ETags, and can answer bulk validations (the simulator's JSON, counted in bytes).
 final class VirtualProvider: CatalogUpstream {
     private struct State {
         var calls = 0
@@ -15,15 +16,24 @@ final class VirtualProvider: CatalogUpstream {
         var bytes = 0
         var random: UInt64 = 20_261_123
         var lastLatency: [String: Duration] = [:]
+
+        /// Counts a call and draws its virtual latency.
+        mutating func count(call key: String) {
+            calls += 1
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            lastLatency[key] = .milliseconds(2000 + Int((random >> 33) % 3001))
+        }
     }
 
     private let state = Mutex(State())
     let catalog: Catalog
     let honoursETags: Bool
+    let validates: Bool
 
-    init(catalog: Catalog, honoursETags: Bool) {
+    init(catalog: Catalog, honoursETags: Bool, validates: Bool = false) {
         self.catalog = catalog
         self.honoursETags = honoursETags
+        self.validates = validates
     }
 
     var calls: Int { state.withLock { $0.calls } }
@@ -35,9 +45,7 @@ final class VirtualProvider: CatalogUpstream {
         let body = try CatalogCoding.encoder().encode(value)
         let tag = "\"" + String(FileNaming.hexSHA256(body).prefix(16)) + "\""
         return state.withLock { state in
-            state.calls += 1
-            state.random = state.random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            state.lastLatency[key] = .milliseconds(2000 + Int((state.random >> 33) % 3001))
+            state.count(call: key)
             if honoursETags, etag == tag {
                 state.notModified += 1
                 return .notModified
@@ -57,10 +65,43 @@ final class VirtualProvider: CatalogUpstream {
         let page = catalog.editions[0].pages.first { $0.categoryId == categoryId && $0.offset == offset }!
         return try answer(page, key: "\(categoryId)/\(offset)", etag: etag)
     }
+
+    func validate(
+        contentHashes: [SnapshotKey: String], pageSize: Int, inlineBytes: Int
+    ) async throws -> [SnapshotKey: UpstreamVerdict]? {
+        guard validates else { return nil }
+        var verdicts: [SnapshotKey: UpstreamVerdict] = [:]
+        var answer: [String: CacheValidation.Verdict] = [:]
+        for (key, held) in contentHashes {
+            let content: CacheValidation.Content
+            switch key {
+            case .categories: content = .categories(catalog.editions[0].categories)
+            case .gamesPage(_, let categoryId, let offset):
+                content = .gamesPage(catalog.editions[0].pages.first { $0.categoryId == categoryId && $0.offset == offset }!)
+            }
+            let hash = CatalogRules.contentHashPrefix + FileNaming.hexSHA256(try CatalogCoding.encoder().encode(content))
+            if hash == held {
+                verdicts[key] = .current(etag: nil)
+                answer[key.description] = CacheValidation.Verdict(invalidate: false)
+            } else {
+                answer[key.description] = CacheValidation.Verdict(invalidate: true, contentHash: hash, content: content)
+                switch content {
+                case .categories(let list): verdicts[key] = .changed(.categories(list), etag: nil)
+                case .gamesPage(let page): verdicts[key] = .changed(.gamesPage(page), etag: nil)
+                }
+            }
+        }
+        let bytes = try CatalogCoding.encoder().encode(CacheValidation.Response(keys: answer)).count
+        state.withLock { state in
+            state.count(call: "validate")
+            state.bytes += bytes
+        }
+        return verdicts
+    }
 }
 
 /// Five app sessions across a day, each opening the lobby and two categories, for: no cache,
-/// the seed-000 design (6 h TTL, no ETag), and this cache with its defaults. Reports upstream
+/// the seed-000 design (6 h TTL, no ETag), this cache with its defaults, and with bulk validation. Reports upstream
 /// calls, body bytes and the time to first content per screen.
 func simulatedDay() async throws {
     let work = benchRoot.appendingPathComponent("day-\(UUID().uuidString)")
@@ -89,7 +130,7 @@ func simulatedDay() async throws {
         sessionHours: sessionHours, catalog: catalog, bundle: bundle, work: work)
 }
 
-/// One simulated day of `screens` (the categories opened per session) for the three designs.
+/// One simulated day of `screens` (the categories opened per session) for each design.
 private func simulateDay(
     _ pattern: String, screens: [[String]], sessionHours: [Double], catalog: Catalog, bundle: URL, work: URL
 ) async throws {
@@ -121,22 +162,30 @@ private func simulateDay(
 
     // (b) the seed-000 design and (c) this cache: a new cache per session (an app launch) on the
     // same directories; background refreshes finish before the next screen.
-    for (name, honoursETags) in [("seed-000 design (6 h TTL, no ETag)", false), ("CasinoCache defaults", true)] {
-        let provider = VirtualProvider(catalog: catalog, honoursETags: honoursETags)
+    let designs = [
+        ("seed-000 design (6 h TTL, no ETag)", false, false), ("CasinoCache defaults", true, false),
+        ("CasinoCache + bulk validation (synchronize, 1 s batches)", true, true),
+    ]
+    for (name, honoursETags, validates) in designs {
+        let provider = VirtualProvider(catalog: catalog, honoursETags: honoursETags, validates: validates)
+        var configuration = CatalogCache.Configuration.default
+        if validates { configuration.refreshBatchWindow = .seconds(1) }
         let clock = ManualClock(now: catalog.generatedAt.addingTimeInterval(86_400))
-        let directory = work.appendingPathComponent("cache-\(honoursETags)-\(UUID().uuidString)")
+        let directory = work.appendingPathComponent("cache-\(UUID().uuidString)")
         var times: [Duration] = []
         var previousHour = 0.0
         for (session, hour) in sessionHours.enumerated() {
             clock.advance(by: .milliseconds(Int64((hour - previousHour) * 3_600_000)))
             previousHour = hour
             let cache = CatalogCache(
-                upstream: provider, cacheDirectory: directory, bundleDirectory: bundle, clock: clock, logger: benchLogger)
+                configuration: configuration, upstream: provider, cacheDirectory: directory, bundleDirectory: bundle,
+                clock: clock, logger: benchLogger)
             func screen(_ key: String, _ read: () async throws -> Bool) async throws {
                 let start = ContinuousClock.now
                 let fetched = try await read()
                 times.append(fetched ? provider.latency(of: key)! : ContinuousClock.now - start)
-                await cache.waitForRefreshes()
+                // The per-key designs refresh after each screen; the validating one gathers them.
+                if !validates { await cache.waitForRefreshes() }
             }
             try await screen("categories") {
                 if case .fresh(_, let metadata) = try await cache.categories(edition: edition), metadata.tier == .upstream { return true }
@@ -150,6 +199,12 @@ private func simulateDay(
                     return false
                 }
             }
+            if validates {
+                // Once the session's screens are up: one request validates what they showed and
+                // what the disk holds.
+                await cache.synchronize()
+                await cache.waitForRefreshes()
+            }
             await cache.flush()
         }
         outcomes.append(
@@ -158,14 +213,15 @@ private func simulateDay(
 
     let baseline = Double(outcomes[0].calls)
     print("A simulated day, \(pattern): 5 sessions (0 h, 2 h, 5 h, 9 h, 14 h), each the lobby + 2 categories; provider latency 2–5 s")
-    print("| design | upstream calls | vs no cache | 304s | body bytes | first content: median | worst |")
-    print("|---|---|---|---|---|---|---|")
+    print("| design | upstream calls | vs no cache | 304s | body bytes | vs no cache | first content: median | worst |")
+    print("|---|---|---|---|---|---|---|---|")
     for outcome in outcomes {
         let sorted = outcome.firstContent.sorted()
         let median = sorted[sorted.count / 2]
         print(
             "| \(outcome.name) | \(outcome.calls) | \(String(format: "%+.0f %%", (Double(outcome.calls) / baseline - 1) * 100)) | "
-                + "\(outcome.notModified) | \(outcome.bytes) | \(format(nanoseconds(median))) | \(format(nanoseconds(sorted.last!))) |")
+                + "\(outcome.notModified) | \(outcome.bytes) | \(String(format: "%.0f %%", Double(outcome.bytes) / Double(outcomes[0].bytes) * 100)) | "
+                + "\(format(nanoseconds(median))) | \(format(nanoseconds(sorted.last!))) |")
     }
     print("(time to first content counts the cache's real time; a screen that had to wait counts the provider's virtual latency)")
 }

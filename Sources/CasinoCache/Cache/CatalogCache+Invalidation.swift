@@ -5,7 +5,8 @@ import Logging
 /// Push invalidation (seed 003): the provider names what changed; the cache stops calling it fresh.
 extension CatalogCache {
     /// Marks the catalogue entries a push names as stale, in memory and on disk, and refreshes
-    /// the ones in memory (what the app has been showing) now; the others refresh when next read.
+    /// the ones in memory (what the app has been showing) now, in one bulk validation with
+    /// ``Configuration/refreshBatchWindow`` set; the others refresh when next read.
     ///
     /// Stale, not forgotten: until the refresh lands, and offline, the entry is still answered
     /// (as `.stale`). Keys of editions or categories the cache does not hold match nothing;
@@ -56,9 +57,15 @@ extension CatalogCache {
                 memory.store(marked)
                 disk?.store(marked)
             }
-            if let task = refreshInBackground(entry.key, current: marked) { tasks.append(task) }
+            if let task = refreshInBackground(entry.key, current: marked) {
+                tasks.append(task)
+                report.refreshed += 1
+            } else if state.withLock({ $0.queued.contains(entry.key) }) {
+                report.refreshed += 1
+            }
         }
-        report.refreshed = tasks.count
+        // With batched refreshes the shown keys were queued: one bulk request for all, now.
+        await validateQueued()
         for task in tasks { await task.value }
         return report
     }
@@ -85,7 +92,7 @@ public struct InvalidationReport: Sendable, Hashable, CustomStringConvertible {
     public var rejected = 0
     /// Entries held in memory or on disk that a pattern named, now stale.
     public var matched = 0
-    /// Refreshes run for the matched entries in memory.
+    /// Matched entries in memory refreshed (started, or sent in one bulk validation).
     public var refreshed = 0
 
     public init(patterns: Int = 0, rejected: Int = 0) {

@@ -12,6 +12,8 @@ struct DemoReport {
     var statistics: [(steps: String, statistics: CacheStatistics)] = []
     /// The cause of the first failed refresh while the provider was down.
     var failureCause: String?
+    /// The push payload of step 7, as the simulator announced its version bump.
+    var pushPayload: String?
 
     /// The report as text: the setup, the table, the statistics.
     func rendered() -> String {
@@ -41,6 +43,7 @@ struct DemoReport {
         lines += cells.map(line)
         lines.append("")
         if let failureCause { lines.append("refresh failure while the provider was down: \(failureCause)") }
+        if let pushPayload { lines.append("push payload of step 7: \(pushPayload)") }
         if let spinner = rows.first?.firstContent, let slowest = rows.dropFirst().map(\.firstContent).max() {
             lines.append(
                 "without the cache the lobby waited \(DemoRow.milliseconds(spinner)) behind a spinner; with it, the first "

@@ -135,6 +135,38 @@ struct DemoStory: Sendable {
         let fifth = try await recover(fourth, categoryId: categoryId, simulator: simulator, before: before)
         report.rows.append(fifth)
         report.statistics.append(("4 (and 5)", fourth.cache.statistics()))
+
+        // 6. Catalogue sync: the provider changed again (v4); a relaunch an hour later shows the
+        // lobby from disk and learns the change through one validation call, content inline.
+        simulator.update { $0.version = 4 }
+        clock.advance(by: .seconds(3600))
+        before = simulator.statistics()
+        var configuration = CatalogCache.Configuration.default
+        configuration.refreshBatchWindow = .seconds(1)
+        let syncing = CatalogCache(
+            configuration: configuration, upstream: upstream, cacheDirectory: directory, bundleDirectory: bundle,
+            clock: clock, logger: logger)
+        let sixth = try await learn(
+            "6 relaunch +1 h (v4), synchronize()", cache: syncing, categoryId: categoryId, simulator: simulator,
+            before: before
+        ) { cache in
+            "\(await cache.synchronize())"
+        }
+        report.rows.append(sixth.row)
+
+        // 7. Push: mid-session the provider changes (v5) and pushes what changed.
+        before = simulator.statistics()
+        let payload = try simulator.bumpVersion()
+        let push = try CatalogInvalidation(json: payload)
+        let seventh = try await learn(
+            "7 push mid-session (v5), markStale()", cache: syncing, log: sixth.log, categoryId: categoryId,
+            simulator: simulator, before: before
+        ) { cache in
+            "\(await cache.markStale(push))"
+        }
+        report.rows.append(seventh.row)
+        report.statistics.append(("6 and 7", syncing.statistics()))
+        report.pushPayload = String(decoding: payload, as: UTF8.self)
         return report
     }
 
@@ -172,6 +204,34 @@ struct DemoStory: Sendable {
             then: DemoRow.then(log.events, server: (before, simulator.statistics())), settled: settled,
             requests: DemoRow.requests(from: before, to: simulator.statistics()), updates: log.updates.count,
             failures: log.failures.count)
+        return Session(cache: cache, log: log, row: row)
+    }
+
+    /// A session that learns of catalogue changes through `learn` (a bulk validation or a push)
+    /// instead of per-key refreshes: the lobby is rendered from the tiers, then `learn` runs.
+    private func learn(
+        _ name: String, cache: CatalogCache, log: UpdateLog? = nil, categoryId: String, simulator: CatalogSimulator,
+        before: SimulatorStatistics, _ learn: (CatalogCache) async -> String
+    ) async throws -> Session {
+        let edition = Self.edition
+        let log = log ?? UpdateLog(cache.updates())
+        let eventsBefore = log.events.count
+        let started = ContinuousClock.now
+        let categories = cache.cachedCategories(edition: edition)
+        let page = cache.cachedGamesPage(edition: edition, categoryId: categoryId)
+        let firstContent = started.duration(to: .now)
+        let outcome = await learn(cache)
+        await cache.waitForRefreshes()
+        await log.settle(with: cache)
+        let settled = started.duration(to: .now)
+        let events = Array(log.events.dropFirst(eventsBefore))
+        let row = DemoRow(
+            step: name, sawFirst: DemoRow.describe(categories: categories, page: page), firstContent: firstContent,
+            tier: DemoRow.tier(of: categories, page),
+            then: DemoRow.then(events, server: (before, simulator.statistics())) + "; \(outcome)", settled: settled,
+            requests: DemoRow.requests(from: before, to: simulator.statistics()),
+            updates: events.filter { if case .updated = $0.event { true } else { false } }.count,
+            failures: events.filter { if case .refreshFailed = $0.event { true } else { false } }.count)
         return Session(cache: cache, log: log, row: row)
     }
 
