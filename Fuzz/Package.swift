@@ -2,9 +2,10 @@
 //
 // libFuzzer entry points for every decoder that reads hostile bytes: gzip with caps, snapshot and
 // manifest decoding with the schema's rules, the XML feed reader, the provider's DTOs and their
-// mapping, and the validator on a snapshot directory with one fuzzed file. Run with `make fuzz`
-// (it builds with `--sanitize fuzzer --sanitize address` and seeds each corpus from data/ and
-// out/); `make test` does not run them.
+// mapping, what catalogue sync reads (validation answers, push payloads), and the validator on a
+// snapshot directory with one fuzzed file. Run with `make fuzz` (it builds with `--sanitize
+// fuzzer --sanitize address` and seeds each corpus from data/ and out/); `make test` does not
+// run them.
 
 import Foundation
 import PackageDescription
@@ -35,6 +36,13 @@ let package = Package(
             name: "fuzz-provider",
             dependencies: [
                 .product(name: "ProviderAPI", package: root), .product(name: "CasinoCatalog", package: root),
+            ]
+        ),
+        .executableTarget(
+            name: "fuzz-sync",
+            dependencies: [
+                .product(name: "CasinoCache", package: root), .product(name: "ProviderAPI", package: root),
+                .product(name: "CasinoCatalog", package: root),
             ]
         ),
         .executableTarget(

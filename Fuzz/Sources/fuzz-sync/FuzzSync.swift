@@ -1,0 +1,31 @@
+import CasinoCache
+import CasinoCatalog
+import Foundation
+import ProviderAPI
+
+/// What catalogue sync reads from the network: a bulk validation answer (decoded as the app's
+/// HTTP upstream decodes it, its inline content held to the schema's rules the way the cache
+/// holds it), a push payload, and the key patterns a push names. Hostile bytes are an error or a
+/// count of rejected entries, never a trap; a pattern prints back to itself.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzSync(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let data = Data(bytes: start, count: count)
+    if let response = try? CatalogCoding.decoder().decode(CacheValidation.Response.self, from: data) {
+        for (text, verdict) in response.keys {
+            _ = SnapshotKey(text)
+            switch verdict.content {
+            case .categories(let list)?: _ = list.violations()
+            case .gamesPage(let page)?: _ = page.violations()
+            case nil: break
+            }
+        }
+    }
+    if let push = try? CatalogInvalidation(json: data) {
+        precondition(push.patterns.count <= CatalogInvalidation.maxPatterns, "more patterns than the cap")
+        precondition(Set(push.patterns).count == push.patterns.count, "a pattern kept twice")
+    }
+    if let text = String(data: data, encoding: .utf8), let pattern = SnapshotKeyPattern(text) {
+        precondition(SnapshotKeyPattern(pattern.description) == pattern, "\(pattern) does not print back to itself")
+    }
+    return 0
+}
