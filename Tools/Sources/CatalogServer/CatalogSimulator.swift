@@ -25,6 +25,8 @@ public final class CatalogSimulator: Sendable {
     private let catalog: SimulatedCatalog
     private let logger: Logger
     private let state: Locked<State>
+    /// The published snapshot set served under `/ota` (`CatalogSimulator+Published.swift`).
+    let published = Locked(PublishedState())
 
     private struct State {
         var settings: SimulatorSettings
@@ -146,6 +148,7 @@ public final class CatalogSimulator: Sendable {
             self.resetStatistics()
             return Response(status: .noContent)
         }
+        addPublishedRoutes(to: router)
         var logger = self.logger
         logger.logLevel = min(logger.logLevel, .info)
         return Application(
@@ -287,7 +290,7 @@ public final class CatalogSimulator: Sendable {
 
     /// Sleeps for simulated latency or a stall, ending early when the server shuts down, so
     /// ``stop()`` does not wait out a 60-second stall.
-    private static func pause(milliseconds: Int) async throws {
+    static func pause(milliseconds: Int) async throws {
         try await cancelWhenGracefulShutdown { try await Task.sleep(for: .milliseconds(milliseconds)) }
     }
 
