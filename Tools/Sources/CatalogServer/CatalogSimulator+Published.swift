@@ -56,6 +56,9 @@ extension CatalogSimulator {
     /// What has been served of published sets.
     public func publishedStatistics() -> PublishedStatistics { published.withLock { $0.statistics } }
 
+    /// Forgets what has been served of published sets.
+    public func resetPublishedStatistics() { published.withLock { $0.statistics = PublishedStatistics() } }
+
     /// The routes of published sets; `makeApplication` calls it.
     func addPublishedRoutes(to router: Router<BasicRequestContext>) {
         router.get(RouterPath(stringLiteral: Self.publishedPath + "/" + SignedManifest.fileName)) { request, _ in
