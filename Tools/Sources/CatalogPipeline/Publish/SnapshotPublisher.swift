@@ -145,14 +145,8 @@ public struct SnapshotPublisher: Sendable {
         guard FileInput.isDirectory(directory) else {
             throw PipelineError(.missingInput, "no snapshot directory here (make snapshot writes one)", file: directory.relativePath)
         }
-        let report = SnapshotValidator(limits: limits).validate(directory: directory)
-        guard report.isValid else {
-            throw PipelineError(
-                .validationFailed,
-                "the snapshot does not validate (\(report.problems.count) problems); nothing was published. First: "
-                    + report.problems.prefix(3).map(\.description).joined(separator: "; "),
-                file: directory.relativePath)
-        }
+        try SnapshotValidator(limits: limits).validate(directory: directory)
+            .requireValid("the snapshot", file: directory.relativePath)
         let reader = SnapshotReader(directory: directory, limits: limits)
         let manifestURL = directory.appendingPathComponent(Manifest.fileName)
         let bytes = try FileInput.read(manifestURL, limit: limits.maxManifestBytes, what: "the snapshot manifest")
