@@ -7,6 +7,8 @@
 #   snapshot    SOURCE → normalized catalogue → OUT/ (release build; does nothing when unchanged)
 #   validate    check OUT/ against its manifest and the schema (every problem, exit 1 if any)
 #   inspect     print a summary of OUT/manifest.json
+#   keygen      write a signing key pair into KEYS (the private key never goes into the repository)
+#   publish     sign OUT/ into the CDN-ready set PUBLISHED (key: KEY=<file>, else $CATALOG_SIGNING_KEY)
 #   schema      regenerate docs/snapshot-contract.schema.json, the snapshot contract as a JSON Schema
 #   test        all tests, then the pipeline end to end on data/ (validated, gzip -t, deterministic)
 #   sample      write a synthetic recording of GAMES games into .catalog/sample-GAMES
@@ -25,6 +27,10 @@
 #   OUT=out                   the snapshot directory
 #   CONFIG=data/catalog.json  the pipeline configuration
 #   SOURCE_DATE_EPOCH=        seconds since 1970 to stamp as generatedAt (default: the fetch time)
+#   PUBLISHED=published       the published set's directory (make publish; files are kept, never deleted)
+#   KEY=                      the private key file for make publish (default: $CATALOG_SIGNING_KEY)
+#   KEYS=.catalog/keys        where make keygen writes the key pair
+#   EXPIRES_IN=30d            how long apps accept a published set (<n>d, <n>h, <n>m or <n>s)
 #   GAMES=10000               size of `make sample` (and of `make serve` without a recording)
 #   PORT=8080                 the port of `make serve`
 #   FUZZ_SECONDS=60           how long `make fuzz` runs each target; FUZZ_TARGETS picks targets
@@ -47,6 +53,10 @@ endif
 CONFIG ?= data/catalog.json
 SOURCE_DATE_EPOCH ?=
 GAMES ?= 10000
+PUBLISHED ?= published
+KEY ?=
+KEYS ?= $(WORK)/keys
+EXPIRES_IN ?= 30d
 SWIFT ?= swift
 
 WORK := .catalog
@@ -68,7 +78,7 @@ EPOCH_FLAG := $(if $(SOURCE_DATE_EPOCH),--source-date-epoch $(SOURCE_DATE_EPOCH)
 PARAMS_TEXT := $(SOURCE)|$(KIND)|$(CONFIG)|$(SOURCE_DATE_EPOCH)
 $(shell mkdir -p $(WORK) && { [ -f $(PARAMS) ] && [ "$$(cat $(PARAMS))" = '$(PARAMS_TEXT)' ] || printf '%s' '$(PARAMS_TEXT)' > $(PARAMS); })
 
-.PHONY: help deps build snapshot validate inspect schema test sample bench fuzz serve demo format lint clean FORCE
+.PHONY: help deps build snapshot validate inspect keygen publish schema test sample bench fuzz serve demo format lint clean FORCE
 
 help:
 	@sed -n '3,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -111,6 +121,14 @@ validate: $(RELEASE_CATALOG)
 
 inspect: $(RELEASE_CATALOG)
 	$(RELEASE_CATALOG) inspect $(OUT)
+
+keygen: $(RELEASE_CATALOG)
+	$(RELEASE_CATALOG) keygen --output $(KEYS)
+
+# The key comes from KEY or the environment only: a make variable on the command line is no place
+# for a secret, and the repository never holds one.
+publish: $(OUT)/manifest.json $(RELEASE_CATALOG)
+	$(RELEASE_CATALOG) publish --from $(OUT) --to $(PUBLISHED) $(if $(KEY),--key-file $(KEY),) --expires-in $(EXPIRES_IN)
 
 # The snapshot contract for other clients (Android, web), generated from the Swift types and limits.
 SCHEMA := docs/snapshot-contract.schema.json

@@ -78,6 +78,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The swift-crypto twin of the runtime's CryptoKit `Ed25519SignatureVerifier`, for Linux: the
+        // `catalog update` command and the tests check published snapshots with it.
+        .target(
+            name: "CatalogSigning",
+            dependencies: [
+                .product(name: "CasinoCache", package: root),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .executableTarget(
             name: "catalog-server",
             dependencies: [
@@ -103,7 +112,8 @@ let package = Package(
         .executableTarget(
             name: "catalog",
             dependencies: [
-                "CatalogPipeline",
+                "CatalogPipeline", "CatalogSigning",
+                .product(name: "CasinoCache", package: root),
                 .product(name: "CasinoCatalog", package: root),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -132,7 +142,7 @@ let package = Package(
         .testTarget(
             name: "CasinoCacheTests",
             dependencies: [
-                "CatalogPipeline", "CatalogServer", "LobbyExample",
+                "CatalogPipeline", "CatalogServer", "CatalogSigning", "LobbyExample",
                 .product(name: "CasinoCache", package: root),
                 .product(name: "CasinoCacheTesting", package: root),
                 .product(name: "CasinoCatalog", package: root),
@@ -146,7 +156,8 @@ let package = Package(
         .testTarget(
             name: "CatalogServerTests",
             dependencies: [
-                "CatalogServer",
+                "CatalogServer", "CatalogPipeline",
+                .product(name: "CasinoCacheTesting", package: root),
                 .product(name: "CasinoCatalog", package: root),
                 .product(name: "ProviderAPI", package: root),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -22,11 +22,14 @@ import ServiceLifecycle
 /// Routes: `GET /v1/casino/categories`, `GET /v1/casino/games` (see `ProviderRequest`),
 /// `POST /v1/casino/cache/validate` (bulk validation, `CacheValidation`), and for tests
 /// `GET /_stats`, `POST /_admin/settings` (a ``SimulatorSettings`` JSON), `POST /_admin/reset`,
-/// `POST /_admin/bump` (a new catalogue version; answers the push payload that announces it).
+/// `POST /_admin/bump` (a new catalogue version; answers the push payload that announces it),
+/// and published snapshot sets under `/ota` (`CatalogSimulator+Published.swift`).
 public final class CatalogSimulator: Sendable {
     let catalog: SimulatedCatalog
     private let logger: Logger
     let state: Locked<State>
+    /// The published snapshot set served under `/ota` (`CatalogSimulator+Published.swift`).
+    let published = Locked(PublishedState())
 
     struct State {
         var settings: SimulatorSettings
@@ -154,6 +157,7 @@ public final class CatalogSimulator: Sendable {
             self.resetStatistics()
             return Response(status: .noContent)
         }
+        addPublishedRoutes(to: router)
         var logger = self.logger
         logger.logLevel = min(logger.logLevel, .info)
         return Application(

@@ -26,7 +26,8 @@ struct CatalogCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             NormalizeCommand.self, SnapshotCommand.self, ValidateCommand.self, InspectCommand.self, DiffCommand.self,
-            SchemaCommand.self, SampleCommand.self, FetchCommand.self,
+            SchemaCommand.self, SampleCommand.self, FetchCommand.self, KeygenCommand.self, PublishCommand.self,
+            UpdateCommand.self,
         ]
     )
 }

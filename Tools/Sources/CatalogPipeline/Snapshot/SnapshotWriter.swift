@@ -187,14 +187,8 @@ public struct SnapshotWriter: Sendable {
         let staging = try publisher.makeStagingDirectory()
         do throws(PipelineError) {
             try FileOutput.writeAll(files.map { ($0.path, $0.data) }, under: staging)
-            let report = SnapshotValidator(limits: limits, progress: progress).validate(directory: staging)
-            guard report.isValid else {
-                throw PipelineError(
-                    .validationFailed,
-                    "the staged snapshot does not validate (\(report.problems.count) problems); nothing was published. First: "
-                        + report.problems.prefix(5).map(\.description).joined(separator: "; "),
-                    file: directory.relativePath)
-            }
+            try SnapshotValidator(limits: limits, progress: progress).validate(directory: staging)
+                .requireValid("the staged snapshot", file: directory.relativePath)
             try publisher.publish(staging)
         } catch {
             publisher.discard(staging)

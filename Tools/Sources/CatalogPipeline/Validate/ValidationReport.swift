@@ -16,6 +16,17 @@ public struct ValidationReport: Sendable {
     /// Whether nothing is wrong.
     public var isValid: Bool { problems.isEmpty }
 
+    /// Throws `.validationFailed` unless the report is valid, naming `what` failed and its first
+    /// problems, and saying nothing was published.
+    public func requireValid(_ what: String, file: String) throws(PipelineError) {
+        guard !isValid else { return }
+        throw PipelineError(
+            .validationFailed,
+            "\(what) does not validate (\(problems.count) problems); nothing was published. First: "
+                + problems.prefix(5).map(\.description).joined(separator: "; "),
+            file: file)
+    }
+
     mutating func add(_ file: String, _ record: String? = nil, _ message: String) {
         problems.append(Problem(file: file, record: record, message: message))
     }

@@ -22,7 +22,7 @@ enum CatalogBinary {
     }()
 
     /// Runs `catalog arguments` in the repository's root and waits for it to exit.
-    static func run(_ arguments: [String]) throws -> Result {
+    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
         try #require(
             FileManager.default.isExecutableFile(atPath: url.path),
             "no catalog binary at \(url.path): build it first (swift build --build-tests --package-path Tools)")
@@ -32,6 +32,8 @@ enum CatalogBinary {
         process.currentDirectoryURL = repositoryRoot
         var environment = ProcessInfo.processInfo.environment
         environment["SOURCE_DATE_EPOCH"] = nil
+        environment["CATALOG_SIGNING_KEY"] = nil
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let errorPipe = Pipe()
         process.standardError = errorPipe

@@ -1,0 +1,176 @@
+@_spi(Internals) import CasinoCatalog
+import Foundation
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The updater's support directory: installed generations and the pointer to the current one.
+///
+/// ```
+/// <directory>/current.json                      {"etag":…,"generation":"v7-1a2b3c4d5e6f","version":7}
+/// <directory>/generations/v7-1a2b3c4d5e6f/      a complete snapshot directory (manifest.json, files)
+///                                               plus published.json, the signed manifest it came from
+/// <directory>/generations/.incoming-<uuid>/     an install in progress (never served)
+/// ```
+///
+/// A generation is written under `.incoming-…`, synced, renamed to its final name, and only then
+/// made current by renaming a synced temporary file over `current.json`. A crash at any point
+/// leaves `current.json` naming the previous generation, whole; leftovers are removed at the
+/// next start, and only names this store makes (`.incoming-`, `v<n>-<hex>`, `.current-`) are
+/// ever removed.
+struct GenerationStore: Sendable {
+    let directory: URL
+
+    static let pointerName = "current.json"
+    static let generationsName = "generations"
+    static let publishedName = "published.json"
+    static let incomingPrefix = ".incoming-"
+    static let pointerTemporaryPrefix = ".current-"
+    static let maxPointerBytes = 4096
+
+    /// The pointer file: which generation is current.
+    struct Pointer: Codable, Sendable, Hashable {
+        var generation: String
+        var version: Int
+        /// The signed manifest's `ETag`, sent as `If-None-Match` next time.
+        var etag: String?
+    }
+
+    var generations: URL { directory.appendingPathComponent(Self.generationsName) }
+
+    func generationDirectory(_ name: String) -> URL { generations.appendingPathComponent(name) }
+
+    /// The current pointer, or `nil` when there is none or it is unusable (then the bundle serves).
+    func pointer() -> Pointer? {
+        guard let data = try? Self.readRegularFile(directory.appendingPathComponent(Self.pointerName), maxBytes: Self.maxPointerBytes),
+            let pointer = try? JSONDecoder().decode(Pointer.self, from: data),
+            Self.isGenerationName(pointer.generation), pointer.version > 0
+        else { return nil }
+        return pointer
+    }
+
+    /// `v<version>-<12 hex digits>`: the only generation names made, and read.
+    static func isGenerationName(_ name: String) -> Bool {
+        let parts = name.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].first == "v", parts[0].count >= 2, parts[0].count <= 20,
+            parts[0].dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }), parts[1].count == 12
+        else { return false }
+        return parts[1].allSatisfy { $0.isASCII && $0.isHexDigit && !$0.isUppercase }
+    }
+
+    static func newGenerationName(version: Int) -> String {
+        "v\(version)-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(12)
+    }
+
+    /// Removes what an interrupted install left (`.incoming-…`, pointer temporaries) and every
+    /// generation not in `keeping`. Names this store does not make are left alone.
+    func removeLeftovers(keeping: Set<String>) {
+        let manager = FileManager.default
+        for name in (try? manager.contentsOfDirectory(atPath: generations.path)) ?? []
+        where name.hasPrefix(Self.incomingPrefix) || (Self.isGenerationName(name) && !keeping.contains(name)) {
+            try? manager.removeItem(at: generations.appendingPathComponent(name))
+        }
+        for name in (try? manager.contentsOfDirectory(atPath: directory.path)) ?? []
+        where name.hasPrefix(Self.pointerTemporaryPrefix) {
+            try? manager.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+
+    /// A new, empty `generations/.incoming-<uuid>` directory.
+    func makeIncoming() throws(SnapshotUpdateError) -> URL {
+        let url = generations.appendingPathComponent(Self.incomingPrefix + UUID().uuidString)
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw SnapshotUpdateError(.io, "cannot create a directory: \(error.localizedDescription)", location: url.path, cause: error)
+        }
+        return url
+    }
+
+    /// Makes `incoming` the generation `name` and points `current.json` at it: rename, sync the
+    /// directory, write the pointer to a synced temporary file, rename it over the old one, sync.
+    func commit(_ incoming: URL, as name: String, pointer: Pointer) throws(SnapshotUpdateError) {
+        let target = generationDirectory(name)
+        guard rename(incoming.path, target.path) == 0 else { throw Self.ioError("cannot move the new generation into place", target) }
+        Self.syncDirectory(generations)
+        let data: Data
+        do {
+            data = try JSONEncoder().encode(pointer)
+        } catch {
+            throw SnapshotUpdateError(.io, "cannot encode the pointer: \(error)")
+        }
+        let temporary = directory.appendingPathComponent(Self.pointerTemporaryPrefix + UUID().uuidString)
+        try Self.writeSynced(data, to: temporary)
+        guard rename(temporary.path, directory.appendingPathComponent(Self.pointerName).path) == 0 else {
+            let error = Self.ioError("cannot switch the pointer", temporary)
+            unlink(temporary.path)
+            throw error
+        }
+        Self.syncDirectory(directory)
+    }
+
+    // MARK: - Files
+
+    /// Creates `url` (which must not exist; links are not followed), writes `data` and syncs it.
+    static func writeSynced(_ data: Data, to url: URL) throws(SnapshotUpdateError) {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard descriptor >= 0 else { throw ioError("cannot create", url) }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { buffer in
+            var written = 0
+            while written < buffer.count, let base = buffer.baseAddress {
+                let count = write(descriptor, base + written, buffer.count - written)
+                if count > 0 {
+                    written += count
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    failure = count < 0 ? errno : EIO
+                    return
+                }
+            }
+        }
+        if failure == 0, fsync(descriptor) != 0 { failure = errno }
+        if close(descriptor) != 0, failure == 0 { failure = errno }
+        guard failure == 0 else {
+            unlink(url.path)
+            throw SnapshotUpdateError(.io, "cannot write: \(String(cString: strerror(failure)))", location: url.path)
+        }
+    }
+
+    /// The bytes of the regular file at `url` (a link is not followed), refusing one over `maxBytes`.
+    static func readRegularFile(_ url: URL, maxBytes: Int) throws(SnapshotUpdateError) -> Data {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else { throw ioError("cannot open", url) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw SnapshotUpdateError(.io, "not a regular file", location: url.path)
+        }
+        guard info.st_size >= 0, info.st_size <= Int64(maxBytes) else {
+            throw SnapshotUpdateError(.overLimit, "is \(info.st_size) bytes, over \(maxBytes)", location: url.path)
+        }
+        let outcome = FileDescriptorIO.read(descriptor, count: Int(info.st_size))
+        guard outcome.error == 0 else {
+            throw SnapshotUpdateError(.io, "cannot read: \(String(cString: strerror(outcome.error)))", location: url.path)
+        }
+        return outcome.data
+    }
+
+    /// Syncs a directory's entries (a rename inside it survives a power cut).
+    static func syncDirectory(_ url: URL) {
+        let descriptor = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+
+    static func ioError(_ what: String, _ url: URL) -> SnapshotUpdateError {
+        SnapshotUpdateError(.io, "\(what): \(String(cString: strerror(errno)))", location: url.path)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension UpdateRun {
+    /// A `200`'s body and validator.
+    struct Answer {
+        var body: Data
+        var etag: String?
+    }
+
+    /// GETs `url` within ``SnapshotUpdater/Configuration/requestTimeout``, refusing a body over
+    /// `maxBytes` (announced or received).
+    ///
+    /// - Returns: The `200` answer, or `nil` for a `304` to an `If-None-Match`.
+    /// - Throws: ``SnapshotUpdateError``: `.overLimit`, `.httpStatus`, `.offline`, `.timedOut`, `.transportFailed`.
+    func get(_ url: URL, etag: String?, maxBytes: Int) async throws -> Answer? {
+        var request = URLRequest(
+            url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.requestTimeout)
+        request.httpMethod = "GET"
+        for (name, value) in configuration.additionalHeaders { request.setValue(value, forHTTPHeaderField: name) }
+        if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        let limit = ResponseLimit(maxBytes: maxBytes)
+        let session = self.session
+        let finished = request
+        let timeout = configuration.requestTimeout
+        let (data, response): (Data, URLResponse)
+        do {
+            (data, response) = try await Self.withTimeout(
+                seconds: timeout, SnapshotUpdateError(.timedOut, "no whole answer within \(timeout) s", location: url.absoluteString)
+            ) {
+                try await session.data(for: finished, delegate: limit)
+            }
+        } catch let error as SnapshotUpdateError {
+            throw error
+        } catch {
+            if let exceeded = limit.exceeded { throw Self.overLimit(url, maxBytes, exceeded) }
+            if Task.isCancelled { throw CancellationError() }
+            let code: SnapshotUpdateError.Code =
+                switch (error as? URLError)?.code {
+                case .timedOut?: .timedOut
+                case .notConnectedToInternet?, .cannotConnectToHost?, .networkConnectionLost?, .cannotFindHost?,
+                    .dnsLookupFailed?:
+                    .offline
+                default: .transportFailed
+                }
+            throw SnapshotUpdateError(code, "the request failed: \(error.localizedDescription)", location: url.absoluteString, cause: error)
+        }
+        guard let http = response as? HTTPURLResponse else {
+            throw SnapshotUpdateError(.transportFailed, "the answer is not HTTP", location: url.absoluteString)
+        }
+        switch http.statusCode {
+        case 200:
+            if http.expectedContentLength > Int64(maxBytes) || data.count > maxBytes {
+                throw Self.overLimit(url, maxBytes, "received \(data.count) bytes")
+            }
+            return Answer(body: data, etag: http.value(forHTTPHeaderField: "ETag"))
+        case 304 where etag != nil:
+            return nil
+        default:
+            throw SnapshotUpdateError(
+                .httpStatus, "the server answered \(http.statusCode); try again later", location: url.absoluteString)
+        }
+    }
+
+    private static func overLimit(_ url: URL, _ maxBytes: Int, _ detail: String) -> SnapshotUpdateError {
+        SnapshotUpdateError(.overLimit, "the answer is larger than \(maxBytes) bytes (\(detail))", location: url.absoluteString)
+    }
+
+    /// Runs `body`, throwing `timeout` when it takes longer than `seconds` (the body is then cancelled).
+    static func withTimeout<T: Sendable>(
+        seconds: TimeInterval, _ timeout: SnapshotUpdateError, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(Int64((min(seconds, 86_400) * 1000).rounded())))
+                throw timeout
+            }
+            defer { group.cancelAll() }
+            return try await group.next()!
+        }
+    }
+}

@@ -1,0 +1,143 @@
+@_spi(Internals) import CasinoCatalog
+import Foundation
+import Logging
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One check for an update, from the manifest request to the pointer switch: what
+/// ``SnapshotUpdater/checkForUpdate()`` runs in its task.
+struct UpdateRun: Sendable {
+    let configuration: SnapshotUpdater.Configuration
+    let store: GenerationStore
+    let session: URLSession
+    let logger: Logger
+    let now: @Sendable () -> Date
+    let bundleManifest: Manifest?
+    let launchGeneration: String?
+
+    /// A published manifest whose signature verified, with the bytes it came in.
+    struct VerifiedManifest {
+        var signedBytes: Data
+        var payloadBytes: Data
+        var manifest: PublishedManifest
+        var etag: String?
+    }
+
+    func run() async throws -> SnapshotUpdater.Outcome {
+        if let problem = configuration.problem {
+            throw SnapshotUpdateError(.invalidConfiguration, problem)
+        }
+        let timeout = configuration.updateTimeout
+        do {
+            return try await Self.withTimeout(seconds: timeout, SnapshotUpdateError(.timedOut, "the update took over \(timeout) s; nothing was installed")) {
+                try await self.update()
+            }
+        } catch let error as SnapshotUpdateError where error.isRefusal {
+            logger.info("Published snapshot refused", metadata: ["ota.code": "\(error.code)", "ota.reason": "\(error)"])
+            return .refused(error)
+        }
+    }
+
+    private func update() async throws -> SnapshotUpdater.Outcome {
+        let pointer = store.pointer()
+        store.removeLeftovers(keeping: Set([launchGeneration, pointer?.generation].compactMap { $0 }))
+        let installed = pointer.flatMap { pointer in
+            (try? SnapshotReader(directory: store.generationDirectory(pointer.generation), limits: configuration.snapshotLimits).manifest())
+                .map { (pointer, $0) }
+        }
+        // Only a usable generation's ETag is sent: a broken one must be replaced, even by the same version.
+        guard let verified = try await fetchManifest(etag: installed?.0.etag) else {
+            logger.debug("Published snapshot not modified", metadata: ["ota.version": "\(pointer?.version ?? 0)"])
+            return .upToDate(version: pointer?.version)
+        }
+        let manifest = verified.manifest
+        if let pointer {
+            let rollback = SnapshotUpdateError(
+                .rollback, "version \(manifest.version) is not above the installed \(pointer.version)",
+                location: configuration.manifestURL.absoluteString)
+            if manifest.version < pointer.version { throw rollback }
+            // The same version again: the installed one (up to date), or a replay of the number
+            // with other content. An unusable generation may be replaced by its own version.
+            if manifest.version == pointer.version, installed != nil {
+                guard isInstalledPayload(verified.payloadBytes, pointer) else {
+                    throw SnapshotUpdateError(
+                        .rollback, rollback.message + " and holds other content", location: rollback.location)
+                }
+                return .upToDate(version: pointer.version)
+            }
+        }
+        if let bundleManifest, manifest.generatedAt < bundleManifest.generatedAt {
+            throw SnapshotUpdateError(
+                .olderThanBundle, "the published snapshot (version \(manifest.version)) is older than the app's bundle",
+                location: configuration.manifestURL.absoluteString)
+        }
+        return .installed(try await install(verified, previous: installed))
+    }
+
+    /// Whether `payload` is the payload of the installed generation `pointer` names.
+    private func isInstalledPayload(_ payload: Data, _ pointer: GenerationStore.Pointer) -> Bool {
+        let url = store.generationDirectory(pointer.generation).appendingPathComponent(GenerationStore.publishedName)
+        guard let data = try? GenerationStore.readRegularFile(url, maxBytes: configuration.maxManifestBytes),
+            let signed = try? JSONDecoder().decode(SignedManifest.self, from: data)
+        else { return false }
+        return signed.payloadBytes == payload
+    }
+
+    // MARK: - The manifest
+
+    /// The verified manifest, or `nil` for a `304`.
+    private func fetchManifest(etag: String?) async throws -> VerifiedManifest? {
+        let url = configuration.manifestURL
+        guard let answer = try await get(url, etag: etag, maxBytes: configuration.maxManifestBytes) else { return nil }
+        return try verify(answer.body, etag: answer.etag)
+    }
+
+    /// Checks the signed manifest in order: its four fields, the signature over the embedded
+    /// bytes, and only then what those bytes say.
+    func verify(_ body: Data, etag: String?) throws -> VerifiedManifest {
+        let location = configuration.manifestURL.absoluteString
+        func refuse(_ code: SnapshotUpdateError.Code, _ message: String) -> SnapshotUpdateError {
+            SnapshotUpdateError(code, message, location: location)
+        }
+        let signed: SignedManifest
+        do {
+            signed = try JSONDecoder().decode(SignedManifest.self, from: body)
+        } catch {
+            throw refuse(.malformedManifest, "not a signed manifest: \(DecodingFailure.describe(error).prefix(200))")
+        }
+        guard signed.format == SignedManifest.currentFormat else {
+            throw refuse(.foreignFormat, "format '\(signed.format.prefix(80))', this build reads \(SignedManifest.currentFormat)")
+        }
+        guard let payload = signed.payloadBytes, let signature = signed.signatureBytes else {
+            throw refuse(.malformedManifest, "payload or signature is not base64 (of 64 bytes, for the signature)")
+        }
+        guard configuration.verifiers.contains(where: { $0.isValidSignature(signature, for: payload) }) else {
+            throw refuse(
+                .badSignature,
+                "the signature does not verify with any pinned key (key id \(signed.keyId.prefix(32))): tampered, or signed by another key")
+        }
+        let manifest: PublishedManifest
+        do {
+            manifest = try PublishedManifest.decode(payload, maxFileCount: configuration.maxFileCount)
+        } catch let error as PublishedManifest.TooManyFiles {
+            throw refuse(.overLimit, "lists \(error.count) files or more, over the cap of \(error.maxCount) (maxFileCount)")
+        } catch {
+            throw refuse(.malformedManifest, "the signed payload is not a published manifest: \(DecodingFailure.describe(error).prefix(200))")
+        }
+        if let problem = manifest.problem(limits: configuration.manifestLimits) {
+            let code: SnapshotUpdateError.Code =
+                switch problem.kind {
+                case .foreignFormat: .foreignFormat
+                case .unsafeEntry: .unsafeEntry
+                case .overLimit: .overLimit
+                }
+            throw refuse(code, problem.message)
+        }
+        guard manifest.expiresAt > now() else {
+            throw refuse(.expired, "version \(manifest.version) expired at \(manifest.expiresAt); publish it again")
+        }
+        return VerifiedManifest(signedBytes: body, payloadBytes: payload, manifest: manifest, etag: etag)
+    }
+}

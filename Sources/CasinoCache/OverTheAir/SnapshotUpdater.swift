@@ -1,0 +1,118 @@
+@_spi(Internals) import CasinoCatalog
+public import Foundation
+public import Logging
+
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// Installs signed over-the-air snapshots (`catalog publish`) between app releases.
+///
+/// A check fetches the published set's signed manifest with a conditional request, verifies its
+/// Ed25519 signature against the pinned keys before decoding what it signs, and refuses a version
+/// not above the installed one, an expired manifest, another format, a snapshot older than the
+/// bundle, more files or bytes than the caps, and any path or hash that could leave its
+/// directory. It then downloads only the files whose SHA-256 neither the installed generation nor
+/// the bundle holds (the others are hard-linked or copied, and hashed again), checks each file's
+/// size and SHA-256, reads the new snapshot with `SnapshotReader` under the bundled tier's caps,
+/// and installs it atomically (see the support directory's layout in the README of `OverTheAir`).
+/// A kill at any point leaves the previous generation serving.
+///
+/// **Which snapshot serves.** The cache's bundled tier reads one directory for its lifetime, so a
+/// new generation serves from the next launch: create the updater first and give the cache its
+/// ``activeSnapshotDirectory``, the newest installed generation that reads and is not older than
+/// the bundle, else the bundle. Generations the running process may read are never removed.
+///
+/// ```swift
+/// let updater = SnapshotUpdater(configuration: configuration, logger: logger)
+/// let cache = CatalogCache(
+///     upstream: upstream, cacheDirectory: cachesURL, bundleDirectory: updater.activeSnapshotDirectory, logger: logger)
+/// Task {
+///     switch try await updater.checkForUpdate() {
+///     case .installed(let installation): logger.info("catalogue \(installation.version) next launch")
+///     case .upToDate, .refused: break
+///     }
+/// }
+/// ```
+public actor SnapshotUpdater {
+    /// What the updater was made with.
+    public nonisolated let configuration: Configuration
+    /// The snapshot directory to serve at this launch: the current generation when it reads and is
+    /// not older than the bundle, else ``Configuration/bundleDirectory``.
+    public nonisolated let activeSnapshotDirectory: URL?
+    /// The published version ``activeSnapshotDirectory`` holds, or `nil` for the bundle.
+    public nonisolated let activeVersion: Int?
+
+    private let store: GenerationStore
+    private let session: URLSession
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+    private let bundleManifest: Manifest?
+    /// The generation served since launch: never removed while this process runs.
+    private let launchGeneration: String?
+    private var inflight: Task<Outcome, any Error>?
+
+    /// Picks the snapshot to serve and removes what earlier runs left behind: interrupted
+    /// installs, and generations other than the one picked and the current one. Reads two small
+    /// files and the generation's manifest; call it at launch, before creating the cache.
+    ///
+    /// - Parameters:
+    ///   - configuration: The published set, the pinned keys, the directories and the caps.
+    ///   - session: Requests go through it: an ephemeral session by default.
+    ///   - now: The clock expiry is checked against: the system's by default.
+    ///   - logger: Where checks are logged (`.info` and below).
+    public init(
+        configuration: Configuration, session: URLSession = URLSession(configuration: .ephemeral),
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = .casinoCacheDisabled
+    ) {
+        self.configuration = configuration
+        self.session = session
+        self.now = now
+        self.logger = logger
+        let store = GenerationStore(directory: configuration.directory)
+        self.store = store
+        let bundleManifest = configuration.bundleDirectory.flatMap {
+            try? SnapshotReader(directory: $0, limits: configuration.snapshotLimits).manifest()
+        }
+        self.bundleManifest = bundleManifest
+        let pointer = store.pointer()
+        var launchGeneration: String?
+        if let pointer,
+            let manifest = try? SnapshotReader(
+                directory: store.generationDirectory(pointer.generation), limits: configuration.snapshotLimits
+            ).manifest(),
+            manifest.generatedAt >= bundleManifest?.generatedAt ?? .distantPast
+        {
+            launchGeneration = pointer.generation
+        } else if let pointer {
+            logger.info(
+                "Installed snapshot generation is unusable or older than the bundle; serving the bundle",
+                metadata: ["ota.generation": "\(pointer.generation)", "ota.version": "\(pointer.version)"])
+        }
+        self.launchGeneration = launchGeneration
+        activeSnapshotDirectory = launchGeneration.map(store.generationDirectory) ?? configuration.bundleDirectory
+        activeVersion = launchGeneration == nil ? nil : pointer?.version
+        store.removeLeftovers(keeping: Set([launchGeneration, pointer?.generation].compactMap { $0 }))
+    }
+
+    /// Checks the published set and installs it when it is newer and acceptable.
+    ///
+    /// Concurrent calls share one check. The check runs in its own task, bounded by
+    /// ``Configuration/updateTimeout``: cancelling a caller does not cut an install short.
+    ///
+    /// - Returns: ``Outcome/upToDate(version:)``, ``Outcome/installed(_:)``, or
+    ///   ``Outcome/refused(_:)`` with the reason (``SnapshotUpdateError/isRefusal``).
+    /// - Throws: ``SnapshotUpdateError`` when the set could not be fetched or installed (offline,
+    ///   timed out, an HTTP status, a file-system failure, an unusable configuration). Nothing
+    ///   installed changes then.
+    public func checkForUpdate() async throws -> Outcome {
+        if let inflight { return try await inflight.value }
+        let run = UpdateRun(
+            configuration: configuration, store: store, session: session, logger: logger, now: now,
+            bundleManifest: bundleManifest, launchGeneration: launchGeneration)
+        let task = Task { try await run.run() }
+        inflight = task
+        defer { inflight = nil }
+        return try await task.value
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import CasinoCache
+import CatalogSigning
+import Foundation
+import Logging
+
+struct UpdateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update",
+        abstract: "Check a published set as an app does, and install it into a support directory.",
+        discussion: """
+            Runs the app's SnapshotUpdater: fetches the signed manifest (conditionally), verifies it against the
+            pinned public key, downloads only the files neither the installed generation nor --bundle holds,
+            checks them and installs the new generation atomically. Prints the outcome on standard output.
+            Exit status: 0 installed or up to date, 65 refused (bad signature, older version, expired, bad file),
+            69 unreachable, 74 I/O error, 75 timed out, 76 an HTTP error status, 78 a bad key or setting.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Option(name: .long, help: "The published set's manifest.json URL.")
+    var manifestURL: String
+
+    @Option(name: .long, help: "The pinned public key: base64 of its 32 bytes (catalog keygen prints it).")
+    var publicKey: String
+
+    @Option(name: .long, help: "The support directory generations are installed into.")
+    var directory: String
+
+    @Option(name: .long, help: "The snapshot the app bundles, whose files are reused (default: none).")
+    var bundle: String?
+
+    func run() async throws {
+        let logger = global.makeLogger()
+        guard let url = URL(string: manifestURL), url.scheme == "http" || url.scheme == "https" else {
+            throw ValidationError("--manifest-url must be an http(s) URL, got '\(manifestURL)'")
+        }
+        do {
+            let verifier = try Ed25519SignatureVerifier(base64PublicKey: publicKey)
+            let configuration = SnapshotUpdater.Configuration(
+                manifestURL: url, verifier: verifier, directory: URL(fileURLWithPath: directory),
+                bundleDirectory: bundle.map { URL(fileURLWithPath: $0) })
+            let updater = SnapshotUpdater(configuration: configuration, logger: logger)
+            switch try await updater.checkForUpdate() {
+            case .upToDate(let version):
+                print("up to date: version \(version.map(String.init) ?? "none (the bundle)")")
+            case .installed(let installation):
+                print(
+                    "installed version \(installation.version): \(installation.filesDownloaded) files downloaded "
+                        + "(\(installation.bytesDownloaded) bytes), \(installation.filesReused) reused")
+            case .refused(let error):
+                logger.error("refused: \(error)")
+                throw ExitCode(65)
+            }
+        } catch let error as SnapshotUpdateError {
+            logger.error("\(error)")
+            throw ExitCode(Self.exitStatus(for: error.code))
+        }
+    }
+
+    static func exitStatus(for code: SnapshotUpdateError.Code) -> Int32 {
+        switch code {
+        case .offline, .transportFailed: 69
+        case .io: 74
+        case .timedOut: 75
+        case .httpStatus: 76
+        case .invalidPublicKey, .invalidConfiguration: 78
+        default: 65
+        }
+    }
+}

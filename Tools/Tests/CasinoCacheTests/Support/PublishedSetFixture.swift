@@ -1,0 +1,104 @@
+@_spi(Tiers) import CasinoCache
+import CasinoCacheTesting
+@_spi(Internals) import CasinoCatalog
+import CatalogPipeline
+import CatalogServer
+import CatalogSigning
+import Foundation
+import Testing
+
+/// A published set served by the simulator over loopback, the app's bundle it was made from, and
+/// an updater's support directory: the over-the-air path end to end, with real files and HTTP.
+final class PublishedSetFixture {
+    let directory: TemporaryDirectory
+    let bundle: BundleFixture
+    let key = SigningKey.generate()
+    let published: URL
+    let support: URL
+    let simulator: CatalogSimulator
+    let manifestURL: URL
+
+    init() async throws {
+        directory = try TemporaryDirectory()
+        bundle = try BundleFixture(in: directory)
+        published = directory.child("published")
+        support = directory.child("support")
+        simulator = CatalogSimulator(catalog: try .generated(games: 20, categories: 2), logger: silentLogger)
+        simulator.servePublishedSet(at: published)
+        let base = try await simulator.start()
+        manifestURL = base.appendingPathComponent("ota/manifest.json")
+    }
+
+    func stop() async { await simulator.stop() }
+
+    /// The bundle's catalogue with one game renamed: one page file differs, the rest are equal.
+    func changedCatalog(name: String = "Renamed for the update") -> Catalog {
+        var catalog = bundle.catalog
+        catalog.editions[0].pages[0].items[0].name = name
+        return catalog
+    }
+
+    /// Writes `catalog` as a snapshot directory and publishes it into the set.
+    @discardableResult
+    func publish(
+        _ catalog: Catalog? = nil, version: Int? = nil, expiresIn: TimeInterval = 30 * 86_400, now: Date = Date()
+    ) throws -> SnapshotPublisher.Report {
+        let source: URL
+        if let catalog {
+            source = directory.child("snapshot-\(UUID().uuidString)")
+            try SnapshotWriter(logger: silentLogger).write(catalog, to: source)
+        } else {
+            source = bundle.directory
+        }
+        return try SnapshotPublisher(key: key, logger: silentLogger).publish(
+            from: source, to: published, version: version, expiresIn: expiresIn, now: now)
+    }
+
+    /// The set's current published manifest (signature not checked).
+    func currentPayload() throws -> PublishedManifest {
+        let data = try Data(contentsOf: published.appendingPathComponent(SignedManifest.fileName))
+        let signed = try JSONDecoder().decode(SignedManifest.self, from: data)
+        return try PublishedManifest.decode(try #require(signed.payloadBytes), maxFileCount: .max)
+    }
+
+    /// Signs `payload` with the set's key (or writes `signature` as given) as the set's manifest.
+    func serve(_ payload: PublishedManifest, signature: Data? = nil) throws {
+        try serveSigned(try CatalogCoding.encoder().encode(payload), signature: signature)
+    }
+
+    /// Writes a signed manifest over exactly `payloadBytes`.
+    func serveSigned(_ payloadBytes: Data, signature: Data? = nil) throws {
+        let signed = SignedManifest(
+            keyId: key.keyId, payload: payloadBytes, signature: try signature ?? key.signature(for: payloadBytes))
+        try signed.encoded().write(to: published.appendingPathComponent(SignedManifest.fileName))
+    }
+
+    func configuration() throws -> SnapshotUpdater.Configuration {
+        SnapshotUpdater.Configuration(
+            manifestURL: manifestURL, verifier: try Ed25519SignatureVerifier(publicKey: key.publicKey), directory: support,
+            bundleDirectory: bundle.directory)
+    }
+
+    /// An updater as the app makes one at launch.
+    func launch(
+        now: @escaping @Sendable () -> Date = { Date() }, _ change: (inout SnapshotUpdater.Configuration) -> Void = { _ in }
+    ) throws -> SnapshotUpdater {
+        var configuration = try configuration()
+        change(&configuration)
+        return SnapshotUpdater(configuration: configuration, now: now, logger: silentLogger)
+    }
+
+    /// The name of the first game of the first page, as the bundled tier reads it from `directory`.
+    func servedFirstGameName(from directory: URL?) throws -> String? {
+        let tier = BundledTier(configuration: .init(directory: try #require(directory)), logger: silentLogger)
+        let page = bundle.catalog.editions[0].pages[0]
+        let key = CacheKey(.gamesPage(bundle.catalog.editions[0].edition, categoryId: page.categoryId, offset: page.offset))
+        guard case .gamesPage(let served)? = tier.entry(for: key)?.content else { return nil }
+        return served.items.first?.name
+    }
+
+    /// Entries of the support directory's `generations` folder.
+    func generationNames() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: support.appendingPathComponent("generations").path)) ?? []).sorted()
+    }
+}
