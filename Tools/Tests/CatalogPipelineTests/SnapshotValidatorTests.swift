@@ -91,6 +91,15 @@ import Testing
         #expect(validate().problems.contains { $0.file == firstPage.path && $0.record == "schemaVersion" })
     }
 
+    @Test func acceptsAFileDatedBeforeItsManifestButNotAfter() throws {
+        // A file kept from an earlier snapshot carries that snapshot's date: valid
+        try rewrite(firstPage) { $0["generatedAt"] = "2020-01-01T00:00:00Z" }
+        #expect(validate().problems.isEmpty)
+        // A file dated after its manifest is not
+        try rewrite(firstPage) { $0["generatedAt"] = "2100-01-01T00:00:00Z" }
+        #expect(validate().problems.contains { $0.file == firstPage.path && $0.record == "generatedAt" })
+    }
+
     @Test func catchesADuplicateGameIDWithinAPage() throws {
         try rewrite(firstPage) { object in
             var payload = object["payload"] as! [String: Any]

@@ -35,6 +35,35 @@ import Testing
         #expect(first.keys.contains("en-iPhone/games/\(FileNaming.component(for: "SLOTS"))/20.json.gz"))
     }
 
+    @Test func aNewSnapshotKeepsTheBytesOfEveryFileWhoseContentDidNotChange() throws {
+        // Given a snapshot in out/, one of whose files was damaged since
+        let out = directory.child("out")
+        let first = try buildSnapshot(from: recording.layout.root, to: out)
+        let damaged = try #require(first.files.first { $0.path.contains(FileNaming.component(for: "SLOTS")) }).path
+        var bytes = try Data(contentsOf: out.appendingPathComponent(damaged))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: out.appendingPathComponent(damaged))
+        let before = try fileTree(out)
+        // When the LIVE games change and the snapshot is built a day later into the same directory
+        for edition in [enIPhone, frIPhone] { try recording.writeCategory("LIVE", games: 4, firstID: 900, edition: edition) }
+        let source = try RecordedProviderSource(directory: recording.layout.root)
+        let catalog = try Normalizer(configuration: .default, logger: quietLogger)
+            .normalize(source, generatedAt: first.generatedAt.addingTimeInterval(86_400)).catalog
+        let second = try SnapshotWriter(logger: quietLogger).write(catalog, to: out)
+        // Then only the LIVE pages, the damaged file (written anew) and the manifest differ
+        let after = try fileTree(out)
+        let changed = Set(after.keys.filter { before[$0] != after[$0] })
+        let live = second.files.filter { if case .gamesPage(_, "LIVE", _) = $0.key { true } else { false } }.map(\.path)
+        #expect(live.count == 2)
+        #expect(changed == Set(live + [damaged, Manifest.fileName]))
+        #expect(second.generatedAt == first.generatedAt.addingTimeInterval(86_400))
+        // And the result is a valid snapshot whose kept files still carry their first date
+        #expect(SnapshotValidator().validate(directory: out).isValid)
+        let kept = try #require(second.files.first { $0.kind == .categories })
+        let json = try Gzip.decompress(try #require(after[kept.path]), limit: 1 << 20)
+        #expect(try CatalogCoding.decoder().decode(Snapshot<CategoryList>.self, from: json).generatedAt == first.generatedAt)
+    }
+
     @Test func writesGzipThatTheGzipToolAcceptsAndJSONWithTheEnvelope() throws {
         let out = directory.child("out")
         let manifest = try buildSnapshot(from: recording.layout.root, to: out)

@@ -41,6 +41,13 @@ public struct SnapshotWriter: Sendable {
     /// - Returns: The snapshot files (sorted by path), then `manifest.json` and `README.md`.
     /// - Throws: ``PipelineError`` when encoding or compression fails.
     public func render(_ catalog: Catalog) throws(PipelineError) -> (files: [RenderedFile], manifest: Manifest) {
+        try render(catalog, reusing: nil)
+    }
+
+    /// Renders the catalogue; a file whose content `previous` already holds keeps its bytes.
+    func render(
+        _ catalog: Catalog, reusing previous: PreviousSnapshot?
+    ) throws(PipelineError) -> (files: [RenderedFile], manifest: Manifest) {
         // The file count is known before anything is encoded: refuse at once what is over it.
         let fileCount = catalog.editions.reduce(0) { $0 + 1 + $1.pages.count }
         if fileCount > limits.maxFileCount {
@@ -64,8 +71,10 @@ public struct SnapshotWriter: Sendable {
             let job = jobs[index]
             defer { progress.advance() }
             return switch job.payload {
-            case .categories(let list): try Self.render(list, key: job.key, count: job.count, total: job.total, generatedAt: generatedAt)
-            case .page(let page): try Self.render(page, key: job.key, count: job.count, total: job.total, generatedAt: generatedAt)
+            case .categories(let list):
+                try Self.render(list, key: job.key, count: job.count, total: job.total, generatedAt: generatedAt, previous: previous)
+            case .page(let page):
+                try Self.render(page, key: job.key, count: job.count, total: job.total, generatedAt: generatedAt, previous: previous)
             }
         }
         var files = rendered.map(\.file)
@@ -123,15 +132,21 @@ public struct SnapshotWriter: Sendable {
                 + "snapshotLimits in the configuration and CatalogCache.Configuration.bundleLimits in the app alike")
     }
 
-    /// One snapshot file and its manifest entry: the payload's hash, the envelope's JSON, its gzip.
+    /// One snapshot file and its manifest entry: the payload's hash, the envelope's JSON, its gzip
+    /// (or the previous snapshot's file, when it holds this content).
     private static func render<Payload: Codable & Sendable & Hashable>(
-        _ payload: Payload, key: SnapshotKey, count: Int, total: Int, generatedAt: Date
+        _ payload: Payload, key: SnapshotKey, count: Int, total: Int, generatedAt: Date, previous: PreviousSnapshot?
     ) throws(PipelineError) -> (file: RenderedFile, entry: Manifest.Entry) {
         let path = SnapshotLayout.path(for: key)
         let encoder = CatalogCoding.encoder()
         do {
             let payloadJSON = try encoder.encode(payload)
             let contentHash = "sha256:" + FileNaming.hexSHA256(payloadJSON)
+            if let kept = previous?.file(for: key, contentHash: contentHash, generatedNoLaterThan: generatedAt),
+                kept.entry.count == count, kept.entry.total == total
+            {
+                return (RenderedFile(path: path, data: kept.data), kept.entry)
+            }
             let json = try envelopeJSON(
                 key: key, contentHash: contentHash, generatedAt: generatedAt, payloadJSON: payloadJSON, encoder: encoder)
             let packed = try Gzip.compress(json)
@@ -178,11 +193,14 @@ public struct SnapshotWriter: Sendable {
 
     /// Renders, stages, validates and publishes the catalogue into `directory`.
     ///
+    /// A file whose content the snapshot already in `directory` holds keeps its bytes (and its
+    /// `generatedAt`), so successive snapshots differ only where the content does.
+    ///
     /// - Returns: The manifest written.
     /// - Throws: ``PipelineError``; `directory` is then exactly as it was before the call.
     @discardableResult
     public func write(_ catalog: Catalog, to directory: URL) throws(PipelineError) -> Manifest {
-        let (files, manifest) = try render(catalog)
+        let (files, manifest) = try render(catalog, reusing: PreviousSnapshot(directory: directory, limits: limits))
         let publisher = DirectoryPublisher(target: directory, content: .snapshot)
         let staging = try publisher.makeStagingDirectory()
         do throws(PipelineError) {
