@@ -5,8 +5,10 @@ import ProviderAPI
 
 /// What catalogue sync reads from the network: a bulk validation answer (decoded as the app's
 /// HTTP upstream decodes it, its inline content held to the schema's rules the way the cache
-/// holds it), a push payload, and the key patterns a push names. Hostile bytes are an error or a
-/// count of rejected entries, never a trap; a pattern prints back to itself.
+/// holds it), a push payload, the key patterns a push names, and an over-the-air set's signed
+/// manifest and the published manifest inside it (decoded under a file-count cap, then checked
+/// by its rules). Hostile bytes are an error or a count of rejected entries, never a trap; a
+/// pattern prints back to itself.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSync(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
@@ -23,6 +25,14 @@ public func fuzzSync(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     if let push = try? CatalogInvalidation(json: data) {
         precondition(push.patterns.count <= CatalogInvalidation.maxPatterns, "more patterns than the cap")
         precondition(Set(push.patterns).count == push.patterns.count, "a pattern kept twice")
+    }
+    if let signed = try? CatalogCoding.decoder().decode(SignedManifest.self, from: data) {
+        _ = signed.signatureBytes
+        _ = signed.payloadBytes
+    }
+    if let published = try? PublishedManifest.decode(data, maxFileCount: 100) {
+        precondition(published.files.count <= 100, "decoded more files than the cap")
+        _ = published.problem(limits: .init(maxFileCount: 100, maxFileBytes: 1 << 20, maxTotalBytes: 1 << 24))
     }
     if let text = String(data: data, encoding: .utf8), let pattern = SnapshotKeyPattern(text) {
         precondition(SnapshotKeyPattern(pattern.description) == pattern, "\(pattern) does not print back to itself")

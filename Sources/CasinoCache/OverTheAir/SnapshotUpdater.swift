@@ -15,7 +15,7 @@ public import FoundationNetworking
 /// directory. It then downloads only the files whose SHA-256 neither the installed generation nor
 /// the bundle holds (the others are hard-linked or copied, and hashed again), checks each file's
 /// size and SHA-256, reads the new snapshot with `SnapshotReader` under the bundled tier's caps,
-/// and installs it atomically (see the support directory's layout in the README of `OverTheAir`).
+/// and installs it atomically (the support directory's layout is in docs/ARCHITECTURE.md).
 /// A kill at any point leaves the previous generation serving.
 ///
 /// **Which snapshot serves.** The cache's bundled tier reads one directory for its lifetime, so a
@@ -46,7 +46,7 @@ public actor SnapshotUpdater {
     private let store: GenerationStore
     private let session: URLSession
     private let logger: Logger
-    private let now: @Sendable () -> Date
+    private let clock: any CacheClock
     private let bundleManifest: Manifest?
     /// The generation served since launch: never removed while this process runs.
     private let launchGeneration: String?
@@ -59,15 +59,16 @@ public actor SnapshotUpdater {
     /// - Parameters:
     ///   - configuration: The published set, the pinned keys, the directories and the caps.
     ///   - session: Requests go through it: an ephemeral session by default.
-    ///   - now: The clock expiry is checked against: the system's by default.
+    ///   - clock: What "now" is when expiry is checked: the system's by default; `ManualClock`
+    ///     (CasinoCacheTesting) in tests.
     ///   - logger: Where checks are logged (`.info` and below).
     public init(
         configuration: Configuration, session: URLSession = URLSession(configuration: .ephemeral),
-        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = .casinoCacheDisabled
+        clock: any CacheClock = SystemClock(), logger: Logger = .casinoCacheDisabled
     ) {
         self.configuration = configuration
         self.session = session
-        self.now = now
+        self.clock = clock
         self.logger = logger
         let store = GenerationStore(directory: configuration.directory)
         self.store = store
@@ -108,7 +109,7 @@ public actor SnapshotUpdater {
     public func checkForUpdate() async throws -> Outcome {
         if let inflight { return try await inflight.value }
         let run = UpdateRun(
-            configuration: configuration, store: store, session: session, logger: logger, now: now,
+            configuration: configuration, store: store, session: session, logger: logger, clock: clock,
             bundleManifest: bundleManifest, launchGeneration: launchGeneration)
         let task = Task { try await run.run() }
         inflight = task

@@ -12,8 +12,11 @@ struct CatalogServerCommand: AsyncParsableCommand {
         abstract: "Serve the provider's casino API from recorded or generated data, with latency and faults.",
         discussion: """
             Routes: GET /v1/casino/categories, GET /v1/casino/games (the provider's query syntax),
-            GET /_stats (requests per route and status), POST /_admin/settings (SimulatorSettings JSON:
-            latency, error rates, faults, catalogue version), POST /_admin/reset.
+            POST /v1/casino/cache/validate (bulk validation), GET /ota/manifest.json and
+            GET /ota/files/<sha256> (a published snapshot set, with --published), GET /_stats
+            (requests per route and status), POST /_admin/settings (SimulatorSettings JSON: latency,
+            error rates, faults, catalogue version), POST /_admin/reset, POST /_admin/bump (a new
+            catalogue version; answers its push payload), POST /_admin/published (another set).
 
             Example: catalog-server --games 2000 --latency 2000-5000 --error-rate 0.1
             """)
@@ -41,6 +44,9 @@ struct CatalogServerCommand: AsyncParsableCommand {
 
     @Option(help: "Seed for latency and fault choices.")
     var seed: UInt64 = 2026
+
+    @Option(help: "A published snapshot set (catalog publish) to serve under /ota.")
+    var published: String?
 
     func validate() throws {
         guard (recording == nil) != (games == nil) else {
@@ -74,6 +80,7 @@ struct CatalogServerCommand: AsyncParsableCommand {
                 try SimulatedCatalog.generated(games: games ?? 0)
             }
         let simulator = CatalogSimulator(catalog: catalog, settings: settings, logger: logger)
+        if let published { simulator.servePublishedSet(at: URL(fileURLWithPath: published)) }
         try await simulator.run(host: host, port: port) { url in
             logger.info("serving the provider API", metadata: ["server.url": "\(url)"])
         }

@@ -235,7 +235,7 @@ struct SnapshotUpdaterTests {
                 PublishedManifest.File(path: "f/\($0).json.gz", bytes: 1, sha256: String(repeating: "a", count: 64))
             }
             try fixture.serve(payload)
-            let updater = try fixture.launch(now: { Date() }) { $0.maxFileCount = 100 }
+            let updater = try fixture.launch() { $0.maxFileCount = 100 }
             // Then it is refused by the count
             let error = try refusal(try await updater.checkForUpdate())
             #expect(error.code == .overLimit)

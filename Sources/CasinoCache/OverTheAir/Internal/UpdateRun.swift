@@ -13,7 +13,7 @@ struct UpdateRun: Sendable {
     let store: GenerationStore
     let session: URLSession
     let logger: Logger
-    let now: @Sendable () -> Date
+    let clock: any CacheClock
     let bundleManifest: Manifest?
     let launchGeneration: String?
 
@@ -135,7 +135,7 @@ struct UpdateRun: Sendable {
                 }
             throw refuse(code, problem.message)
         }
-        guard manifest.expiresAt > now() else {
+        guard manifest.expiresAt > clock.now else {
             throw refuse(.expired, "version \(manifest.version) expired at \(manifest.expiresAt); publish it again")
         }
         return VerifiedManifest(signedBytes: body, payloadBytes: payload, manifest: manifest, etag: etag)

@@ -81,11 +81,11 @@ final class PublishedSetFixture {
 
     /// An updater as the app makes one at launch.
     func launch(
-        now: @escaping @Sendable () -> Date = { Date() }, _ change: (inout SnapshotUpdater.Configuration) -> Void = { _ in }
+        clock: any CacheClock = SystemClock(), _ change: (inout SnapshotUpdater.Configuration) -> Void = { _ in }
     ) throws -> SnapshotUpdater {
         var configuration = try configuration()
         change(&configuration)
-        return SnapshotUpdater(configuration: configuration, now: now, logger: silentLogger)
+        return SnapshotUpdater(configuration: configuration, clock: clock, logger: silentLogger)
     }
 
     /// The name of the first game of the first page, as the bundled tier reads it from `directory`.
