@@ -48,14 +48,7 @@ struct CatalogSynchronizationTests {
     private func withSimulator(
         serving change: (inout SimulatedCatalog) -> Void = { _ in }, _ body: (SimulatorFixture) async throws -> Void
     ) async throws {
-        let server = try await SimulatorFixture.start(in: directory, serving: change)
-        do {
-            try await body(server)
-        } catch {
-            await server.simulator.stop()
-            throw error
-        }
-        await server.simulator.stop()
+        try await SimulatorFixture.run(in: directory, serving: change, body)
     }
 
     @Test func oneRequestRenewsEveryUnchangedBundledEntryWithoutFetchingIt() async throws {

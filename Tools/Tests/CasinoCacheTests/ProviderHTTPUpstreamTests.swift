@@ -337,10 +337,14 @@ struct SimulatorFixture {
     }
 }
 
-extension ProviderHTTPUpstreamTests {
-    /// Runs `body` against a running simulator and stops it afterwards, whatever happens.
-    func withSimulator(_ body: (SimulatorFixture) async throws -> Void) async throws {
-        let server = try await SimulatorFixture.start(in: directory)
+extension SimulatorFixture {
+    /// Runs `body` against a running simulator (see ``start(in:games:categories:serving:)``) and
+    /// stops it afterwards, whatever happens.
+    static func run(
+        in directory: TemporaryDirectory, serving change: (inout SimulatedCatalog) -> Void = { _ in },
+        _ body: (SimulatorFixture) async throws -> Void
+    ) async throws {
+        let server = try await start(in: directory, serving: change)
         do {
             try await body(server)
         } catch {
@@ -348,5 +352,11 @@ extension ProviderHTTPUpstreamTests {
             throw error
         }
         await server.simulator.stop()
+    }
+}
+
+extension ProviderHTTPUpstreamTests {
+    func withSimulator(_ body: (SimulatorFixture) async throws -> Void) async throws {
+        try await SimulatorFixture.run(in: directory, body)
     }
 }
