@@ -142,7 +142,32 @@ func pipelineBenchmarks(work: URL) throws -> [Result] {
     } else {
         print("xmllint not found (Debian: apt-get install libxml2-utils): XML floor skipped; reader median \(format(reader.median))")
     }
+    results.append(try feedSourceScaling(work: work))
     return results
+}
+
+/// Every page of every edition from an XML feed (`XMLFeedSource`), for a feed ten times larger in
+/// both categories and games, against ten times the smaller one: linear is a ratio of 1.
+func feedSourceScaling(work: URL) throws -> Result {
+    func everyPage(categories: Int, games: Int) throws -> Double {
+        let feed = work.appendingPathComponent("feed-\(categories)x\(games).xml")
+        try makeFeed(games: games, categories: categories).write(to: feed)
+        defer { try? FileManager.default.removeItem(at: feed) }
+        return try measure(samples: 3, warmup: 1) {
+            let source = try XMLFeedSource(file: feed)
+            for edition in try source.editions() {
+                for category in edition.categories {
+                    for page in category.pages { _ = try source.page(page) }
+                }
+            }
+        }.median
+    }
+    let small = try everyPage(categories: 400, games: 4_000)
+    let large = try everyPage(categories: 4_000, games: 40_000)
+    return Result(
+        operation: "XML feed source → every page of every edition", size: "4,000 categories × 40,000 games",
+        medianNanoseconds: large, p99Nanoseconds: large, floor: "10 × (400 categories × 4,000 games)",
+        floorMedianNanoseconds: 10 * small)
 }
 
 /// Peak memory and wall time of each pipeline stage as the release engineer runs it: the `catalog`
@@ -216,11 +241,11 @@ private func jsonFiles(under directory: URL) throws -> [URL] {
     return files
 }
 
-/// A feed in the documented XML format: 20 categories, `games` games in 1–3 each.
-func makeFeed(games: Int) -> Data {
+/// A feed in the documented XML format: `categories` categories, `games` games in 1–3 each.
+func makeFeed(games: Int, categories: Int = 20) -> Data {
     var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
     xml += #"<feed provider="bench" generated="2026-11-20T10:00:00Z" version="1">"# + "\n<categories>\n"
-    for index in 1...20 {
+    for index in 1...categories {
         xml += #"<category id="CAT\#(index)" position="\#(index)"><name lang="en">Category \#(index)</name><name lang="fr">Catégorie \#(index)</name></category>"# + "\n"
     }
     xml += "</categories>\n<games>\n"
@@ -232,7 +257,7 @@ func makeFeed(games: Int) -> Data {
         xml += "<thumbnail>//static.example-cdn.com/c/\(id).jpg</thumbnail><background>//static.example-cdn.com/b/\(id).jpg</background>"
         xml += "<launchUrl>https://launch.example.com/Loader/Start/\(id)/game-\(id)</launchUrl>"
         xml += "<platforms><platform>iPhone</platform><platform>Android</platform></platforms><categories>"
-        for category in Set([index % 20, (index * 7) % 20, (index * 13) % 20]).sorted() {
+        for category in Set([index % categories, (index * 7) % categories, (index * 13) % categories]).sorted() {
             xml += #"<category ref="CAT\#(category + 1)" position="\#(index + 1)"/>"#
         }
         xml += "</categories><popularity>\(Double(index % 1000) / 10)</popularity><rtp>96.\(index % 100)</rtp>"

@@ -34,6 +34,7 @@ if wants("pipeline") {
     printTable(pipeline)
     results += pipeline
 }
+if sections.contains("xml-scale") { printTable([try feedSourceScaling(work: work)]) }
 if sections.contains("profile-hit") { try await profileMemoryHit() }
 if sections.contains("profile-disk") { try await profileDiskHit(work: work) }
 if sections.contains("profile-cold") { try profileColdStart(work: work) }

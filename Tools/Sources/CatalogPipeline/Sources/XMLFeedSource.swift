@@ -15,6 +15,16 @@ public struct XMLFeedSource: CatalogSource {
     public let feed: XMLFeed
     private let file: String
     private let requestedEditions: [Edition]
+    /// Category id → the games listing it, by position then document order: built once, so
+    /// answering every category of every edition reads each game once, not once per category.
+    private let members: [String: [Member]]
+
+    /// A game's place in one category, and the platforms it runs on (empty: everywhere).
+    private struct Member: Sendable {
+        var position: Int
+        var index: Int
+        var platforms: [Platform]
+    }
 
     /// Parses `file` with the hardened libxml2 reader.
     ///
@@ -44,6 +54,21 @@ public struct XMLFeedSource: CatalogSource {
         }
         file = url.relativePath
         requestedEditions = editions
+        members = Self.members(of: feed)
+    }
+
+    private static func members(of feed: XMLFeed) -> [String: [Member]] {
+        var members: [String: [Member]] = [:]
+        for (index, game) in feed.games.enumerated() {
+            let platforms = game.record.platform?.values.compactMap { Platform(lenient: $0) } ?? []
+            var seen = Set<String>()
+            // A game listing a category twice is placed by its first listing.
+            for membership in game.memberships where seen.insert(membership.categoryId).inserted {
+                members[membership.categoryId, default: []].append(
+                    Member(position: membership.position ?? Int.max, index: index, platforms: platforms))
+            }
+        }
+        return members.mapValues { list in list.sorted { ($0.position, $0.index) < ($1.position, $1.index) } }
     }
 
     public var description: String { "XML feed \(file) (provider \(feed.provider))" }
@@ -99,14 +124,8 @@ public struct XMLFeedSource: CatalogSource {
 
     /// The games of a category on an edition's platform, by position then document order.
     private func games(in categoryId: String, edition: Edition) -> [XMLFeed.Game] {
-        var members: [(position: Int, index: Int, game: XMLFeed.Game)] = []
-        for (index, game) in feed.games.enumerated() {
-            guard let membership = game.memberships.first(where: { $0.categoryId == categoryId }) else { continue }
-            let platforms = game.record.platform?.values.compactMap { Platform(lenient: $0) } ?? []
-            guard platforms.isEmpty || platforms.contains(edition.platform) else { continue }
-            members.append((membership.position ?? Int.max, index, game))
+        (members[categoryId] ?? []).compactMap { member in
+            member.platforms.isEmpty || member.platforms.contains(edition.platform) ? feed.games[member.index] : nil
         }
-        members.sort { ($0.position, $0.index) < ($1.position, $1.index) }
-        return members.map(\.game)
     }
 }

@@ -212,7 +212,7 @@ extension CacheTestEnvironment {
 
 /// Polls `condition` every 2 ms until it holds or `timeout` passes: generous, because tests run in
 /// parallel on 2 busy cores, and bounded, so a test never hangs.
-nonisolated(nonsending) func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async {
+nonisolated(nonsending) func eventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) async {
     let deadline = ContinuousClock.now + timeout
     while !condition(), ContinuousClock.now < deadline {
         try? await Task.sleep(for: .milliseconds(2))
