@@ -138,25 +138,15 @@ struct ImageAttempts: Sendable {
     /// One request, bounded by the request timeout (head and body) and the deadline.
     private func attempt(_ url: URL, etag: String?) async -> Attempt {
         let attemptDeadline = min(NIODeadline.now() + TimeAmount(configuration.requestTimeout), deadline)
-        let timeout = configuration.requestTimeout
-        return await withTaskGroup(of: Attempt?.self) { group in
-            group.addTask { await exchange(url, etag: etag, deadline: attemptDeadline) }
-            group.addTask {
-                try? await Task.sleep(for: .nanoseconds(max((attemptDeadline - NIODeadline.now()).nanoseconds, 0)))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? .retryable("no complete answer within \(timeout)", retryAfter: nil)
+        let answer = await ConditionalGET.bounded(by: attemptDeadline) { deadline in
+            await exchange(url, etag: etag, deadline: deadline)
         }
+        return answer ?? .retryable("no complete answer within \(configuration.requestTimeout)", retryAfter: nil)
     }
 
     private func exchange(_ url: URL, etag: String?, deadline: NIODeadline) async -> Attempt {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .GET
-        request.headers.add(name: "Accept", value: "image/webp,image/png,image/jpeg,image/gif")
-        request.headers.add(name: "User-Agent", value: "\(CatalogPipeline.name)/\(CatalogPipeline.version)")
-        if let etag { request.headers.add(name: "If-None-Match", value: etag) }
+        let request = ConditionalGET.request(
+            url, accept: "image/webp,image/png,image/jpeg,image/gif", acceptsCompression: false, etag: etag)
         let response: HTTPClientResponse
         do {
             response = try await client.execute(request, deadline: deadline)
