@@ -55,8 +55,11 @@ struct SnapshotCommand: AsyncParsableCommand {
             let manifest = try SnapshotWriter(limits: configuration.snapshotLimits, logger: logger, progress: progress)
                 .write(catalog, images: images, to: URL(fileURLWithPath: out))
             let bytes = manifest.files.reduce(0) { $0 + $1.compressedBytes }
+            let imageFiles = manifest.imageFiles
+            let imageText =
+                imageFiles.isEmpty ? "" : " and \(imageFiles.count) images (\(imageFiles.reduce(0) { $0 + $1.bytes }) bytes)"
             logger.info(
-                "wrote \(manifest.files.count) files (\(bytes) bytes) to \(out); contentHash \(manifest.contentHash)")
+                "wrote \(manifest.files.count) files (\(bytes) bytes)\(imageText) to \(out); contentHash \(manifest.contentHash)")
         }
     }
 }
