@@ -72,6 +72,9 @@ NORMALIZED := $(WORK)/normalized.json
 FETCHED := $(WORK)/fetched
 PARAMS := $(WORK)/params
 EPOCH_FLAG := $(if $(SOURCE_DATE_EPOCH),--source-date-epoch $(SOURCE_DATE_EPOCH),)
+# Where `catalog snapshot` takes the images it bundles (with bundleImages in CONFIG): a recording's
+# images/, else fetched over the network for an http(s) SOURCE (kept in $(WORK)/images for ETags).
+IMAGES_FLAG := $(if $(IS_URL),--fetch-images --image-cache $(WORK)/images,$(if $(wildcard $(SOURCE)/images/index.json),--images $(SOURCE)/images,))
 
 # Rewrite the parameter stamp only when the parameters change, so a changed SOURCE, KIND,
 # CONFIG or SOURCE_DATE_EPOCH rebuilds the normalized catalogue and an unchanged one does not.
@@ -111,7 +114,7 @@ $(NORMALIZED): $(SOURCE_FILES) $(wildcard $(CONFIG)) $(PARAMS) $(RELEASE_CATALOG
 	$(RELEASE_CATALOG) normalize --source '$(if $(IS_URL),$(FETCHED),$(SOURCE))' --kind $(if $(IS_URL),recorded,$(KIND)) $(if $(wildcard $(CONFIG)),--config $(CONFIG),) $(EPOCH_FLAG) --output $@
 
 $(OUT)/manifest.json: $(NORMALIZED) $(RELEASE_CATALOG)
-	$(RELEASE_CATALOG) snapshot --normalized $(NORMALIZED) $(if $(wildcard $(CONFIG)),--config $(CONFIG),) --out $(OUT)
+	$(RELEASE_CATALOG) snapshot --normalized $(NORMALIZED) $(if $(wildcard $(CONFIG)),--config $(CONFIG),) $(IMAGES_FLAG) --out $(OUT)
 	@touch $@
 
 snapshot: $(OUT)/manifest.json
@@ -197,7 +200,7 @@ bench: deps
 # Leak detection is off (-detect_leaks=0 while fuzzing, ASAN_OPTIONS at exit): LeakSanitizer
 # reports data held by Swift globals (the fixtures' seed files) as leaked.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= fuzz-gzip fuzz-snapshot fuzz-xml fuzz-provider fuzz-sync fuzz-validator
+FUZZ_TARGETS ?= fuzz-gzip fuzz-snapshot fuzz-xml fuzz-provider fuzz-sync fuzz-validator fuzz-images
 FUZZ := $(WORK)/fuzz
 fuzz: deps $(RELEASE_CATALOG)
 	$(SWIFT) build -c release --package-path Fuzz --sanitize fuzzer --sanitize address -Xswiftc -sanitize=fuzzer,address
@@ -209,6 +212,7 @@ fuzz: deps $(RELEASE_CATALOG)
 	@find $(FUZZ)/seed-out -type f -exec cp {} $(FUZZ)/fuzz-gzip/corpus/ \;
 	@find $(FUZZ)/seed-out -type f -exec cp {} $(FUZZ)/fuzz-snapshot/corpus/ \;
 	@find $(FUZZ)/seed-out -type f -exec cp {} $(FUZZ)/fuzz-validator/corpus/ \;
+	@find $(FUZZ)/seed-out/images $(FUZZ)/seed-out/manifest.json -type f -exec cp {} $(FUZZ)/fuzz-images/corpus/ \;
 	@cp data/feed/*.xml $(FUZZ)/fuzz-xml/corpus/
 	@find data/provider -name '*.json' | while read -r f; do cp "$$f" "$(FUZZ)/fuzz-provider/corpus/$$(echo "$$f" | tr / _)"; done
 	@failed=0; for t in $(FUZZ_TARGETS); do \

@@ -3,7 +3,7 @@
 // libFuzzer entry points for every decoder that reads hostile bytes: gzip with caps, snapshot and
 // manifest decoding with the schema's rules, the XML feed reader, the provider's DTOs and their
 // mapping, what catalogue sync reads (validation answers, push payloads), and the validator on a
-// snapshot directory with one fuzzed file. Run with `make fuzz` (it builds with `--sanitize
+// snapshot directory with one fuzzed file, and image sniffing with the manifest's images section. Run with `make fuzz` (it builds with `--sanitize
 // fuzzer --sanitize address` and seeds each corpus from data/ and out/); `make test` does not
 // run them.
 
@@ -45,6 +45,7 @@ let package = Package(
                 .product(name: "CasinoCatalog", package: root),
             ]
         ),
+        .executableTarget(name: "fuzz-images", dependencies: [.product(name: "CasinoCatalog", package: root)]),
         .executableTarget(
             name: "fuzz-validator",
             dependencies: [

@@ -1,6 +1,6 @@
 // cache-bench: every hot path, timed against its floor in the same run. `make bench` builds it in
 // release mode; arguments: an output .json path, and optionally the sections to run
-// (`runtime`, `pipeline`, `day`; all by default).
+// (`runtime`, `pipeline`, `images`, `day`; all by default).
 
 import Foundation
 
@@ -35,6 +35,12 @@ if wants("pipeline") {
     results += pipeline
 }
 if sections.contains("xml-scale") { printTable([try feedSourceScaling(work: work)]) }
+if wants("images") {
+    let images = try imageBenchmarks(work: work.appendingPathComponent("images"))
+    print("")
+    printTable(images)
+    results += images
+}
 if sections.contains("profile-hit") { try await profileMemoryHit() }
 if sections.contains("profile-disk") { try await profileDiskHit(work: work) }
 if sections.contains("profile-cold") { try profileColdStart(work: work) }

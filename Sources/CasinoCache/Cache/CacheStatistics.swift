@@ -35,6 +35,8 @@ public struct CacheStatistics: Sendable, Hashable, CustomStringConvertible {
     public var corruptDiskEntries = 0
     /// Bundled files that failed verification (never served).
     public var corruptBundledFiles = 0
+    /// Bundled images that failed verification: missing, tampered, or not their type (never served).
+    public var corruptBundledImages = 0
     /// Disk writes that failed (unwritable or full directory).
     public var diskWriteFailures = 0
 
@@ -54,6 +56,6 @@ public struct CacheStatistics: Sendable, Hashable, CustomStringConvertible {
             + "not modified \(notModified), validations \(validationRequests) (current \(validatedCurrent), inline "
             + "\(validatedInline), refetched \(validatedRefetched)), refresh failures \(refreshFailures), updates \(updatesEmitted), "
             + "evictions memory \(memoryEvictions) disk \(diskEvictions), corrupt disk \(corruptDiskEntries) "
-            + "bundled \(corruptBundledFiles), disk write failures \(diskWriteFailures)"
+            + "bundled \(corruptBundledFiles), corrupt bundled images \(corruptBundledImages), disk write failures \(diskWriteFailures)"
     }
 }

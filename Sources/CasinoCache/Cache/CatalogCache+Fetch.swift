@@ -130,5 +130,6 @@ extension CatalogCache {
         guard current == generation else { return }
         if inMemory { memory.store(entry) }
         disk?.store(entry)
+        prefetchImages(of: entry)
     }
 }

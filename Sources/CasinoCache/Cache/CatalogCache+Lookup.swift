@@ -23,6 +23,7 @@ extension CatalogCache {
         guard let (entry, tier) = storedEntryBelowMemory(key) else { return nil }
         let answer = Self.answer(for: entry, now: now, timeToLive: timeToLive)
         state.withLock { $0.answers.count(answer) }
+        prefetchImages(of: entry)
         return Found(box: memory.insert(entry), tier: tier, answer: answer)
     }
 

@@ -57,6 +57,8 @@ public final class CatalogCache: Sendable {
     let logger: Logger
     let broadcaster = UpdateBroadcaster()
     let state = Locked(State())
+    /// The app's image hook and what it was asked to prefetch (`CatalogCache+Images.swift`).
+    let imageHooks = Locked(ImageHookState())
 
     struct State {
         var inflight: [CacheKey: Task<CacheEntry, any Error>] = [:]
@@ -340,6 +342,7 @@ public final class CatalogCache: Sendable {
         cancelRetries { _ in true }
         memory.removeAll(in: nil)
         disk?.removeAll(in: nil)
+        clearImages(scope: nil)
         await disk?.flush()
     }
 
@@ -349,6 +352,7 @@ public final class CatalogCache: Sendable {
         cancelRetries { $0.scope == scope }
         memory.removeAll(in: scope)
         disk?.removeAll(in: scope)
+        clearImages(scope: scope)
         await disk?.flush()
     }
 
@@ -365,6 +369,7 @@ public final class CatalogCache: Sendable {
         statistics.corruptDiskEntries = disk?.corruptEntries ?? 0
         statistics.diskWriteFailures = disk?.writeFailures ?? 0
         statistics.corruptBundledFiles = bundled?.corruptFiles ?? 0
+        statistics.corruptBundledImages = bundled?.images.corruptImages ?? 0
         return statistics
     }
 

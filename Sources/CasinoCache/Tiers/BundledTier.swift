@@ -65,6 +65,8 @@ public import Logging
     private let bundledEditions: Set<Edition>
     private let logger: Logger
     private let state = Locked(State())
+    /// The snapshot's images (the manifest's `images`), verified on first lookup.
+    public let images: BundledImages
 
     /// Reads the directory's `manifest.json`, and nothing else.
     ///
@@ -90,6 +92,7 @@ public import Logging
                 ])
         }
         self.manifest = manifest
+        images = BundledImages(manifest: manifest, reader: reader, logger: logger)
         generatedAt = manifest?.generatedAt
         bundledEditions = Set(manifest?.editions ?? [])
         files = Dictionary((manifest?.files ?? []).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })

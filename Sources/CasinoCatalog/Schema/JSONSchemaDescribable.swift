@@ -26,3 +26,4 @@ extension JSONSchemaDescribable where Self: CaseIterable & RawRepresentable, Raw
 extension Platform: JSONSchemaDescribable {}
 
 extension SnapshotKind: JSONSchemaDescribable {}
+extension ImageMediaType: JSONSchemaDescribable {}

@@ -79,6 +79,19 @@ extension SnapshotContractSchema {
                     "pageSize": range(1...CatalogRules.maxPageSize),
                     "editions": .keywords(["minItems": 1, "uniqueItems": true]),
                     "files": .keywords(["maxItems": .integer(limits.maxFileCount)]),
+                    "images": .keywords(["maxItems": .integer(limits.maxImageCount)]),
+                ]),
+            "ManifestImage": ObjectRules(
+                description: "A bundled image: the URL games name and its content-addressed file; sorted by unique "
+                    + "URL, entries naming one file agree on it, files within maxImageTotalBytes (checked by Swift).",
+                properties: [
+                    "url": .definition("HTTPSURL"),
+                    "path": .keywords([
+                        "pattern": .string(
+                            "^\(Manifest.Image.directoryName)/\(hexDigest)\\.(\(ImageMediaType.allCases.map(\.fileExtension).joined(separator: "|")))$")
+                    ]),
+                    "bytes": range(1...limits.maxImageBytes),
+                    "sha256": .keywords(["pattern": .string("^\(hexDigest)$")]),
                 ]),
         ]
     }

@@ -99,6 +99,8 @@ public enum SnapshotContractSchema {
         [
             (Manifest.self, "Manifest"),
             (Manifest.Entry.self, "ManifestEntry"),
+            (Manifest.Image.self, "ManifestImage"),
+            (ImageMediaType.self, "ImageMediaType"),
             (Snapshot<CategoryList>.self, "CategoriesSnapshot"),
             (Snapshot<GamesPage>.self, "GamesPageSnapshot"),
             (CategoryList.self, "CategoryList"),

@@ -28,10 +28,13 @@ public struct Manifest: Codable, Sendable, Hashable {
     public var editions: [Edition]
     /// Every snapshot file, sorted by path.
     public var files: [Entry]
+    /// The bundled images, one entry per image URL sorted by URL, or `nil` when the snapshot
+    /// bundles none (manifests written before images existed have no `images` key).
+    public var images: [Image]?
 
     public init(
         generator: Generator, generatedAt: Date, source: String, contentHash: String, pageSize: Int,
-        defaultEdition: Edition, editions: [Edition], files: [Entry]
+        defaultEdition: Edition, editions: [Edition], files: [Entry], images: [Image]? = nil
     ) {
         self.schemaVersion = CatalogSchema.version
         self.generator = generator
@@ -42,6 +45,7 @@ public struct Manifest: Codable, Sendable, Hashable {
         self.defaultEdition = defaultEdition
         self.editions = editions
         self.files = files
+        self.images = images
     }
 
     /// The program and version that wrote a snapshot directory.

@@ -19,6 +19,13 @@ public struct SnapshotLimits: Codable, Sendable, Hashable {
     public var maxFileBytes: Int = 16 << 20
     /// The largest JSON inside one snapshot file, once inflated: 16 MiB by default.
     public var maxInflatedBytes: Int = 16 << 20
+    /// The most image URLs the manifest's `images` section may list: 2,000 by default.
+    public var maxImageCount: Int = 2_000
+    /// The largest bundled image file: 1 MiB by default (a lobby thumbnail is tens of KiB).
+    public var maxImageBytes: Int = 1 << 20
+    /// The most bytes all bundled image files may take together, each file counted once:
+    /// 16 MiB by default.
+    public var maxImageTotalBytes: Int = 16 << 20
 
     /// The defaults.
     public static let `default` = SnapshotLimits()
@@ -31,20 +38,30 @@ public struct SnapshotLimits: Codable, Sendable, Hashable {
 
     /// Keys left out keep their defaults; an unknown key is an error naming the nearest known one.
     public init(from decoder: any Decoder) throws {
-        try KnownKeys.check(decoder, known: ["maxManifestBytes", "maxFileCount", "maxFileBytes", "maxInflatedBytes"])
+        try KnownKeys.check(
+            decoder,
+            known: [
+                "maxManifestBytes", "maxFileCount", "maxFileBytes", "maxInflatedBytes", "maxImageCount", "maxImageBytes",
+                "maxImageTotalBytes",
+            ])
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = SnapshotLimits()
         maxManifestBytes = try container.decodeIfPresent(Int.self, forKey: .maxManifestBytes) ?? defaults.maxManifestBytes
         maxFileCount = try container.decodeIfPresent(Int.self, forKey: .maxFileCount) ?? defaults.maxFileCount
         maxFileBytes = try container.decodeIfPresent(Int.self, forKey: .maxFileBytes) ?? defaults.maxFileBytes
         maxInflatedBytes = try container.decodeIfPresent(Int.self, forKey: .maxInflatedBytes) ?? defaults.maxInflatedBytes
+        maxImageCount = try container.decodeIfPresent(Int.self, forKey: .maxImageCount) ?? defaults.maxImageCount
+        maxImageBytes = try container.decodeIfPresent(Int.self, forKey: .maxImageBytes) ?? defaults.maxImageBytes
+        maxImageTotalBytes =
+            try container.decodeIfPresent(Int.self, forKey: .maxImageTotalBytes) ?? defaults.maxImageTotalBytes
     }
 
     /// Every cap by its name, for checks and messages.
     public var caps: [(name: String, value: Int)] {
         [
             ("maxManifestBytes", maxManifestBytes), ("maxFileCount", maxFileCount), ("maxFileBytes", maxFileBytes),
-            ("maxInflatedBytes", maxInflatedBytes),
+            ("maxInflatedBytes", maxInflatedBytes), ("maxImageCount", maxImageCount), ("maxImageBytes", maxImageBytes),
+            ("maxImageTotalBytes", maxImageTotalBytes),
         ]
     }
 

@@ -57,6 +57,7 @@ extension Manifest {
             }
             previousPath = entry.path
         }
+        checkImages(into: &check, limits: limits)
         return check.violations
     }
 

@@ -23,7 +23,8 @@ import ServiceLifecycle
 /// `POST /v1/casino/cache/validate` (bulk validation, `CacheValidation`), and for tests
 /// `GET /_stats`, `POST /_admin/settings` (a ``SimulatorSettings`` JSON), `POST /_admin/reset`,
 /// `POST /_admin/bump` (a new catalogue version; answers the push payload that announces it),
-/// and published snapshot sets under `/ota` (`CatalogSimulator+Published.swift`).
+/// published snapshot sets under `/ota` (`CatalogSimulator+Published.swift`), and the catalogue's
+/// images under `/images` (`CatalogSimulator+Images.swift`).
 public final class CatalogSimulator: Sendable {
     let catalog: SimulatedCatalog
     private let logger: Logger
@@ -158,6 +159,7 @@ public final class CatalogSimulator: Sendable {
             return Response(status: .noContent)
         }
         addPublishedRoutes(to: router)
+        addImageRoutes(to: router)
         var logger = self.logger
         logger.logLevel = min(logger.logLevel, .info)
         return Application(

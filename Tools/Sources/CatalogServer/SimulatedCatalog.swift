@@ -15,9 +15,13 @@ public struct SimulatedCatalog: Sendable {
 
     /// The editions served.
     public var editions: [Edition: EditionContent]
+    /// The images served under `/images/<host>/<path>` (``CatalogSimulator/imagesPath``), by
+    /// their https URL: a recording's `images/`, if it has one.
+    public var images: [String: SimulatedImage] = [:]
 
-    public init(editions: [Edition: EditionContent]) {
+    public init(editions: [Edition: EditionContent], images: [String: SimulatedImage] = [:]) {
         self.editions = editions
+        self.images = images
     }
 
     /// Loads a recorded provider directory: each edition's `categories.json` and every recorded
@@ -55,19 +59,22 @@ public struct SimulatedCatalog: Sendable {
             }
             editions[edition] = EditionContent(categories: categories, games: games)
         }
-        return SimulatedCatalog(editions: editions)
+        return SimulatedCatalog(editions: editions, images: try SimulatedImage.load(recording: directory))
     }
 
     /// A generated catalogue of `games` games (the pipeline's ``SampleRecording``), complete:
-    /// every page of every category exists.
+    /// every page of every category exists; with the thumbnails of the first `imagesPerCategory`
+    /// games of each category (none by default).
     public static func generated(
-        games: Int, categories: Int = 20, editions: [Edition] = SampleRecording.defaultEditions, seed: UInt64 = 2026
+        games: Int, categories: Int = 20, editions: [Edition] = SampleRecording.defaultEditions, seed: UInt64 = 2026,
+        imagesPerCategory: Int = 0
     ) throws -> SimulatedCatalog {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("simulator-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         var sample = SampleRecording(games: games, categories: categories)
         sample.editions = editions
         sample.seed = seed
+        sample.imagesPerCategory = imagesPerCategory
         try sample.write(to: directory)
         return try load(recording: directory)
     }

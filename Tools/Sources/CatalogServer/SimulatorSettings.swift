@@ -79,7 +79,7 @@ public struct SimulatorSettings: Codable, Sendable, Hashable {
         public var status: Int?
         /// How long `.stall` holds the body, in milliseconds: 60 seconds by default.
         public var milliseconds: Int?
-        /// What `.body` answers instead of the real body.
+        /// What `.body` answers instead of the real body; for `.redirect`, the `Location`.
         public var body: String?
 
         public init(
@@ -109,6 +109,8 @@ public struct SimulatorSettings: Codable, Sendable, Hashable {
             case body
             /// Announce a 2 GiB body and send zeros until the client gives up.
             case oversized
+            /// Answer `302 Found` with `Location: body` (images only).
+            case redirect
         }
     }
 }

@@ -35,16 +35,18 @@ struct DemoStory: Sendable {
         let bundle = work.appendingPathComponent("bundle")
         let catalog = try Normalizer(configuration: .default, logger: logger)
             .normalize(try RecordedProviderSource(directory: recording)).catalog
-        let manifest = try SnapshotWriter(logger: logger).write(catalog, to: bundle)
 
-        var settings = SimulatorSettings()
-        settings.latencyMilliseconds = latency.milliseconds
         let simulatorLogger =
             logger.logLevel <= .debug ? logger : Logger(label: "simulator") { _ in SwiftLogNoOpLogHandler() }
-        let simulator = CatalogSimulator(
-            catalog: try .load(recording: recording), settings: settings, logger: simulatorLogger)
+        let simulator = CatalogSimulator(catalog: try .load(recording: recording), logger: simulatorLogger)
         let baseURL = try await simulator.start()
         do {
+            // The first screen's thumbnails, fetched from the simulator's CDN over loopback (before
+            // its latency is turned on) and baked into the snapshot with the rest.
+            let (images, fetched) = try await bundleImages(of: catalog, from: simulator, into: work)
+            let manifest = try SnapshotWriter(logger: logger).write(catalog, images: images, to: bundle)
+            let offline = firstLaunchOffline(catalog: catalog, bundle: bundle)
+            simulator.update { $0.latencyMilliseconds = latency.milliseconds }
             let report = try await play(
                 simulator: simulator, baseURL: baseURL, catalog: catalog, bundle: bundle,
                 cache: work.appendingPathComponent("cache"))
@@ -53,7 +55,10 @@ struct DemoStory: Sendable {
             result.header =
                 [
                     "provider simulator  \(baseURL.absoluteString), latency \(latency) ms, \(games) games in \(categories) categories (\(Self.edition))",
-                    "bundled snapshot    built by the pipeline from the provider's version 1: \(manifest.files.count) files",
+                    "bundled snapshot    built by the pipeline from the provider's version 1: \(manifest.files.count) files, "
+                        + "\(manifest.imageFiles.count) images (\(manifest.imageFiles.reduce(0) { $0 + $1.bytes }) bytes; \(fetched))",
+                    "first launch, offline: \(offline.shown) of \(offline.wanted) first-screen thumbnails answered from the bundle "
+                        + "(the first \(PipelineConfiguration.ImageBundling(allowedHosts: []).gamesPerCategory) games of each of \(offline.categories) categories), no network",
                     "the provider moved on to version 2 after the app was built; TTL 6 h; clock jumps with a ManualClock",
                 ] + (keepsFiles ? ["working directory   \(work.path)"] : [])
             return result
@@ -61,6 +66,42 @@ struct DemoStory: Sendable {
             await simulator.stop()
             throw error
         }
+    }
+
+    /// Fetches the plan's images from the simulator (a host rewrite to its `/images`) and bundles
+    /// them at the defaults; returns them and the fetch's summary.
+    private func bundleImages(
+        of catalog: Catalog, from simulator: CatalogSimulator, into work: URL
+    ) async throws -> (BundledImages, String) {
+        let host = "static.example-cdn.com"
+        let bundling = PipelineConfiguration.ImageBundling(allowedHosts: [host])
+        var configuration = ImageFetcher.Configuration(bundling: bundling)
+        configuration.hostRewrites = [host: simulator.imageBaseURL(for: host)!]
+        configuration.isProgressLineEnabled = false
+        let directory = work.appendingPathComponent("images")
+        let summary = try await ImageFetcher(configuration: configuration, logger: logger)
+            .fetch(ImagePlan(catalog: catalog, bundling: bundling).urls, into: directory)
+        let images = ImageBundler(bundling: bundling).bundle(catalog, from: try RecordedImages(directory: directory))
+        return (images, "fetched over loopback: \(summary.fetched) of \(summary.images)")
+    }
+
+    /// A first launch with no network at all: how many of the first screen's thumbnails (the first
+    /// games of each category's first page) the app can show from the bundle.
+    private func firstLaunchOffline(catalog: Catalog, bundle: URL) -> (shown: Int, wanted: Int, categories: Int) {
+        let cache = CatalogCache(
+            upstream: ProviderHTTPUpstream(configuration: .init(baseURL: URL(string: "http://127.0.0.1:9")!), logger: logger),
+            cacheDirectory: nil, bundleDirectory: bundle, logger: logger)
+        let perCategory = PipelineConfiguration.ImageBundling(allowedHosts: []).gamesPerCategory
+        let categories = cache.cachedCategories(edition: Self.edition).value?.items ?? []
+        var (shown, wanted) = (0, 0)
+        for category in categories {
+            let games = cache.cachedGamesPage(edition: Self.edition, categoryId: category.id).value?.items ?? []
+            for game in games.prefix(perCategory) {
+                wanted += 1
+                if cache.bundledImage(for: game.thumbnail) != nil { shown += 1 }
+            }
+        }
+        return (shown, wanted, categories.count)
     }
 
     private func play(

@@ -11,11 +11,14 @@ struct SnapshotCommand: AsyncParsableCommand {
         discussion: """
             Reads a normalized catalogue (--normalized) or normalizes a source (--source) first.
             The directory is built beside the target, validated, then swapped in; on any failure
-            the previous directory stays byte-for-byte as it was.
+            the previous directory stays byte-for-byte as it was. With bundleImages in the
+            configuration, the first screen's images are bundled too: from --images, from a
+            recorded source's images/, or fetched (--fetch-images, or an http source).
             """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var source: SourceOptions
+    @OptionGroup var imageOptions: ImageOptions
 
     @Option(name: .long, help: "A normalized catalogue written by `catalog normalize` (instead of --source).")
     var normalized: String?
@@ -42,13 +45,21 @@ struct SnapshotCommand: AsyncParsableCommand {
                         logger: logger, progress: global.progressLine(label: "normalize", unit: "categories"))
                 }
             let configuration = try source.configuration()
+            let kind = SourceKind(rawValue: source.kind) ?? SourceKind.detect(source.sourcePath)
+            let images = try await imageOptions.bundle(
+                catalog, configuration: configuration,
+                recordedSource: normalized == nil && kind == .recorded ? source.sourcePath : nil,
+                isHTTPSource: normalized == nil && kind == .http, global: global, logger: logger)
             let progress = global.progressLine(label: "snapshot", unit: "files rendered and checked")
             defer { progress.finish() }
             let manifest = try SnapshotWriter(limits: configuration.snapshotLimits, logger: logger, progress: progress)
-                .write(catalog, to: URL(fileURLWithPath: out))
+                .write(catalog, images: images, to: URL(fileURLWithPath: out))
             let bytes = manifest.files.reduce(0) { $0 + $1.compressedBytes }
+            let imageFiles = manifest.imageFiles
+            let imageText =
+                imageFiles.isEmpty ? "" : " and \(imageFiles.count) images (\(imageFiles.reduce(0) { $0 + $1.bytes }) bytes)"
             logger.info(
-                "wrote \(manifest.files.count) files (\(bytes) bytes) to \(out); contentHash \(manifest.contentHash)")
+                "wrote \(manifest.files.count) files (\(bytes) bytes)\(imageText) to \(out); contentHash \(manifest.contentHash)")
         }
     }
 }

@@ -26,6 +26,8 @@ public struct PipelineConfiguration: Codable, Sendable, Hashable {
     /// writer writes and the validator accepts. ``SnapshotLimits/default`` by default; raise a cap
     /// here only together with the app's `CatalogCache.Configuration.bundleLimits`.
     public var snapshotLimits: SnapshotLimits = .default
+    /// Which game images the snapshot bundles (``ImageBundling``): none when `nil`, the default.
+    public var bundleImages: ImageBundling?
 
     /// The defaults.
     public static let `default` = PipelineConfiguration()
@@ -63,7 +65,7 @@ public struct PipelineConfiguration: Codable, Sendable, Hashable {
             decoder,
             known: [
                 "editions", "defaultEdition", "pageSize", "maxPagesPerCategory", "maxInvalidShare", "limits",
-                "snapshotLimits",
+                "snapshotLimits", "bundleImages",
             ])
         let container = try decoder.container(keyedBy: CodingKeys.self)
         editions = try container.decodeIfPresent([Edition].self, forKey: .editions) ?? []
@@ -73,6 +75,7 @@ public struct PipelineConfiguration: Codable, Sendable, Hashable {
         maxInvalidShare = try container.decodeIfPresent(Double.self, forKey: .maxInvalidShare) ?? 0.05
         limits = try container.decodeIfPresent(Limits.self, forKey: .limits) ?? .default
         snapshotLimits = try container.decodeIfPresent(SnapshotLimits.self, forKey: .snapshotLimits) ?? .default
+        bundleImages = try container.decodeIfPresent(ImageBundling.self, forKey: .bundleImages)
     }
 
     /// Reads a configuration file; keys it leaves out keep their defaults, and a key it does not
@@ -116,5 +119,6 @@ public struct PipelineConfiguration: Codable, Sendable, Hashable {
             throw fail("limits.\(name) must be 1...\(SnapshotLimits.ceiling), got \(value)")
         }
         if let problem = snapshotLimits.problem { throw fail("snapshotLimits.\(problem)") }
+        try bundleImages?.check(limits: snapshotLimits, file: file)
     }
 }

@@ -1,8 +1,9 @@
 public import Foundation
 
 /// Writes the repository's embedded default data (`data/`): a hand-designed provider recording
-/// of 120 invented games with every provider quirk in known places, the same catalogue as an
-/// XML feed, the pipeline configuration and a README that says where each quirk is.
+/// of 120 invented games with every provider quirk in known places, a small real thumbnail for
+/// each game of a category's first screen (`provider/images/`), the same catalogue as an XML
+/// feed, the pipeline configuration and a README that says where each quirk is.
 ///
 /// The output is fixed: the same bytes on every run and every platform, identical to the
 /// committed `data/` (a test checks every file). Randomness comes from one generator seeded with
@@ -30,7 +31,8 @@ public struct CuratedRecording: Sendable {
         let provider = CuratedProviderFiles(pool: pool).render()
         let feed = CuratedFeed(pool: pool)
         let readme = CuratedReadme(pool: pool, pages: provider.pages, feed: feed.selection())
-        return provider.files + [
+        let images = CuratedImages(pool: pool, pages: provider.pages).render()
+        return provider.files + images + [
             ("feed/acme-feed.xml", feed.render()),
             ("catalog.json", Self.configuration),
             (CuratedReadmeText.fileName, readme.render()),
@@ -66,6 +68,7 @@ public struct CuratedRecording: Sendable {
         {
           "defaultEdition": "\(CuratedCatalogue.editions[0])",
           "editions": [\(CuratedCatalogue.editions.map { "\"\($0)\"" }.joined(separator: ", "))],
+          "bundleImages": {"allowedHosts": ["\(CuratedCatalogue.cdn)"], "gamesPerCategory": \(CuratedImages.gamesPerCategory)},
           "maxInvalidShare": 0.05,
           "maxPagesPerCategory": 5,
           "pageSize": \(CuratedCatalogue.pageLimit)

@@ -26,6 +26,10 @@ public struct SampleRecording: Sendable {
     public var seed: UInt64 = 2026
     /// The fetch time recorded: 2026-11-20T10:00:00Z by default.
     public var fetchedAt = Date(timeIntervalSince1970: 1_795_168_800)
+    /// Games per category, from the top of its first page, whose thumbnail is recorded in
+    /// `images/` (``RecordedImages``): 6 by default, as `bundleImages` bundles. Each is a 96×72
+    /// PNG of noise, about 21 KB, the size of a real lobby thumbnail. 0 records none.
+    public var imagesPerCategory = 6
 
     public static let defaultEditions: [Edition] = [
         try! Edition(language: "en", platform: .iPhone), try! Edition(language: "fr", platform: .iPhone),
@@ -90,6 +94,7 @@ public struct SampleRecording: Sendable {
                     progress.advance(by: pages.count)
                 }
             }
+            written += try writeImages(members: members, under: staging)
             let metadata = RecordingLayout.Metadata(
                 fetchedAt: fetchedAt, baseURL: Self.baseURL, editions: editions, pageLimit: pageLimit)
             try FileOutput.write(try CatalogCoding.prettyEncoder().encode(metadata), to: layout.metadataFile)
@@ -107,6 +112,33 @@ public struct SampleRecording: Sendable {
     }
 
     // MARK: - Content
+
+    /// The thumbnails of the first ``imagesPerCategory`` games of each category, as
+    /// ``RecordedImages`` under `images/`; returns the files written.
+    private func writeImages(members: [String: [Int]], under root: URL) throws(PipelineError) -> Int {
+        guard imagesPerCategory > 0 else { return 0 }
+        var bodies: [String: (data: Data, entry: RecordedImages.Entry)] = [:]
+        for id in categoryIDs() {
+            for index in (members[id] ?? []).prefix(imagesPerCategory) {
+                let url = "https://static.example-cdn.com" + thumbnailPath(index)
+                guard bodies[url] == nil else { continue }
+                var random = SplitMix64(seed: seed ^ UInt64(index &* 104_729))
+                let data = SyntheticImage.png(width: 96, height: 72) { _, _ in
+                    let value = random.next()
+                    return (UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value >> 16))
+                }
+                bodies[url] = (data, RecordedImages.Entry(file: FileNaming.hexSHA256(data), contentType: "image/jpeg"))
+            }
+        }
+        let directory = root.appendingPathComponent("images")
+        try RecordedImages.write(bodies, under: directory)
+        return Set(bodies.values.map(\.entry.file)).count + 1
+    }
+
+    private func thumbnailPath(_ index: Int) -> String {
+        let id = 10_000 + index
+        return "/cms2/base/_casino/\(id % 97)/\(id)-thumb.jpg"
+    }
 
     private func categoryIDs() -> [String] {
         (0..<categories).map { String(format: "CATEGORY%03d", $0 + 1) } + ["EMPTY001", "EMPTY002"]
@@ -158,7 +190,7 @@ public struct SampleRecording: Sendable {
             description: index % 13 == 0
                 ? nil : "<p>Spin the <b>\(name)</b> reels &amp; chase the bonus.</p>",
             launchUrl: "https://launch.example-casino.com/Loader/Start/\(id)/\(slug)",
-            thumbnail: "\(cdn)/cms2/base/_casino/\(id % 97)/\(id)-thumb.jpg",
+            thumbnail: cdn + thumbnailPath(index),
             backgroundImageUrl: index % 11 == 0 ? nil : "\(cdn)/cms2/base/_casino/\(id % 97)/\(id)-bg.jpg",
             hasFunMode: index % 5 == 0 ? .string("1") : .bool(true),
             hasAnonymousFunMode: index % 5 == 0 ? .string(index % 2 == 0 ? "1" : "0") : .bool(index % 2 == 0),

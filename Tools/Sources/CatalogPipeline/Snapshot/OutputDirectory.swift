@@ -25,6 +25,8 @@ public enum OutputDirectory {
         /// The embedded default data directory (`CuratedRecording`): `provider/`, `feed/`,
         /// `catalog.json` and `README.md`.
         case curatedData
+        /// A directory of recorded images (``RecordedImages``, ``ImageFetcher``): an `index.json`.
+        case images
     }
 
     /// Throws unless `directory` may be replaced by `content`.
@@ -65,6 +67,7 @@ public enum OutputDirectory {
         case .snapshot: [Manifest.fileName, SnapshotLayout.readmeName]
         case .recording: [RecordingLayout.metadataFileName, PreviousRecording.etagsFileName]
         case .curatedData: ["provider", "feed", "catalog.json", CuratedReadmeText.fileName]
+        case .images: [RecordedImages.indexFileName]
         }
     }
 
@@ -88,6 +91,8 @@ public enum OutputDirectory {
             let metadata = RecordingLayout(root: directory).metadataFile
             guard let data = try? FileInput.read(metadata, limit: 1 << 20, what: "recording metadata") else { return false }
             return (try? CatalogCoding.decoder().decode(RecordingLayout.Metadata.self, from: data)) != nil
+        case .images:
+            return (try? RecordedImages(directory: directory)) != nil
         case .curatedData:
             // Nothing but what the generator writes at the top, a recording in provider/, and the
             // README only if it is the generator's (a hand-written README.md is someone's work).

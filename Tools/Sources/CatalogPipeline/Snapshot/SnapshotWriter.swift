@@ -40,13 +40,21 @@ public struct SnapshotWriter: Sendable {
     ///
     /// - Returns: The snapshot files (sorted by path), then `manifest.json` and `README.md`.
     /// - Throws: ``PipelineError`` when encoding or compression fails.
-    public func render(_ catalog: Catalog) throws(PipelineError) -> (files: [RenderedFile], manifest: Manifest) {
-        try render(catalog, reusing: nil)
+    ///
+    /// - Parameters:
+    ///   - catalog: The normalized catalogue.
+    ///   - images: The images to bundle (``ImageBundler``), listed in the manifest's `images` and
+    ///     written as `images/<sha256>.<ext>`; `nil` for none (the manifest then has no `images`).
+    public func render(
+        _ catalog: Catalog, images: BundledImages? = nil
+    ) throws(PipelineError) -> (files: [RenderedFile], manifest: Manifest) {
+        try render(catalog, images: images, reusing: nil)
     }
 
     /// Renders the catalogue; a file whose content `previous` already holds keeps its bytes.
+    /// (Image files need no reuse: named by their SHA-256, equal content is equal bytes.)
     func render(
-        _ catalog: Catalog, reusing previous: PreviousSnapshot?
+        _ catalog: Catalog, images: BundledImages?, reusing previous: PreviousSnapshot?
     ) throws(PipelineError) -> (files: [RenderedFile], manifest: Manifest) {
         // The file count is known before anything is encoded: refuse at once what is over it.
         let fileCount = catalog.editions.reduce(0) { $0 + 1 + $1.pages.count }
@@ -81,10 +89,14 @@ public struct SnapshotWriter: Sendable {
         var entries = rendered.map(\.entry)
         files.sort { $0.path < $1.path }
         entries.sort { $0.path < $1.path }
+        if let images {
+            files += images.files.sorted { $0.key < $1.key }.map { RenderedFile(path: $0.key, data: $0.value) }
+        }
         let manifest = Manifest(
             generator: generator, generatedAt: catalog.generatedAt, source: catalog.source,
-            contentHash: Self.contentHash(of: entries), pageSize: catalog.pageSize,
-            defaultEdition: catalog.defaultEdition, editions: catalog.editions.map(\.edition).sorted(), files: entries)
+            contentHash: Self.contentHash(of: entries, images: images?.entries), pageSize: catalog.pageSize,
+            defaultEdition: catalog.defaultEdition, editions: catalog.editions.map(\.edition).sorted(), files: entries,
+            images: images?.entries)
         do {
             files.append(
                 RenderedFile(
@@ -117,6 +129,14 @@ public struct SnapshotWriter: Sendable {
                     "\(entry.path) would inflate to \(entry.uncompressedBytes) bytes, over snapshotLimits.maxInflatedBytes \(limits.maxInflatedBytes)"
                 )
             }
+        }
+        let imageBytes = manifest.imageFiles.reduce(0) { $0 + $1.bytes }
+        if imageBytes > limits.maxImageTotalBytes {
+            throw overLimit(
+                "the bundled images would take \(imageBytes) bytes, over snapshotLimits.maxImageTotalBytes \(limits.maxImageTotalBytes)")
+        }
+        if let count = manifest.images?.count, count > limits.maxImageCount {
+            throw overLimit("the manifest would list \(count) images, over snapshotLimits.maxImageCount \(limits.maxImageCount)")
         }
         let violations = manifest.violations(limits: limits)
         if let first = violations.first {
@@ -198,9 +218,17 @@ public struct SnapshotWriter: Sendable {
     ///
     /// - Returns: The manifest written.
     /// - Throws: ``PipelineError``; `directory` is then exactly as it was before the call.
+    /// The images are staged with the rest and published in the same swap: `directory` never
+    /// holds a manifest without its images, or images without their manifest.
+    ///
+    /// - Parameters:
+    ///   - catalog: The normalized catalogue.
+    ///   - images: The images to bundle (``ImageBundler``), or `nil` for none.
+    ///   - directory: The snapshot directory to replace.
     @discardableResult
-    public func write(_ catalog: Catalog, to directory: URL) throws(PipelineError) -> Manifest {
-        let (files, manifest) = try render(catalog, reusing: PreviousSnapshot(directory: directory, limits: limits))
+    public func write(_ catalog: Catalog, images: BundledImages? = nil, to directory: URL) throws(PipelineError) -> Manifest {
+        let (files, manifest) = try render(
+            catalog, images: images, reusing: PreviousSnapshot(directory: directory, limits: limits))
         let publisher = DirectoryPublisher(target: directory, content: .snapshot)
         let staging = try publisher.makeStagingDirectory()
         do throws(PipelineError) {
@@ -217,14 +245,17 @@ public struct SnapshotWriter: Sendable {
             metadata: [
                 "pipeline.out": "\(directory.relativePath)", "pipeline.files": "\(manifest.files.count)",
                 "pipeline.bytes": "\(manifest.files.reduce(0) { $0 + $1.compressedBytes })",
-                "pipeline.contentHash": "\(manifest.contentHash)",
+                "pipeline.contentHash": "\(manifest.contentHash)", "pipeline.images": "\(manifest.images?.count ?? 0)",
             ])
         return manifest
     }
 
-    /// `sha256:` + the SHA-256 over each entry's key and content hash, one line each, by key.
-    public static func contentHash(of entries: [Manifest.Entry]) -> String {
+    /// `sha256:` + the SHA-256 over each entry's key and content hash, one line each, by key; then,
+    /// when images are bundled, one line per image (`image`, its URL and SHA-256), so a snapshot
+    /// without images keeps the hash it always had.
+    public static func contentHash(of entries: [Manifest.Entry], images: [Manifest.Image]? = nil) -> String {
         let lines = entries.map { "\($0.key)\t\($0.contentHash)\n" }.sorted().joined()
-        return "sha256:" + FileNaming.hexSHA256(Data(lines.utf8))
+        let imageLines = (images ?? []).map { "image\t\($0.url)\t\($0.sha256)\n" }.sorted().joined()
+        return "sha256:" + FileNaming.hexSHA256(Data((lines + imageLines).utf8))
     }
 }

@@ -10,7 +10,8 @@ import Gzip
 /// SHA-256 or the whole directory: every file's SHA-256 against the manifest, the manifest's
 /// content hash, that each file lies where its key belongs; referential integrity (each edition
 /// has its categories, every category its pages from offset 0, totals agree, no game id twice in a
-/// category); and that no file is unlisted. A broken rule of the manifest is reported, and the
+/// category); each bundled image (size, SHA-256, sniffed type, named by a game of the snapshot);
+/// and that no file is unlisted. A broken rule of the manifest is reported, and the
 /// files it lists are still checked one by one.
 ///
 /// ```swift
@@ -71,6 +72,7 @@ public struct SnapshotValidator: Sendable {
             }
         }
         checkReferences(manifest, categoryLists, pages, into: &report)
+        checkImages(manifest, reader: reader, pages: pages, into: &report)
         checkUnlistedFiles(in: directory, manifest: manifest, into: &report)
         return report
     }
@@ -136,7 +138,7 @@ public struct SnapshotValidator: Sendable {
                 Manifest.fileName, "files[\(index)]",
                 "path \(entry.path.prefix(200)) is not where key \(entry.key) belongs (\(SnapshotLayout.path(for: entry.key)))")
         }
-        let expectedHash = SnapshotWriter.contentHash(of: manifest.files)
+        let expectedHash = SnapshotWriter.contentHash(of: manifest.files, images: manifest.images)
         if manifest.contentHash != expectedHash {
             report.add(
                 Manifest.fileName, "contentHash",
@@ -200,7 +202,8 @@ public struct SnapshotValidator: Sendable {
     }
 
     private func checkUnlistedFiles(in directory: URL, manifest: Manifest, into report: inout ValidationReport) {
-        let listed = Set(manifest.files.map(\.path)).union([Manifest.fileName, SnapshotLayout.readmeName])
+        let listed = Set(manifest.files.map(\.path)).union(manifest.imageFiles.map(\.path))
+            .union([Manifest.fileName, SnapshotLayout.readmeName])
         guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return }
         var unlisted: [String] = []
         while let path = enumerator.nextObject() as? String {

@@ -120,31 +120,17 @@ struct RequestExecutor: Sendable {
 
     /// One attempt, bounded by the request timeout (head and body) and the overall deadline.
     private func attempt(url: URL, etag: String?) async -> Attempt {
-        let now = NIODeadline.now()
-        let attemptDeadline = min(now + TimeAmount(configuration.requestTimeout), deadline)
-        let timeout = configuration.requestTimeout
-        // The client's deadline covers the response head only; the race also bounds the body.
-        return await withTaskGroup(of: Attempt?.self) { group in
-            group.addTask { await exchange(url: url, etag: etag, deadline: attemptDeadline) }
-            group.addTask {
-                let remaining = attemptDeadline - NIODeadline.now()
-                try? await Task.sleep(for: .nanoseconds(max(remaining.nanoseconds, 0)))
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? .retryable("no complete answer within \(timeout)", code: .network, retryAfter: nil)
+        let attemptDeadline = min(NIODeadline.now() + TimeAmount(configuration.requestTimeout), deadline)
+        let answer = await ConditionalGET.bounded(by: attemptDeadline) { deadline in
+            await exchange(url: url, etag: etag, deadline: deadline)
         }
+        return answer
+            ?? .retryable("no complete answer within \(configuration.requestTimeout)", code: .network, retryAfter: nil)
     }
 
     /// Sends the request and reads the whole response.
     private func exchange(url: URL, etag: String?, deadline: NIODeadline) async -> Attempt {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .GET
-        request.headers.add(name: "Accept", value: "application/json")
-        request.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
-        request.headers.add(name: "User-Agent", value: "\(CatalogPipeline.name)/\(CatalogPipeline.version)")
-        if let etag { request.headers.add(name: "If-None-Match", value: etag) }
+        let request = ConditionalGET.request(url, accept: "application/json", acceptsCompression: true, etag: etag)
         let response: HTTPClientResponse
         do {
             response = try await client.execute(request, deadline: deadline)

@@ -1,0 +1,201 @@
+import AsyncHTTPClient
+@_spi(Internals) import CasinoCatalog
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Fetches one image to completion: the URL and every redirect checked against the allow list,
+/// the body capped, retries with the fetch's policy within its deadline.
+struct ImageAttempts: Sendable {
+    let client: HTTPClient
+    let configuration: ImageFetcher.Configuration
+    let deadline: NIODeadline
+    let counts: Locked<ImageFetchSummary>
+    let logger: Logger
+
+    /// The reason of a fetch ended by cancellation.
+    static let cancelledReason = "cancelled"
+
+    /// How one image ended.
+    enum Outcome: Sendable {
+        /// Its bytes and index entry; `notModified` when they are the previous directory's.
+        case body(Data, RecordedImages.Entry, notModified: Bool)
+        /// Why it is left out.
+        case failed(String)
+    }
+
+    /// How one request ended.
+    private enum Attempt: Sendable {
+        case body(Data, etag: String?, contentType: String?)
+        case notModified(etag: String?)
+        case redirect(String)
+        case retryable(String, retryAfter: Duration?)
+        case fatal(String)
+    }
+
+    /// Fetches `url`, conditionally when `previous` holds its entry and body.
+    func fetch(_ url: String, previous: (entry: RecordedImages.Entry, data: Data)?) async -> Outcome {
+        guard let original = URL(string: url), original.scheme?.lowercased() == "https", let host = original.host else {
+            return .failed("refused: not an https URL, never requested")
+        }
+        guard configuration.bundling.allows(host: host) else {
+            return .failed("refused: host \(host.prefix(253)) is not in bundleImages.allowedHosts, never requested")
+        }
+        var target = rewritten(original)
+        var redirects = 0
+        var failures = 0
+        let etag = previous?.entry.etag
+        while true {
+            guard !Task.isCancelled else { return .failed(Self.cancelledReason) }
+            guard NIODeadline.now() < deadline else {
+                return .failed("the image fetch ran past its deadline of \(configuration.deadline)")
+            }
+            counts.withLock {
+                $0.requests += 1
+                if failures > 0 { $0.retries += 1 }
+            }
+            let problem: String
+            var retryAfter: Duration?
+            switch await attempt(target, etag: redirects == 0 ? etag : nil) {
+            case .body(let data, let responseETag, let contentType):
+                let entry = RecordedImages.Entry(
+                    file: FileNaming.hexSHA256(data), etag: responseETag, contentType: contentType.map { String($0.prefix(200)) })
+                return .body(data, entry, notModified: false)
+            case .notModified(let responseETag):
+                guard let previous, etag != nil, redirects == 0 else {
+                    return .failed("HTTP 304 Not Modified to a request without If-None-Match")
+                }
+                var entry = previous.entry
+                entry.etag = responseETag ?? previous.entry.etag
+                return .body(previous.data, entry, notModified: true)
+            case .redirect(let location):
+                redirects += 1
+                guard redirects <= configuration.maxRedirects else {
+                    return .failed("refused: more than \(configuration.maxRedirects) redirects")
+                }
+                switch follow(location, from: target) {
+                case .success(let next): target = next
+                case .failure(let refusal): return .failed(refusal.message)
+                }
+                continue
+            case .retryable(let reason, let wait):
+                (problem, retryAfter) = (reason, wait)
+            case .fatal(let reason):
+                return .failed(reason)
+            }
+            failures += 1
+            guard failures < configuration.retry.attempts else {
+                return .failed("\(problem) (\(failures) attempts)")
+            }
+            let wait = configuration.retry.delay(afterFailures: failures, retryAfter: retryAfter)
+            guard NIODeadline.now() + TimeAmount(wait) < deadline else {
+                return .failed("\(problem); no time left before the deadline of \(configuration.deadline) to retry")
+            }
+            logger.debug("retrying image", metadata: ["images.url": "\(url)", "images.problem": "\(problem)"])
+            do {
+                try await Task.sleep(for: wait)
+            } catch {
+                return .failed(Self.cancelledReason)
+            }
+        }
+    }
+
+    /// Why a redirect is not followed.
+    struct Refusal: Error {
+        let message: String
+    }
+
+    /// Where a redirect leads, when it may be followed: the same origin as `current`, or https on
+    /// an allowed host (then rewritten like any image URL).
+    func follow(_ location: String, from current: URL) -> Result<URL, Refusal> {
+        guard let next = URL(string: location, relativeTo: current)?.absoluteURL, let host = next.host else {
+            return .failure(Refusal(message: "refused: redirected to '\(location.prefix(200))', not a URL"))
+        }
+        if next.scheme == current.scheme, host == current.host, next.port == current.port { return .success(next) }
+        guard next.scheme?.lowercased() == "https" else {
+            return .failure(Refusal(message: "refused: redirected to \(next.absoluteString.prefix(200)), not https"))
+        }
+        guard configuration.bundling.allows(host: host) else {
+            return .failure(
+                Refusal(message: "refused: redirected to host \(host.prefix(253)), which is not in bundleImages.allowedHosts"))
+        }
+        return .success(rewritten(next))
+    }
+
+    /// `url` with its host replaced by the configured rewrite, path and query kept.
+    func rewritten(_ url: URL) -> URL {
+        guard let host = url.host?.lowercased(), let base = configuration.hostRewrites[host],
+            let components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        else { return url }
+        var text = base.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        text += components.percentEncodedPath
+        if let query = components.percentEncodedQuery { text += "?" + query }
+        return URL(string: text) ?? url
+    }
+
+    /// One request, bounded by the request timeout (head and body) and the deadline.
+    private func attempt(_ url: URL, etag: String?) async -> Attempt {
+        let attemptDeadline = min(NIODeadline.now() + TimeAmount(configuration.requestTimeout), deadline)
+        let answer = await ConditionalGET.bounded(by: attemptDeadline) { deadline in
+            await exchange(url, etag: etag, deadline: deadline)
+        }
+        return answer ?? .retryable("no complete answer within \(configuration.requestTimeout)", retryAfter: nil)
+    }
+
+    private func exchange(_ url: URL, etag: String?, deadline: NIODeadline) async -> Attempt {
+        let request = ConditionalGET.request(
+            url, accept: "image/webp,image/png,image/jpeg,image/gif", acceptsCompression: false, etag: etag)
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(request, deadline: deadline)
+        } catch {
+            return classify(error)
+        }
+        let cap = configuration.bundling.maxImageBytes
+        let code = response.status.code
+        switch code {
+        case 304:
+            return .notModified(etag: response.headers.first(name: "ETag"))
+        case 301, 302, 303, 307, 308:
+            guard let location = response.headers.first(name: "Location") else {
+                return .fatal("HTTP \(code) without a Location")
+            }
+            return .redirect(location)
+        case 200..<300 where code != 204:
+            if let announced = response.headers.first(name: "Content-Length").flatMap(Int.init), announced > cap {
+                return .fatal("refused: the body announces \(announced) bytes, over bundleImages.maxImageBytes (\(cap)); not read")
+            }
+            do {
+                let buffer = try await response.body.collect(upTo: cap)
+                counts.withLock { $0.bytesReceived += buffer.readableBytes }
+                return .body(
+                    Data(buffer.readableBytesView), etag: response.headers.first(name: "ETag"),
+                    contentType: response.headers.first(name: "Content-Type"))
+            } catch {
+                return classify(error)
+            }
+        case 429, 500..<600:
+            return .retryable(
+                "HTTP \(code) \(response.status.reasonPhrase)",
+                retryAfter: RequestExecutor.retryAfter(response.headers.first(name: "Retry-After")))
+        default:
+            return .fatal("HTTP \(code) \(response.status.reasonPhrase), not retried")
+        }
+    }
+
+    private func classify(_ error: any Error) -> Attempt {
+        if error is NIOTooManyBytesError {
+            return .fatal("refused: the body is over bundleImages.maxImageBytes (\(configuration.bundling.maxImageBytes)); reading stopped at the cap")
+        }
+        if error is CancellationError { return .fatal(Self.cancelledReason) }
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .invalidURL, .emptyHost, .emptyScheme, .alreadyShutdown: return .fatal("\(error)")
+            default: break
+            }
+        }
+        return .retryable("\(error)", retryAfter: nil)
+    }
+}
