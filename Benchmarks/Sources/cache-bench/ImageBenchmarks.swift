@@ -64,7 +64,7 @@ func imageBenchmarks(work: URL) throws -> [Result] {
         sink &+= try Data(contentsOf: file).count
     } operation: {
         // A fresh image store over the manifest already read at launch: the file's first lookup only.
-        let fresh = BundledImages(manifest: manifest, reader: SnapshotReader(directory: withImages))
+        let fresh = BundledImageStore(manifest: manifest, reader: SnapshotReader(directory: withImages))
         sink &+= fresh.image(for: image.url)?.data.count ?? 0
     }
     results.append(

@@ -66,7 +66,7 @@ public import Logging
     private let logger: Logger
     private let state = Locked(State())
     /// The snapshot's images (the manifest's `images`), verified on first lookup.
-    public let images: BundledImages
+    public let images: BundledImageStore
 
     /// Reads the directory's `manifest.json`, and nothing else.
     ///
@@ -92,7 +92,7 @@ public import Logging
                 ])
         }
         self.manifest = manifest
-        images = BundledImages(manifest: manifest, reader: reader, logger: logger)
+        images = BundledImageStore(manifest: manifest, reader: reader, logger: logger)
         generatedAt = manifest?.generatedAt
         bundledEditions = Set(manifest?.editions ?? [])
         files = Dictionary((manifest?.files ?? []).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })

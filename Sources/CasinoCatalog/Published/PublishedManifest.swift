@@ -72,6 +72,13 @@ public struct PublishedManifest: Codable, Sendable, Hashable {
 
         /// Its path in a published set: `files/<sha256>`.
         public var publishedPath: String { PublishedManifest.filesDirectory + "/" + sha256 }
+
+        /// Every file a snapshot's manifest lists: its content files, then its distinct image
+        /// files. What a set publishes and an update installs.
+        public static func listed(in manifest: Manifest) -> [File] {
+            manifest.files.map { File(path: $0.path, bytes: $0.compressedBytes, sha256: $0.sha256) }
+                + manifest.imageFiles.map { File(path: $0.path, bytes: $0.bytes, sha256: $0.sha256) }
+        }
     }
 
     private enum CodingKeys: String, CodingKey {

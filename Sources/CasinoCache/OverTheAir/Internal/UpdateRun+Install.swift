@@ -82,6 +82,13 @@ extension UpdateRun {
                 throw SnapshotUpdateError(.invalidSnapshot, "\(error)", location: entry.path, cause: error)
             }
         }
+        for image in snapshot.imageFiles {
+            do {
+                _ = try reader.image(image)
+            } catch {
+                throw SnapshotUpdateError(.invalidSnapshot, "\(error)", location: image.path, cause: error)
+            }
+        }
         try GenerationStore.writeSynced(verified.signedBytes, to: incoming.appendingPathComponent(GenerationStore.publishedName))
         directories.insert("")
         for directory in directories { GenerationStore.syncDirectory(incoming.appendingPathComponent(directory)) }
@@ -104,7 +111,7 @@ extension UpdateRun {
     /// The signed list and the snapshot's own manifest must name the same files, sizes and hashes.
     private func checkAgreement(of snapshot: Manifest, with published: PublishedManifest) throws {
         let listed = Set(published.files)
-        let given = Set(snapshot.files.map { PublishedManifest.File(path: $0.path, bytes: $0.compressedBytes, sha256: $0.sha256) })
+        let given = Set(PublishedManifest.File.listed(in: snapshot))
         guard listed == given, snapshot.contentHash == published.contentHash, snapshot.generatedAt == published.generatedAt else {
             throw SnapshotUpdateError(
                 .invalidSnapshot,
@@ -123,7 +130,8 @@ extension UpdateRun {
                 let manifest = try? CatalogCoding.decoder().decode(Manifest.self, from: bytes)
             else { continue }
             sources[SHA256Digest.hex(bytes), default: manifestURL] = manifestURL
-            for entry in manifest.files where CatalogRules.isSafeRelativePath(entry.path) && PublishedManifest.isSHA256Hex(entry.sha256) {
+            for entry in PublishedManifest.File.listed(in: manifest)
+            where CatalogRules.isSafeRelativePath(entry.path) && PublishedManifest.isSHA256Hex(entry.sha256) {
                 sources[entry.sha256, default: directory.appendingPathComponent(entry.path)] = directory.appendingPathComponent(entry.path)
             }
         }

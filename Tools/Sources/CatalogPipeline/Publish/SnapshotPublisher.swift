@@ -102,7 +102,7 @@ public struct SnapshotPublisher: Sendable {
         let payload = PublishedManifest(
             version: next, publishedAt: now, expiresAt: now.addingTimeInterval(expiresIn),
             generatedAt: manifest.generatedAt, contentHash: manifest.contentHash, manifest: manifestFile,
-            files: manifest.files.map { PublishedManifest.File(path: $0.path, bytes: $0.compressedBytes, sha256: $0.sha256) })
+            files: PublishedManifest.File.listed(in: manifest))
         let signed = try sign(payload)
 
         var report = Report(
@@ -171,6 +171,14 @@ public struct SnapshotPublisher: Sendable {
                     file: directory.appendingPathComponent(entry.path).relativePath)
             }
             files.append(data)
+        }
+        for image in manifest.imageFiles {
+            do {
+                // Size, SHA-256 and sniffed type, read again now, as for the snapshot files.
+                files.append(try reader.image(image))
+            } catch {
+                throw PipelineError(error, in: directory)
+            }
         }
         return (bytes, manifest, files)
     }

@@ -41,12 +41,13 @@ final class PublishedSetFixture {
     /// Writes `catalog` as a snapshot directory and publishes it into the set.
     @discardableResult
     func publish(
-        _ catalog: Catalog? = nil, version: Int? = nil, expiresIn: TimeInterval = 30 * 86_400, now: Date = Date()
+        _ catalog: Catalog? = nil, images: BundledImages? = nil, version: Int? = nil, expiresIn: TimeInterval = 30 * 86_400,
+        now: Date = Date()
     ) throws -> SnapshotPublisher.Report {
         let source: URL
         if let catalog {
             source = directory.child("snapshot-\(UUID().uuidString)")
-            try SnapshotWriter(logger: silentLogger).write(catalog, to: source)
+            try SnapshotWriter(logger: silentLogger).write(catalog, images: images, to: source)
         } else {
             source = bundle.directory
         }

@@ -17,7 +17,7 @@ public import Logging
 /// ```swift
 /// let image = bundled.images.image(for: "https://static.example-cdn.com/c/34795.jpg")
 /// ```
-@_spi(Tiers) public final class BundledImages: Sendable {
+@_spi(Tiers) public final class BundledImageStore: Sendable {
     /// The most bytes of verified images kept in memory: 4 MiB by default.
     public let memoryLimit: Int
 
