@@ -346,9 +346,10 @@ public final class CatalogCache: Sendable {
         }
     }
 
-    /// Waits until every queued disk write has landed.
+    /// Waits until every queued disk write (entries and player changes) has landed.
     public func flush() async {
         await disk?.flush()
+        await mutationQueue?.flush()
     }
 
     /// Forgets `key` in memory and on disk; the next lookup falls back to the bundle or the upstream.
