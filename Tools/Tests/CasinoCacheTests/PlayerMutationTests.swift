@@ -194,3 +194,36 @@ struct HeldUpdatesAndTrimTests: CacheTestEnvironment {
         #expect(cache.memory.count == 0)
     }
 }
+
+/// The queue file's format on its own: what the fuzzer's seeds hold, and refusals by header.
+struct PlayerMutationQueueFileTests {
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus/player")
+
+    @Test(arguments: [("queue-42.mutations", "42", 2), ("queue-slash.mutations", "a/b", 1), ("queue-empty.mutations", "🎰", 0)])
+    func theFuzzersSeedsAreValidQueues(file: String, player: String, count: Int) throws {
+        let data = try Data(contentsOf: Self.corpus.appendingPathComponent(file))
+        let mutations = try PlayerMutationQueueFile.decode(data, player: player)
+        #expect(mutations.count == count)
+        #expect(try PlayerMutationQueueFile.decode(try PlayerMutationQueueFile.encode(mutations, player: player), player: player) == mutations)
+        #expect(throws: PlayerMutationQueueFile.Rejection.self) { try PlayerMutationQueueFile.decode(data, player: player + "x") }
+    }
+
+    @Test func aHeaderThatDoesNotMatchItsBodyIsRefused() throws {
+        let mutation = PlayerMutation(kind: .removeFavourite, player: "42", edition: english, gameId: "1", createdAt: Date(timeIntervalSince1970: 0))
+        let good = try PlayerMutationQueueFile.encode([mutation, mutation], player: "42")
+        // Two mutations with one id: refused
+        let repeated = #expect(throws: PlayerMutationQueueFile.Rejection.self) { try PlayerMutationQueueFile.decode(good, player: "42") }
+        #expect(repeated?.reason.contains("repeated") == true)
+        // A body longer than the header says (padding): refused
+        let single = try PlayerMutationQueueFile.encode([mutation], player: "42")
+        let padded = #expect(throws: PlayerMutationQueueFile.Rejection.self) {
+            try PlayerMutationQueueFile.decode(single + Data(" ".utf8), player: "42")
+        }
+        #expect(padded?.reason.contains("truncated or padded") == true)
+        // No header line at all: refused
+        #expect(throws: PlayerMutationQueueFile.Rejection.self) {
+            try PlayerMutationQueueFile.decode(Data(repeating: UInt8(ascii: "{"), count: 10_000), player: "42")
+        }
+    }
+}
