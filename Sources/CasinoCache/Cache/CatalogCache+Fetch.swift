@@ -83,7 +83,7 @@ extension CatalogCache {
         inMemory: Bool = true
     ) -> CacheEntry {
         let entry = CacheEntry(key: key, content: content, storedAt: clock.now, etag: etag, origin: .network)
-        if let current, current.origin == .network, current.content != content, configuration.heldUpdates.holds(key), isCached(key) {
+        if let current, configuration.heldUpdates.holds(key), current.origin == .network, current.content != content, isCached(key) {
             return hold(entry, showing: current, ifStill: generation, inMemory: inMemory)
         }
         if isCached(key) { store(entry, ifStill: generation, inMemory: inMemory) }

@@ -88,11 +88,7 @@ extension CatalogCache {
         let empty = emptyPlayerEntry(key)
         let settled = overlay.withLock { overlay -> (CacheEntry, CacheEntry, [PlayerMutation], Settled?)? in
             guard overlay.senders[player]?.token == token else { return nil }
-            let oldPending = overlay.pending[player] ?? []
-            let pending = oldPending.filter { $0.id != mutation.id }
-            overlay.pending[player] = pending
-            overlay.inFlight[player] = nil
-            overlay.failedSends[player] = nil
+            let (oldPending, pending) = overlay.take(mutation)
             overlay.statistics.applied += 1
             let old = overlay.confirmed[key] ?? Confirmed(entry: empty, isVerified: false, settled: 0)
             var truth = Self.composed(key, confirmed: old.entry, pending: [mutation])
@@ -127,11 +123,7 @@ extension CatalogCache {
         let empty = emptyPlayerEntry(key)
         let settled = overlay.withLock { overlay -> (CacheEntry, CacheEntry, [PlayerMutation], Settled?, Bool)? in
             guard overlay.senders[player]?.token == token else { return nil }
-            let oldPending = overlay.pending[player] ?? []
-            let pending = oldPending.filter { $0.id != mutation.id }
-            overlay.pending[player] = pending
-            overlay.inFlight[player] = nil
-            overlay.failedSends[player] = nil
+            let (oldPending, pending) = overlay.take(mutation)
             overlay.statistics.rejected += 1
             let confirmed = overlay.confirmed[key] ?? Confirmed(entry: empty, isVerified: false, settled: 0)
             if mayHaveApplied { overlay.confirmed[key]?.isVerified = false }

@@ -35,6 +35,18 @@ extension CatalogCache {
         var held: [CacheKey: CacheEntry] = [:]
         var statistics = MutationStatistics()
 
+        /// Takes a change the sender settled out of the player's pending ones: the pending changes
+        /// before and after.
+        mutating func take(_ mutation: PlayerMutation) -> (before: [PlayerMutation], after: [PlayerMutation]) {
+            let player = mutation.player
+            let before = pending[player] ?? []
+            let after = before.filter { $0.id != mutation.id }
+            pending[player] = after
+            inFlight[player] = nil
+            failedSends[player] = nil
+            return (before, after)
+        }
+
         /// Records the outcome of change `id` and returns the caller to resume, if one waits.
         mutating func settle(
             _ id: UUID, with outcome: Result<MutationOutcome, CacheError>

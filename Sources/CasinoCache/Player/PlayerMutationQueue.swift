@@ -130,59 +130,20 @@ import Musl
     /// Temporary file, `fsync`, `rename`, `fsync` of the directory.
     private func writeDurably(_ data: Data, to name: String) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let temporary = Self.temporaryPrefix + UUID().uuidString + Self.temporarySuffix
-        let temporaryPath = files.url(for: temporary).path
-        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw QueueWriteError(operation: "create \(temporary)", code: errno) }
-        var failure: QueueWriteError?
-        data.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var written = 0
-            while written < buffer.count {
-                let count = Self.systemWrite(descriptor, base + written, buffer.count - written)
-                if count > 0 {
-                    written += count
-                } else if count < 0 && errno == EINTR {
-                    continue
-                } else {
-                    failure = QueueWriteError(operation: "write \(temporary)", code: count < 0 ? errno : EIO)
-                    return
-                }
-            }
-        }
-        if failure == nil, Self.synchronize(descriptor) != 0 { failure = QueueWriteError(operation: "fsync \(temporary)", code: errno) }
-        if close(descriptor) != 0, failure == nil { failure = QueueWriteError(operation: "close \(temporary)", code: errno) }
-        if failure == nil, rename(temporaryPath, files.url(for: name).path) != 0 {
-            failure = QueueWriteError(operation: "rename to \(name)", code: errno)
-        }
-        if let failure {
-            unlink(temporaryPath)
-            throw failure
+        let temporary = files.url(for: Self.temporaryPrefix + UUID().uuidString + Self.temporarySuffix).path
+        let error = FileDescriptorIO.createFile(atPath: temporary, contents: data, permissions: 0o600, synchronizes: true)
+        guard error == 0 else { throw QueueWriteError(operation: "write a temporary file for \(name)", code: error) }
+        guard rename(temporary, files.url(for: name).path) == 0 else {
+            let error = QueueWriteError(operation: "rename to \(name)", code: errno)
+            unlink(temporary)
+            throw error
         }
         // The rename itself must survive a power cut: sync the directory's entry too.
         let directoryDescriptor = open(directory.path, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
         if directoryDescriptor >= 0 {
-            _ = Self.synchronize(directoryDescriptor)
+            _ = FileDescriptorIO.synchronize(directoryDescriptor)
             close(directoryDescriptor)
         }
-    }
-
-    private static func synchronize(_ descriptor: Int32) -> Int32 {
-        #if canImport(Darwin)
-        // `fsync` on Apple platforms leaves the data in the drive's cache; F_FULLFSYNC flushes it.
-        if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
-        #endif
-        return fsync(descriptor)
-    }
-
-    private static func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-        #if canImport(Darwin)
-        Darwin.write(descriptor, buffer, count)
-        #elseif canImport(Glibc)
-        Glibc.write(descriptor, buffer, count)
-        #else
-        Musl.write(descriptor, buffer, count)
-        #endif
     }
 
     /// Deletes temporary files a crash left behind, once per process, before the first write.

@@ -165,49 +165,13 @@ public enum PlayerRequest: Sendable, Hashable, CustomStringConvertible {
     /// Percent-escapes every UTF-8 byte outside `A-Z a-z 0-9 - _ ~` (`.` included, so no segment
     /// is ever `.` or `..`).
     public static func escapeSegment(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 {
-            if isPlain(byte) {
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                result += "%" + String(byte >> 4, radix: 16, uppercase: true) + String(byte & 0xF, radix: 16, uppercase: true)
-            }
-        }
-        return result
+        let escaped = SnapshotKey.escape(text)
+        return escaped.contains(".") ? escaped.replacingOccurrences(of: ".", with: "%2E") : escaped
     }
 
-    /// Decodes a percent-escaped segment; `nil` when an escape is malformed or the bytes are not UTF-8.
+    /// Decodes a percent-escaped segment; `nil` when an escape is malformed, a byte is neither
+    /// unreserved nor escaped, or the bytes are not UTF-8.
     public static func unescapeSegment(_ text: Substring) -> String? {
-        var bytes: [UInt8] = []
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func isPlain(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "~"):
-            true
-        default:
-            false
-        }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        default: nil
-        }
+        SnapshotKey.unescape(text.utf8)
     }
 }

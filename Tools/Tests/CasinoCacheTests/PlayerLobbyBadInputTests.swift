@@ -16,16 +16,6 @@ struct PlayerLobbyBadInputTests {
         directory = try TemporaryDirectory()
     }
 
-    private func withPlayers(_ body: (PlayerFixture) async throws -> Void) async throws {
-        let fixture = try await PlayerFixture.start(in: directory)
-        do {
-            try await body(fixture)
-        } catch {
-            await fixture.stop()
-            throw error
-        }
-        await fixture.stop()
-    }
 
     enum Refusal: String, CaseIterable {
         case expiredSession = "401"
@@ -34,7 +24,7 @@ struct PlayerLobbyBadInputTests {
 
     @Test(arguments: Refusal.allCases)
     func aSessionRefusedMidSessionDropsThePlayersRows(_ refusal: Refusal) async throws {
-        try await withPlayers { fixture in
+        try await PlayerFixture.run(in: directory) { fixture in
             // Given Alice's rows cached on disk and in memory
             let alice = PlayerFixture.alice
             fixture.simulator.setLastPlayed(fixture.games[0..<3].map(\.id), for: alice)
@@ -73,7 +63,7 @@ struct PlayerLobbyBadInputTests {
 
     @Test(arguments: Damage.allCases)
     func aDamagedQueueFileIsDroppedCountedAndNeverReplayed(_ damage: Damage) async throws {
-        try await withPlayers { fixture in
+        try await PlayerFixture.run(in: directory) { fixture in
             // Given two changes queued offline for Alice, and one for Bob
             let (alice, bob) = (PlayerFixture.alice, PlayerFixture.bob)
             do {
@@ -115,7 +105,7 @@ struct PlayerLobbyBadInputTests {
     }
 
     @Test func tenThousandQueuedChangesAreBoundedAndTheOldestDroppedWithAReport() async throws {
-        try await withPlayers { fixture in
+        try await PlayerFixture.run(in: directory) { fixture in
             // Given a player offline
             let alice = PlayerFixture.alice
             let cache = fixture.makeCache(upstream: fixture.offlineUpstream())
@@ -152,7 +142,7 @@ struct PlayerLobbyBadInputTests {
     }
 
     @Test func aServerAnsweringAChangeWithADifferentListWins() async throws {
-        try await withPlayers { fixture in
+        try await PlayerFixture.run(in: directory) { fixture in
             // Given an empty favourites row on screen, and favourites added on another device since
             let alice = PlayerFixture.alice
             let cache = fixture.makeCache()
@@ -174,8 +164,7 @@ struct PlayerLobbyBadInputTests {
 
     @Test func hostilePlayerIdsGetSafeDistinctFilesAndNeverMix() async throws {
         let ids = ["a/b", "a%2Fb", "..", "../../etc/passwd", "nul\u{0}id", "🎰", "🎰\u{0}", String(repeating: "x", count: 256)]
-        let fixture = try await PlayerFixture.start(in: directory, players: ids)
-        do {
+        try await PlayerFixture.run(in: directory, players: ids) { fixture in
             let cache = fixture.makeCache()
             // Given each hostile id favourites its own game, one of them while offline
             for (index, id) in ids.enumerated() {
@@ -204,16 +193,12 @@ struct PlayerLobbyBadInputTests {
             #expect(files.filter { $0.hasPrefix("PlayerMutations/") }.count == ids.count)
             #expect(Set(ids.map(PlayerMutationQueueFile.fileName(for:))).count == ids.count)
             #expect(!FileManager.default.fileExists(atPath: directory.url.deletingLastPathComponent().appendingPathComponent("etc").path))
-        } catch {
-            await fixture.stop()
-            throw error
         }
-        await fixture.stop()
     }
 
     @Test(arguments: ["", String(repeating: "x", count: 257)])
     func anUnusablePlayerIdIsRefusedBeforeAnyRequest(_ id: String) async throws {
-        try await withPlayers { fixture in
+        try await PlayerFixture.run(in: directory) { fixture in
             let cache = fixture.makeCache()
             let error = await #expect(throws: CacheError.self) {
                 try await cache.addFavourite(fixture.games[0], edition: english, player: id)

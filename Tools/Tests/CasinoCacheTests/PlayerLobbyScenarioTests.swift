@@ -15,19 +15,9 @@ struct PlayerLobbyScenarioTests {
         directory = try TemporaryDirectory()
     }
 
-    private func withPlayers(_ body: (PlayerFixture) async throws -> Void) async throws {
-        let fixture = try await PlayerFixture.start(in: directory)
-        do {
-            try await body(fixture)
-        } catch {
-            await fixture.stop()
-            throw error
-        }
-        await fixture.stop()
-    }
 
     @Test func openLobbySwitchAwayAndReturnServesThePlayerRowsFromMemoryAtOnce() async throws {
-        try await withPlayers { fixture in
+        try await PlayerFixture.run(in: directory) { fixture in
             // Given a player who played three games and favourited one, and a lobby that showed both rows
             let alice = PlayerFixture.alice
             fixture.simulator.setLastPlayed(fixture.games[0..<3].map(\.id), for: alice)
@@ -56,7 +46,7 @@ struct PlayerLobbyScenarioTests {
     }
 
     @Test func pastFortyFiveMinutesAFreshFetchAndNoStaleRowsServedAsFresh() async throws {
-        try await withPlayers { fixture in
+        try await PlayerFixture.run(in: directory) { fixture in
             // Given recently played rows cached 46 minutes ago, and the player played another game since
             let alice = PlayerFixture.alice
             fixture.simulator.setLastPlayed([fixture.games[0].id], for: alice)
@@ -84,7 +74,7 @@ struct PlayerLobbyScenarioTests {
     }
 
     @Test func favouritingShowsAtOnceAndAServerFailureRollsBackExactlyAndIsReported() async throws {
-        try await withPlayers { fixture in
+        try await PlayerFixture.run(in: directory) { fixture in
             // Given favourites on screen, and a server that fails the next change after 300 ms
             let alice = PlayerFixture.alice
             fixture.simulator.setFavourites([fixture.games[1].id], for: alice)
@@ -125,7 +115,7 @@ struct PlayerLobbyScenarioTests {
     /// or after the change's answer (it is older than that answer, and dropped).
     @Test(arguments: [(refreshHeldFor: 600, changeHeldFor: 1500), (refreshHeldFor: 1500, changeHeldFor: 0)])
     func favouritingWhileARefreshIsInFlightIsNotUndoneByTheRefresh(refreshHeldFor: Int, changeHeldFor: Int) async throws {
-        try await withPlayers { fixture in
+        try await PlayerFixture.run(in: directory) { fixture in
             // Given expired favourites, a refresh the server holds (its body is the list before the
             // change), and a change the server may hold too
             let alice = PlayerFixture.alice
@@ -164,7 +154,7 @@ struct PlayerLobbyScenarioTests {
     }
 
     @Test func favouritingOfflineThenKillingTheAppAndRelaunchingOnlineSendsItOnceAndMatchesTheServer() async throws {
-        try await withPlayers { fixture in
+        try await PlayerFixture.run(in: directory) { fixture in
             // Given favourites cached while online
             let alice = PlayerFixture.alice
             fixture.simulator.setFavourites([fixture.games[1].id], for: alice)
@@ -199,7 +189,7 @@ struct PlayerLobbyScenarioTests {
     }
 
     @Test func anotherPlayersSessionSeesNoneOfTheFirstPlayersRows() async throws {
-        try await withPlayers { fixture in
+        try await PlayerFixture.run(in: directory) { fixture in
             // Given Alice's rows cached on the device
             let (alice, bob) = (PlayerFixture.alice, PlayerFixture.bob)
             fixture.simulator.setLastPlayed(fixture.games[0..<3].map(\.id), for: alice)
@@ -228,33 +218,35 @@ struct PlayerLobbyScenarioTests {
     }
 
     @Test func logoutLeavesNothingOfThePlayerInMemoryOrOnDisk() async throws {
-        try await withPlayers { fixture in
-            // Given Alice's rows cached and persisted, a change queued offline, and Bob's rows
+        try await PlayerFixture.run(in: directory) { fixture in
+            // Given Bob's row on disk, then Alice's rows cached and persisted, and a change of hers queued offline
             let (alice, bob) = (PlayerFixture.alice, PlayerFixture.bob)
             fixture.simulator.setLastPlayed(fixture.games[0..<3].map(\.id), for: alice)
             let online = fixture.makeCache()
+            _ = try await online.playerList(.recentlyPlayed, edition: english, player: bob)
+            await online.flush()
+            let bobsFiles = fixture.filesOnDisk()
             _ = try await online.playerList(.recentlyPlayed, edition: english, player: alice)
             _ = try await online.playerList(.favourites, edition: english, player: alice)
-            _ = try await online.playerList(.recentlyPlayed, edition: english, player: bob)
             await online.flush()
             let cache = fixture.makeCache(upstream: fixture.offlineUpstream())
             #expect(try await cache.addFavourite(fixture.games[2], edition: english, player: alice) == .queued)
             await cache.flush()
-            let aliceFiles = fixture.filesOnDisk().filter { !$0.contains(bobPrefix) }
-            #expect(aliceFiles.count == 3)  // two rows and the queue
+            #expect(bobsFiles.count == 1)
+            #expect(fixture.filesOnDisk().count == 4)  // Bob's row, Alice's two rows and her queue
             // When Alice logs out
             await cache.clear(scope: .user(alice))
             // Then nothing of hers is left in memory or on disk; Bob's row stays
             #expect(cache.memory.entries(in: .user(alice)).isEmpty)
             #expect(cache.pendingMutations(player: alice).isEmpty)
             #expect(cache.cachedPlayerList(.favourites, edition: english, player: alice).state == .miss)
-            #expect(fixture.filesOnDisk().allSatisfy { $0.contains(bobPrefix) })
-            #expect(fixture.filesOnDisk().count == 1)
+            #expect(fixture.filesOnDisk() == bobsFiles)
+            #expect(cache.cachedPlayerList(.recentlyPlayed, edition: english, player: bob).value?.ids == [])
         }
     }
 
     @Test func aFetchInFlightAtLogoutStoresNothing() async throws {
-        try await withPlayers { fixture in
+        try await PlayerFixture.run(in: directory) { fixture in
             // Given a read of Alice's favourites that the server holds for 500 ms
             let alice = PlayerFixture.alice
             fixture.simulator.setFavourites([fixture.games[1].id], for: alice)
@@ -273,7 +265,7 @@ struct PlayerLobbyScenarioTests {
     }
 
     @Test func aHeldUpdateIsAnnouncedAsNewGamesAvailableThenAppliedOnRequest() async throws {
-        try await withPlayers { fixture in
+        try await PlayerFixture.run(in: directory) { fixture in
             // Given a lobby that holds recently played refreshes, and the row on screen
             let alice = PlayerFixture.alice
             let ids = fixture.games.map(\.id)
@@ -305,17 +297,4 @@ struct PlayerLobbyScenarioTests {
             #expect(!cache.applyPendingUpdate(for: key))
         }
     }
-}
-
-/// The disk tier's file name prefix of Bob's entries (Alice's differ).
-private let bobPrefix = "u" + String(repeating: "0", count: 16 - String(fnv(PlayerFixture.bob), radix: 16).count)
-    + String(fnv(PlayerFixture.bob), radix: 16) + "_"
-
-private func fnv(_ text: String) -> UInt64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in text.utf8 {
-        hash ^= UInt64(byte)
-        hash &*= 0x0000_0100_0000_01B3
-    }
-    return hash
 }

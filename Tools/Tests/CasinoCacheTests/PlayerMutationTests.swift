@@ -20,19 +20,9 @@ struct PlayerMutationTests {
         directory = try TemporaryDirectory()
     }
 
-    private func withPlayers(_ body: (PlayerFixture) async throws -> Void) async throws {
-        let fixture = try await PlayerFixture.start(in: directory)
-        do {
-            try await body(fixture)
-        } catch {
-            await fixture.stop()
-            throw error
-        }
-        await fixture.stop()
-    }
 
     @Test func severalChangesInFlightApplyInOrderAndSettleOnTheServersList() async throws {
-        try await withPlayers { fixture in
+        try await PlayerFixture.run(in: directory) { fixture in
             // Given a slow server (300 ms per answer) and an empty favourites row
             let alice = PlayerFixture.alice
             let cache = fixture.makeCache()
@@ -63,7 +53,7 @@ struct PlayerMutationTests {
     }
 
     @Test func aChangeThatTimesOutStaysQueuedAndIsSentAgainSafely() async throws {
-        try await withPlayers { fixture in
+        try await PlayerFixture.run(in: directory) { fixture in
             // Given a server that applies the change but holds its answer past the upstream's 1 s timeout
             let alice = PlayerFixture.alice
             let cache = fixture.makeCache(upstream: {
@@ -90,7 +80,7 @@ struct PlayerMutationTests {
     }
 
     @Test func theSimulatorAuthenticatesPlayerRoutesBySessionCookie() async throws {
-        try await withPlayers { fixture in
+        try await PlayerFixture.run(in: directory) { fixture in
             let (alice, bob) = (PlayerFixture.alice, PlayerFixture.bob)
             let request = PlayerRequest.favourites(player: alice, edition: english, offset: 0, limit: 10)
             // Without a cookie: 401

@@ -1,6 +1,7 @@
 @_spi(Tiers) import CasinoCache
 import CasinoCacheTesting
 import CasinoCatalog
+import CatalogPipeline
 import CatalogServer
 import Foundation
 import ProviderAPI
@@ -20,13 +21,41 @@ struct PlayerFixture {
     let games: [Game]
 
     static func start(in directory: TemporaryDirectory, players: [String] = [alice, bob]) async throws -> PlayerFixture {
-        let server = try await SimulatorFixture.start(in: directory)
-        let upstream = server.upstream()
+        // The recording is generated and normalized once per process: dozens of these tests run in
+        // parallel on two cores, and each doing it again starved the other suites.
+        let (catalog, served) = try template.get()
+        let simulator = CatalogSimulator(catalog: served, logger: silentLogger)
+        let server = SimulatorFixture(simulator: simulator, baseURL: try await simulator.start(), catalog: catalog)
+        let upstream = server.upstream(timeout: 60)
         for player in players { upstream.signIn(player: player, sessionId: server.simulator.openSession(for: player)) }
         let games = server.catalog.editions.first { $0.edition == english }!.pages.flatMap(\.items)
         return PlayerFixture(
             server: server, directory: directory, clock: ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000)),
             upstream: upstream, games: games)
+    }
+
+    /// Runs `body` against a started fixture and stops the simulator afterwards, whatever happens.
+    static func run(
+        in directory: TemporaryDirectory, players: [String] = [alice, bob], _ body: (PlayerFixture) async throws -> Void
+    ) async throws {
+        let fixture = try await start(in: directory, players: players)
+        do {
+            try await body(fixture)
+        } catch {
+            await fixture.stop()
+            throw error
+        }
+        await fixture.stop()
+    }
+
+    /// The catalogue the simulator serves, and its normalized form (what the app maps live).
+    private static let template: Result<(Catalog, SimulatedCatalog), any Error> = Result {
+        let directory = try TemporaryDirectory()
+        let recording = directory.child("recording")
+        try SampleRecording(games: 200, categories: 4).write(to: recording)
+        let source = try RecordedProviderSource(directory: recording)
+        let catalog = try Normalizer(configuration: .default, logger: silentLogger).normalize(source).catalog
+        return (catalog, try SimulatedCatalog.load(recording: recording))
     }
 
     var simulator: CatalogSimulator { server.simulator }
