@@ -215,7 +215,7 @@ func mutationShowBenchmark(catalog: Catalog, work: URL) async throws -> [Result]
         _ = try await cache.playerList(.favourites, edition: edition, player: player)
         let key = CacheKey.playerList(.favourites, edition: edition, player: player)
         var updates = cache.updates(for: key).makeAsyncIterator()
-        let floorMap = Mutex<[String: GamesPage]>([:])
+        let floorMap = FloorMap()
         let (floorStream, floorContinuation) = AsyncStream<Int>.makeStream()
         var floorUpdates = floorStream.makeAsyncIterator()
         let page = GamesPage(categoryId: "~favourites", offset: 0, limit: 50, total: 1, items: [games[0]])
@@ -225,7 +225,7 @@ func mutationShowBenchmark(catalog: Catalog, work: URL) async throws -> [Result]
             let game = games[index % games.count]
             var start = ContinuousClock.now
             let floorTask = Task {
-                floorMap.withLock { $0[key.description] = page }
+                floorMap.pages.withLock { $0[key.description] = page }
                 floorContinuation.yield(index)
             }
             _ = await floorUpdates.next()
@@ -251,4 +251,9 @@ func mutationShowBenchmark(catalog: Catalog, work: URL) async throws -> [Result]
                 floor: "Task + Mutex<[String: V]> set + AsyncStream yield", floorMedianNanoseconds: floor.median))
     }
     return results
+}
+
+/// The floor's map, shared with the task that writes it.
+private final class FloorMap: Sendable {
+    let pages = Mutex<[String: GamesPage]>([:])
 }
