@@ -128,6 +128,10 @@ func simulatedDay() async throws {
     try await simulateDay(
         "browsing: 2 categories drawn at random from 20 each session", screens: browsing,
         sessionHours: sessionHours, catalog: catalog, bundle: bundle, work: work)
+    // The player's own rows: recently played and favourites, with favourites changed each session.
+    try await simulatedPlayerDay(catalog: catalog, work: work)
+    print("")
+    printTable(try await mutationShowBenchmark(catalog: catalog, work: work))
 }
 
 /// One simulated day of `screens` (the categories opened per session) for each design.

@@ -34,5 +34,10 @@ public struct CacheError: Error, Sendable, CustomStringConvertible {
         public static let invalidRequest = Code(rawValue: "invalid-request")
         /// The upstream answered "not modified" for content the cache does not hold.
         public static let notModifiedWithoutEntry = Code(rawValue: "not-modified-without-entry")
+        /// The server refused a player's change (``CacheError/cause`` says how); it was undone.
+        public static let mutationRejected = Code(rawValue: "mutation-rejected")
+        /// A player's change was dropped unsent: the offline queue was full
+        /// (``CatalogCache/Configuration/maxQueuedMutations``); it was undone.
+        public static let mutationDropped = Code(rawValue: "mutation-dropped")
     }
 }

@@ -52,17 +52,37 @@ extension CatalogCache {
         /// send what is gathered at once. Without bulk validation at the upstream, refreshes go
         /// key by key again.
         public var refreshBatchWindow: Duration?
+        /// How long a player's own content (every ``CacheScope/user(_:)`` key: recently played,
+        /// favourites) stays fresh: 45 minutes by default. Player content carries signed image URLs
+        /// that expire after 1 hour, so it must be refetched before then: past this time a read waits
+        /// for the upstream instead of serving the old rows (seed 004), and falls back to them, as
+        /// `.stale`, only when the upstream cannot answer.
+        public var playerTTL: Duration = .seconds(45 * 60)
+        /// Games per player list (``PlayerList``), the `limit` asked of the upstream: 50 by default,
+        /// kept within 1...1000.
+        public var playerListLimit = 50
+        /// The most player mutations kept waiting per player (offline): 100 by default. Past it the
+        /// oldest is dropped, its change undone on screen and reported on the update stream.
+        public var maxQueuedMutations = 100
+        /// Which refreshed content is held instead of replacing what is on screen: none by default
+        /// (silent replacement). Held content is announced as ``CacheUpdate/Event/pendingUpdate(_:)``
+        /// and shown by ``CatalogCache/applyPendingUpdate(for:)``.
+        public var heldUpdates: HeldUpdates = .none
+        /// How many of the most recently read entries ``CatalogCache/trim()`` keeps in memory on a
+        /// memory warning (what is on screen): 24 by default.
+        public var entriesKeptOnTrim = 24
 
         public init() {}
 
         /// The defaults: 6 h time to live, 5 pages of 10 per category (seed 000).
         public static let `default` = Configuration()
 
-        /// For development: 5 minute time to live, 3 pages per category, quick retries.
+        /// For development: 5 minute time to live (2 for player content), 3 pages per category, quick retries.
         public static let debug: Configuration = {
             var configuration = Configuration()
             configuration.categoriesTTL = .seconds(300)
             configuration.gamesPageTTL = .seconds(300)
+            configuration.playerTTL = .seconds(120)
             configuration.maxCachedPagesPerCategory = 3
             configuration.retry = RetryPolicy(initialDelay: .seconds(1), maxDelay: .seconds(30), maxAttempts: 4)
             return configuration

@@ -38,6 +38,7 @@ extension CatalogCache {
 
     private func performFetch(_ key: CacheKey, current: CacheEntry?) async throws -> CacheEntry {
         defer { state.withLock { _ = $0.inflight.removeValue(forKey: key) } }
+        if let list = key.playerList { return try await performPlayerListFetch(list, key, current: current) }
         let generation = state.withLock { state -> [Int] in
             state.statistics.upstreamCalls += 1
             return state.generation(of: key.scope)
@@ -82,6 +83,9 @@ extension CatalogCache {
         inMemory: Bool = true
     ) -> CacheEntry {
         let entry = CacheEntry(key: key, content: content, storedAt: clock.now, etag: etag, origin: .network)
+        if let current, configuration.heldUpdates.holds(key), current.origin == .network, current.content != content, isCached(key) {
+            return hold(entry, showing: current, ifStill: generation, inMemory: inMemory)
+        }
         if isCached(key) { store(entry, ifStill: generation, inMemory: inMemory) }
         if let current, current.content == content { return entry }
         let changes = ContentChanges(from: current?.content, to: content)
@@ -125,7 +129,7 @@ extension CatalogCache {
 
     /// Stores a fetched entry, unless ``clear()`` or ``clear(scope:)`` ran since its fetch started
     /// (`generation`): content fetched before a logout must not come back after it.
-    private func store(_ entry: CacheEntry, ifStill generation: [Int], inMemory: Bool = true) {
+    func store(_ entry: CacheEntry, ifStill generation: [Int], inMemory: Bool = true) {
         let current = state.withLock { $0.generation(of: entry.key.scope) }
         guard current == generation else { return }
         if inMemory { memory.store(entry) }

@@ -83,7 +83,8 @@ extension CatalogCache {
     }
 
     func timeToLive(for key: CacheKey) -> TimeInterval {
-        switch key.content {
+        if case .user = key.scope { return playerTimeToLive }
+        return switch key.content {
         case .categories: categoriesTimeToLive
         case .gamesPage: gamesPageTimeToLive
         }

@@ -44,7 +44,7 @@ public final class CatalogCache: Sendable {
         bundled?.edition(language: language, platform: platform)
     }
 
-    /// Drops everything held in memory (call it on a memory warning); disk and bundle stay.
+    /// Drops everything held in memory; disk and bundle stay. ``trim()`` keeps what is on screen.
     public func trimMemory() {
         memory.trim()
     }
@@ -53,12 +53,18 @@ public final class CatalogCache: Sendable {
     /// The configuration's times to live in seconds: read on every hit.
     let categoriesTimeToLive: TimeInterval
     let gamesPageTimeToLive: TimeInterval
+    let playerTimeToLive: TimeInterval
     let clock: any CacheClock
     let logger: Logger
     let broadcaster = UpdateBroadcaster()
     let state = Locked(State())
     /// The app's image hook and what it was asked to prefetch (`CatalogCache+Images.swift`).
     let imageHooks = Locked(ImageHookState())
+    /// Player mutations not yet settled, the server's last word on each changed player list, and
+    /// content held for the app (`CatalogCache+Overlay.swift`).
+    let overlay = Locked(Overlay())
+    /// Where unsent player mutations survive a restart, when the cache persists.
+    @_spi(Tiers) public let mutationQueue: PlayerMutationQueue?
 
     struct State {
         var inflight: [CacheKey: Task<CacheEntry, any Error>] = [:]
@@ -101,20 +107,25 @@ public final class CatalogCache: Sendable {
     ///     own: the tier counts the cache's memory hits for ``statistics()``.
     ///   - disk: The disk tier, or `nil` for a cache that does not survive restarts.
     ///   - bundled: The bundled snapshot, or `nil`.
+    ///   - mutationQueue: Where unsent player mutations are kept across restarts, or `nil` (they
+    ///     are then kept in memory only).
     ///   - clock: What "now" is and how to wait; inject `ManualClock` (CasinoCacheTesting) in tests.
     ///   - logger: Where the cache logs (at `.info` and below); nowhere by default.
     @_spi(Tiers)
     public init(
         configuration: Configuration = .default, upstream: any CatalogUpstream, memory: MemoryTier? = nil,
-        disk: DiskTier?, bundled: BundledTier?, clock: any CacheClock = SystemClock(), logger: Logger = .casinoCacheDisabled
+        disk: DiskTier?, bundled: BundledTier?, mutationQueue: PlayerMutationQueue? = nil, clock: any CacheClock = SystemClock(),
+        logger: Logger = .casinoCacheDisabled
     ) {
         self.configuration = configuration
         self.upstream = upstream
         self.memory = memory ?? MemoryTier(countLimit: configuration.memoryCountLimit, costLimit: configuration.memoryCostLimit)
         self.disk = disk
         self.bundled = bundled
+        self.mutationQueue = mutationQueue
         categoriesTimeToLive = configuration.categoriesTTL.timeInterval
         gamesPageTimeToLive = configuration.gamesPageTTL.timeInterval
+        playerTimeToLive = configuration.playerTTL.timeInterval
         self.clock = clock
         self.logger = logger
         let bundledPageSize = bundled?.manifest?.pageSize
@@ -136,11 +147,15 @@ public final class CatalogCache: Sendable {
     ///   - upstream: Where fresh content comes from.
     ///   - cacheDirectory: Where the disk tier keeps entries (the app's Caches directory), or `nil`.
     ///   - bundleDirectory: The pipeline's `out/` directory shipped in the app, or `nil`.
+    ///   - mutationDirectory: Where a player's unsent changes (favourites made offline) are kept
+    ///     across restarts: pass a directory the system does not purge (Application Support). `nil`
+    ///     by default: `PlayerMutations` inside `cacheDirectory`, or memory only without one.
     ///   - clock: What "now" is and how to wait.
     ///   - logger: Where the cache logs (at `.info` and below); nowhere by default.
     public convenience init(
         configuration: Configuration = .default, upstream: any CatalogUpstream, cacheDirectory: URL?,
-        bundleDirectory: URL?, clock: any CacheClock = SystemClock(), logger: Logger = .casinoCacheDisabled
+        bundleDirectory: URL?, mutationDirectory: URL? = nil, clock: any CacheClock = SystemClock(),
+        logger: Logger = .casinoCacheDisabled
     ) {
         let disk = cacheDirectory.map {
             DiskTier(
@@ -150,7 +165,12 @@ public final class CatalogCache: Sendable {
         let bundled = bundleDirectory.map {
             BundledTier(configuration: .init(directory: $0, limits: configuration.bundleLimits), logger: logger)
         }
-        self.init(configuration: configuration, upstream: upstream, disk: disk, bundled: bundled, clock: clock, logger: logger)
+        let mutationQueue = (mutationDirectory ?? cacheDirectory?.appendingPathComponent("PlayerMutations", isDirectory: true)).map {
+            PlayerMutationQueue(directory: $0, logger: logger)
+        }
+        self.init(
+            configuration: configuration, upstream: upstream, disk: disk, bundled: bundled, mutationQueue: mutationQueue,
+            clock: clock, logger: logger)
     }
 
     deinit {
@@ -209,6 +229,8 @@ public final class CatalogCache: Sendable {
     ) async throws -> CacheResult<Value> {
         let now = clock.now
         if isCached(key), let found = lookup(key, now: now) {
+            // A player's expired rows are not served while the upstream can answer (seed 004).
+            if found.answer == .stale, key.scope != .global { return try await expiredPlayerAnswer(found, for: key, now: now, extract) }
             if found.answer != .fresh { refreshInBackground(key, current: found.box.entry) }
             return result(found, now: now, extract)
         }
@@ -312,6 +334,7 @@ public final class CatalogCache: Sendable {
             if let task = refreshInBackground(key, current: entry) { tasks.append(task) }
         }
         for task in tasks { await task.value }
+        await sendPendingMutations()
     }
 
     /// Waits until the background refreshes running now have finished (retries waiting for
@@ -325,9 +348,10 @@ public final class CatalogCache: Sendable {
         }
     }
 
-    /// Waits until every queued disk write has landed.
+    /// Waits until every queued disk write (entries and player changes) has landed.
     public func flush() async {
         await disk?.flush()
+        await mutationQueue?.flush()
     }
 
     /// Forgets `key` in memory and on disk; the next lookup falls back to the bundle or the upstream.
@@ -336,24 +360,30 @@ public final class CatalogCache: Sendable {
         disk?.removeEntry(for: key)
     }
 
-    /// Forgets everything cached in memory and on disk, and every pending retry.
+    /// Forgets everything cached in memory and on disk, every pending retry, and every player's
+    /// unsent changes.
     public func clear() async {
         state.withLock { $0.generations[nil, default: 0] += 1 }
+        forgetPlayers(in: nil)
         cancelRetries { _ in true }
         memory.removeAll(in: nil)
         disk?.removeAll(in: nil)
         clearImages(scope: nil)
         await disk?.flush()
+        await mutationQueue?.flush()
     }
 
-    /// Forgets what is cached for `scope` (a user's content on logout); global content stays.
+    /// Forgets what is cached for `scope` (a user's content on logout, with their unsent changes
+    /// and held updates); global content stays. A fetch or change in flight stores nothing.
     public func clear(scope: CacheScope) async {
         state.withLock { $0.generations[scope, default: 0] += 1 }
+        forgetPlayers(in: scope)
         cancelRetries { $0.scope == scope }
         memory.removeAll(in: scope)
         disk?.removeAll(in: scope)
         clearImages(scope: scope)
         await disk?.flush()
+        await mutationQueue?.flush()
     }
 
     /// What the cache has done so far.

@@ -91,7 +91,7 @@ import Foundation
     }
 
     /// The entries of `scope` held now, without marking them used: what bulk validation checks.
-    func entries(in scope: CacheScope) -> [CacheEntry] {
+    public func entries(in scope: CacheScope) -> [CacheEntry] {
         state.withLock { state in state.boxes.values.compactMap { $0.entry.key.scope == scope ? $0.entry : nil } }
     }
 
@@ -138,6 +138,18 @@ import Foundation
     /// Drops every entry, as on a memory warning. Disk and bundled tiers still hold them.
     public func trim() {
         removeAll(in: nil)
+    }
+
+    /// Drops every entry but the `count` most recently used (read or stored): what is on screen.
+    /// Returns how many were dropped.
+    @discardableResult
+    public func trim(keepingMostRecent count: Int) -> Int {
+        state.withLock { state in
+            guard state.boxes.count > max(count, 0) else { return 0 }
+            let victims = state.boxes.sorted { $0.value.lastUse > $1.value.lastUse }.dropFirst(max(count, 0)).map(\.key)
+            for key in victims { state.remove(key) }
+            return victims.count
+        }
     }
 
     /// Entries held now.

@@ -1,7 +1,8 @@
 import CasinoCatalog
 
 /// A silent update: new content from the upstream (a background refresh, a fetch on a miss, a
-/// prefetch), or a background refresh that failed.
+/// prefetch) or from a player's own change, a background refresh that failed, content held for
+/// the app to show when asked, or a player's change that failed.
 ///
 /// Nothing is emitted when the upstream returns the content the cache already had; a first fetch
 /// lists every id as inserted.
@@ -23,6 +24,14 @@ public struct CacheUpdate: Sendable {
         /// A background refresh failed; the previous value stays. `retryIn` is when the cache
         /// tries again (`nil` after the last attempt; ``CatalogCache/refreshStale()`` restarts).
         case refreshFailed(CacheError, attempt: Int, retryIn: Duration?)
+        /// Newer content arrived for a key whose updates are held (``HeldUpdates``): what is on
+        /// screen stays; `changes` says what showing it would insert, remove and update ("3 new
+        /// games"). ``CatalogCache/applyPendingUpdate(for:)`` shows it (then `.updated` follows).
+        case pendingUpdate(ContentChanges)
+        /// A player's change did not happen: the server refused it, or the offline queue was full
+        /// and dropped it (``CacheError/code`` says which). Its effect is already undone on screen
+        /// (the `.updated` with the restored list came first).
+        case mutationFailed(PlayerMutation, CacheError)
     }
 }
 

@@ -58,7 +58,9 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
     /// The configuration the upstream was made with.
     public let configuration: Configuration
     private let session: URLSession
-    private let logger: Logger
+    let logger: Logger
+    /// Player id → `sessionId` cookie value (`ProviderHTTPUpstream+Player.swift`).
+    let playerSessions = Locked<[String: String]>([:])
 
     /// Creates an upstream for the API at `configuration.baseURL`.
     ///
@@ -155,7 +157,7 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
     // MARK: - HTTP
 
     /// A `200` body and its validator.
-    private struct Body {
+    struct Body {
         var body: Data
         var etag: String?
     }
@@ -168,7 +170,7 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
         return try await perform(urlRequest, url: url, label: "\(request)", acceptsNotModified: etag != nil)
     }
 
-    private func makeRequest(_ url: URL, method: String) -> URLRequest {
+    func makeRequest(_ url: URL, method: String) -> URLRequest {
         var urlRequest = URLRequest(
             url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.timeout)
         urlRequest.httpMethod = method
@@ -179,7 +181,7 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
 
     /// Sends a request and returns the JSON body of a `200` with its validator, or `nil` for a
     /// `304` when one may come; every other status is an ``UpstreamError``.
-    private func perform(_ urlRequest: URLRequest, url: URL, label: String, acceptsNotModified: Bool) async throws -> Body? {
+    func perform(_ urlRequest: URLRequest, url: URL, label: String, acceptsNotModified: Bool) async throws -> Body? {
         let started = Date()
         let (data, response) = try await send(urlRequest, url: url)
         guard let http = response as? HTTPURLResponse else {
@@ -207,6 +209,13 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
             throw UpstreamError(
                 .rateLimited, "the provider is rate limiting (429)" + (wait.map { "; retry after \(Int($0)) s" } ?? ""),
                 status: status, retryAfter: wait, url: url)
+        case 401, 403:
+            throw UpstreamError(
+                .unauthorized,
+                status == 401
+                    ? "the provider refused the session (401): sign the player in again"
+                    : "the provider refused the player for this session (403): sign in as that player",
+                status: status, url: url)
         case 500...599:
             throw UpstreamError(
                 .server, "the provider failed (\(status)); try again later", status: status,
@@ -267,7 +276,13 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
     private func decodeEnvelope<Item: Codable & Sendable & Hashable>(
         of item: Item.Type, from data: Data, for request: ProviderRequest
     ) throws -> ProviderCollection<Lossy<Item>> {
-        let url = request.url(relativeTo: configuration.baseURL)
+        try decodeEnvelope(of: item, from: data, url: request.url(relativeTo: configuration.baseURL))
+    }
+
+    /// The collection envelope of an answer from `url` (see the overload above).
+    func decodeEnvelope<Item: Codable & Sendable & Hashable>(
+        of item: Item.Type, from data: Data, url: URL
+    ) throws -> ProviderCollection<Lossy<Item>> {
         let envelope: ProviderCollection<Lossy<Item>>
         do {
             envelope = try JSONDecoder().decode(ProviderCollection<Lossy<Item>>.self, from: data)

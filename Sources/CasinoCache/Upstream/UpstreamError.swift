@@ -62,9 +62,13 @@ public struct UpstreamError: Error, Sendable, CustomStringConvertible {
         public static let server = Code(rawValue: "server")
         /// The server is rate limiting (`429`); ``UpstreamError/retryAfter`` says how long to wait.
         public static let rateLimited = Code(rawValue: "rate-limited")
-        /// The server refused the request (`4xx` other than `429`): retrying the same request
+        /// The server refused the request (`4xx` other than `401`, `403` and `429`): retrying the same request
         /// will not help.
         public static let client = Code(rawValue: "client")
+        /// The server refused the player's session (`401`: missing or expired) or the player
+        /// (`403`: the session is another player's). Sign the player in again; the cache drops the
+        /// player's cached rows.
+        public static let unauthorized = Code(rawValue: "unauthorized")
         /// The server answered something unusable: not JSON, not the provider's envelope, too
         /// large, or an unexpected status.
         public static let invalidResponse = Code(rawValue: "invalid-response")

@@ -47,8 +47,13 @@ import Musl
     /// Creates the file at `path`, which must not exist (`O_EXCL`; a link there is not followed),
     /// and writes `data` into it. On failure the partial file is removed.
     ///
-    /// - Returns: 0, or the `errno` of the failed `open`, `write` or `close`.
-    @_spi(Internals) public static func createFile(atPath path: String, contents data: Data, permissions: mode_t = 0o644) -> Int32 {
+    /// - Parameter synchronizes: Whether the data reaches the disk before the file is closed
+    ///   (`fsync`; `F_FULLFSYNC` on Apple platforms, where `fsync` leaves it in the drive's cache):
+    ///   for files whose loss loses what a user did. `false` by default.
+    /// - Returns: 0, or the `errno` of the failed `open`, `write`, `fsync` or `close`.
+    @_spi(Internals) public static func createFile(
+        atPath path: String, contents data: Data, permissions: mode_t = 0o644, synchronizes: Bool = false
+    ) -> Int32 {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
         guard descriptor >= 0 else { return errno }
         var error: Int32 = 0
@@ -67,9 +72,20 @@ import Musl
                 }
             }
         }
+        if synchronizes && error == 0 && synchronize(descriptor) != 0 { error = errno }
         if close(descriptor) != 0 && error == 0 { error = errno }
         if error != 0 { unlink(path) }
         return error
+    }
+
+    /// Flushes `descriptor`'s data (a file's, or a directory's entries) to the disk.
+    ///
+    /// - Returns: 0, or -1 with `errno` set.
+    @_spi(Internals) public static func synchronize(_ descriptor: Int32) -> Int32 {
+        #if canImport(Darwin)
+        if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
+        #endif
+        return fsync(descriptor)
     }
 
     private static func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {

@@ -100,7 +100,7 @@ public enum SnapshotKey: Sendable, Hashable, Comparable, CustomStringConvertible
         unescape(Substring(text).utf8)
     }
 
-    static func unescape(_ text: Substring.UTF8View) -> String? {
+    package static func unescape(_ text: Substring.UTF8View) -> String? {
         if !text.contains(UInt8(ascii: "%")) {  // nothing escaped: the common case, no byte copy
             return text.allSatisfy(isUnreserved) ? String(Substring(text)) : nil
         }

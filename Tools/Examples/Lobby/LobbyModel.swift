@@ -18,6 +18,9 @@ public final class LobbyModel {
     public private(set) var state: CacheState = .miss
     /// The last failure to show (the content on screen stays).
     public private(set) var problem: String?
+    /// Newer content held back for the categories ("new games available"), when
+    /// `Configuration.heldUpdates` holds it: show a banner, and call ``showNewContent()`` on tap.
+    public private(set) var heldChanges: ContentChanges?
 
     private let cache: CatalogCache
     private let edition: Edition
@@ -49,6 +52,12 @@ public final class LobbyModel {
         }
     }
 
+    /// Shows the content held for the categories (the banner was tapped).
+    public func showNewContent() {
+        heldChanges = nil
+        cache.applyPendingUpdate(for: .categories(edition))
+    }
+
     private func show(_ result: CacheResult<CategoryList>) {
         if let list = result.value { categories = list.items }
         state = result.state
@@ -65,6 +74,12 @@ public final class LobbyModel {
         case .updated:
             break
         case .refreshFailed(let error, _, _):
+            problem = error.message
+        case .pendingUpdate(let changes) where update.key == .categories(edition):
+            heldChanges = changes
+        case .pendingUpdate:
+            break
+        case .mutationFailed(_, let error):
             problem = error.message
         }
     }

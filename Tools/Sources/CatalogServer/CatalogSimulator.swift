@@ -23,14 +23,17 @@ import ServiceLifecycle
 /// `POST /v1/casino/cache/validate` (bulk validation, `CacheValidation`), and for tests
 /// `GET /_stats`, `POST /_admin/settings` (a ``SimulatorSettings`` JSON), `POST /_admin/reset`,
 /// `POST /_admin/bump` (a new catalogue version; answers the push payload that announces it),
-/// published snapshot sets under `/ota` (`CatalogSimulator+Published.swift`), and the catalogue's
-/// images under `/images` (`CatalogSimulator+Images.swift`).
+/// published snapshot sets under `/ota` (`CatalogSimulator+Published.swift`), the catalogue's
+/// images under `/images` (`CatalogSimulator+Images.swift`), and the player's own rows under
+/// `/v1/player` (`CatalogSimulator+Player.swift`).
 public final class CatalogSimulator: Sendable {
     let catalog: SimulatedCatalog
     private let logger: Logger
     let state: Locked<State>
     /// The published snapshot set served under `/ota` (`CatalogSimulator+Published.swift`).
     let published = Locked(PublishedState())
+    /// Sessions, favourites and recently played games (`CatalogSimulator+Player.swift`).
+    let players = Locked(PlayerState())
 
     struct State {
         var settings: SimulatorSettings
@@ -160,6 +163,7 @@ public final class CatalogSimulator: Sendable {
         }
         addPublishedRoutes(to: router)
         addImageRoutes(to: router)
+        addPlayerRoutes(to: router)
         var logger = self.logger
         logger.logLevel = min(logger.logLevel, .info)
         return Application(

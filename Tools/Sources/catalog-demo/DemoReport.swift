@@ -101,6 +101,10 @@ struct DemoRow {
             case .refreshFailed(let error, _, _):
                 let code = (error.cause as? UpstreamError)?.code.description ?? error.code.description
                 parts.append("refresh failed: \(code)")
+            case .pendingUpdate(let changes):
+                parts.append("held: \(changes.inserted.count) new, \(changes.removed.count) gone, \(changes.updated.count) changed")
+            case .mutationFailed(_, let error):
+                parts.append("change undone: \(error.code)")
             }
         }
         let notModified = server.after.count(status: 304) - server.before.count(status: 304)

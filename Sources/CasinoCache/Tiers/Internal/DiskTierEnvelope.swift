@@ -116,9 +116,14 @@ struct DiskTierEnvelope: Codable, Sendable {
             }
         default: throw Rejection(reason: "content kind differs from the key's")
         }
-        let violations = envelope.content.violations()
-        guard violations.isEmpty else {
-            throw Rejection(reason: "content breaks \(violations.count) schema rule(s)")
+        if let list = key.playerList, case .gamesPage(let page) = envelope.content {
+            // A player list may be empty, unlike a catalogue page: its own rules.
+            if let problem = page.playerListProblem(list, limit: nil) { throw Rejection(reason: "player list: \(problem)") }
+        } else {
+            let violations = envelope.content.violations()
+            guard violations.isEmpty else {
+                throw Rejection(reason: "content breaks \(violations.count) schema rule(s)")
+            }
         }
         return CacheEntry(
             key: key, content: envelope.content, storedAt: envelope.storedAt, etag: envelope.etag,

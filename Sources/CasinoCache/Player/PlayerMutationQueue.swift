@@ -1,0 +1,186 @@
+import Dispatch
+@_spi(Internals) import CasinoCatalog
+public import Foundation
+public import Logging
+
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Where unsent player mutations survive a restart: one small file per player in a directory the
+/// app chooses (``PlayerMutationQueueFile`` holds the format).
+///
+/// Unlike the disk tier, a lost write here loses what a player did, so each write is durable: a
+/// temporary file, `fsync` (`F_FULLFSYNC` on Apple platforms), `rename(2)` over the old file, then
+/// `fsync` of the directory. A reader sees the old queue or the new one, never half of one.
+/// Writes run on a private serial queue and coalesce: of several saves of one player's queue
+/// before the writer gets to it, only the last is written. Until it lands, ``load(player:)``
+/// answers the saved value.
+///
+/// A file that does not decode (truncated, garbage, another player's, a flipped byte) is deleted,
+/// counted in ``corruptFiles`` and logged, and its mutations are never replayed.
+@_spi(Tiers) public final class PlayerMutationQueue: Sendable {
+    /// The directory the queue files live in; created on the first write.
+    public let directory: URL
+    private let logger: Logger
+    private let files: DiskTierFiles
+    private let queue = DispatchQueue(label: "CasinoCache.PlayerMutationQueue", qos: .userInitiated)
+
+    private struct State {
+        var sequence: UInt64 = 0
+        /// Saves not yet on disk: player → (sequence, mutations; empty deletes the file).
+        var pending: [String: (sequence: UInt64, mutations: [PlayerMutation])] = [:]
+        var hasScanned = false
+        var corruptFiles = 0
+        var writeFailures = 0
+    }
+
+    private let state = Locked(State())
+
+    /// - Parameters:
+    ///   - directory: Where the files live: somewhere the system does not purge (Application
+    ///     Support on Apple platforms), since a purged file is a player's change lost.
+    ///   - logger: Where refused files and failed writes are logged (at `.info`).
+    public init(directory: URL, logger: Logger = .casinoCacheDisabled) {
+        self.directory = directory
+        self.logger = logger
+        files = DiskTierFiles(directory: directory)
+    }
+
+    /// `player`'s queued mutations, oldest first: the save not yet written, else the file's. A
+    /// file that is refused is deleted and counted; the answer is then empty.
+    public func load(player: String) -> [PlayerMutation] {
+        if let pending = state.withLock({ $0.pending[player] }) { return pending.mutations }
+        let name = PlayerMutationQueueFile.fileName(for: player)
+        let data: Data?
+        do {
+            data = try files.read(name, limit: PlayerMutationQueueFile.maxFileBytes)
+        } catch {
+            reject(name, player: player, reason: error.description)
+            return []
+        }
+        guard let data else { return [] }
+        do throws(PlayerMutationQueueFile.Rejection) {
+            return try PlayerMutationQueueFile.decode(data, player: player)
+        } catch {
+            reject(name, player: player, reason: error.reason)
+            return []
+        }
+    }
+
+    /// Makes `mutations` `player`'s queue (empty: no file); returns at once, the write follows.
+    public func save(_ mutations: [PlayerMutation], player: String) {
+        let sequence = state.withLock { state in
+            state.sequence += 1
+            state.pending[player] = (state.sequence, mutations)
+            return state.sequence
+        }
+        queue.async { self.write(player: player, sequence: sequence) }
+    }
+
+    /// Deletes every player's queue (a reset of the whole cache).
+    public func removeAll() {
+        state.withLock { $0.pending.removeAll() }
+        queue.async {
+            for name in self.queueFileNames() { self.files.delete(name) }
+        }
+    }
+
+    /// Waits until every save so far is on disk (or has failed).
+    public func flush() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async { continuation.resume() }
+        }
+    }
+
+    /// Files found unusable and deleted so far.
+    public var corruptFiles: Int { state.withLock { $0.corruptFiles } }
+    /// Writes that failed so far (the mutations stay queued in memory and are written again with
+    /// the next save).
+    public var writeFailures: Int { state.withLock { $0.writeFailures } }
+
+    // MARK: - Writer queue
+
+    private func write(player: String, sequence: UInt64) {
+        guard let mutations = state.withLock({ $0.pending[player]?.sequence == sequence ? $0.pending[player]?.mutations : nil })
+        else { return }  // a later save superseded this one
+        removeLeftoversOnce()
+        let name = PlayerMutationQueueFile.fileName(for: player)
+        do {
+            if mutations.isEmpty {
+                files.delete(name)
+            } else {
+                try writeDurably(try PlayerMutationQueueFile.encode(mutations, player: player), to: name)
+            }
+        } catch {
+            state.withLock { $0.writeFailures += 1 }
+            logger.info(
+                "player mutation queue write failed",
+                metadata: ["cache.file": "\(name)", "cache.directory": "\(directory.path)", "cache.error": "\(error)"])
+        }
+        state.withLock { state in
+            if state.pending[player]?.sequence == sequence { state.pending[player] = nil }
+        }
+    }
+
+    /// Temporary file, `fsync`, `rename`, `fsync` of the directory.
+    private func writeDurably(_ data: Data, to name: String) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let temporary = files.url(for: Self.temporaryPrefix + UUID().uuidString + Self.temporarySuffix).path
+        let error = FileDescriptorIO.createFile(atPath: temporary, contents: data, permissions: 0o600, synchronizes: true)
+        guard error == 0 else { throw QueueWriteError(operation: "write a temporary file for \(name)", code: error) }
+        guard rename(temporary, files.url(for: name).path) == 0 else {
+            let error = QueueWriteError(operation: "rename to \(name)", code: errno)
+            unlink(temporary)
+            throw error
+        }
+        // The rename itself must survive a power cut: sync the directory's entry too.
+        let directoryDescriptor = open(directory.path, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
+        if directoryDescriptor >= 0 {
+            _ = FileDescriptorIO.synchronize(directoryDescriptor)
+            close(directoryDescriptor)
+        }
+    }
+
+    /// Deletes temporary files a crash left behind, once per process, before the first write.
+    private func removeLeftoversOnce() {
+        guard state.withLock({ state in
+            defer { state.hasScanned = true }
+            return !state.hasScanned
+        }) else { return }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasPrefix(Self.temporaryPrefix) && name.hasSuffix(Self.temporarySuffix) {
+            files.delete(name)
+        }
+    }
+
+    private func queueFileNames() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".mutations") || ($0.hasPrefix(Self.temporaryPrefix) && $0.hasSuffix(Self.temporarySuffix)) }
+    }
+
+    /// Deletes a refused file (unless a save is on its way to replace it), counts and logs it.
+    private func reject(_ name: String, player: String, reason: String) {
+        state.withLock { $0.corruptFiles += 1 }
+        logger.info(
+            "player mutation queue file refused, deleting it; its mutations are not replayed",
+            metadata: ["cache.file": "\(name)", "cache.reason": "\(reason)"])
+        queue.async {
+            guard self.state.withLock({ $0.pending[player] == nil }) else { return }
+            self.files.delete(name)
+        }
+    }
+
+    private static let temporaryPrefix = ".mutations-"
+    private static let temporarySuffix = ".tmp"
+
+    private struct QueueWriteError: Error, CustomStringConvertible {
+        var operation: String
+        var code: Int32
+        var description: String { "\(operation): \(String(cString: strerror(code)))" }
+    }
+}
