@@ -21,11 +21,8 @@ struct PlayerFixture {
     let games: [Game]
 
     static func start(in directory: TemporaryDirectory, players: [String] = [alice, bob]) async throws -> PlayerFixture {
-        // The recording is generated and normalized once per process: dozens of these tests run in
-        // parallel on two cores, and each doing it again starved the other suites.
-        let (catalog, served) = try template.get()
-        let simulator = CatalogSimulator(catalog: served, logger: silentLogger)
-        let server = SimulatorFixture(simulator: simulator, baseURL: try await simulator.start(), catalog: catalog)
+        // The recording is generated and normalized once per process (SimulatorFixture's template).
+        let server = try await SimulatorFixture.start(in: directory)
         let upstream = server.upstream(timeout: 60)
         for player in players { upstream.signIn(player: player, sessionId: server.simulator.openSession(for: player)) }
         let games = server.catalog.editions.first { $0.edition == english }!.pages.flatMap(\.items)
@@ -46,16 +43,6 @@ struct PlayerFixture {
             throw error
         }
         await fixture.stop()
-    }
-
-    /// The catalogue the simulator serves, and its normalized form (what the app maps live).
-    private static let template: Result<(Catalog, SimulatedCatalog), any Error> = Result {
-        let directory = try TemporaryDirectory()
-        let recording = directory.child("recording")
-        try SampleRecording(games: 200, categories: 4).write(to: recording)
-        let source = try RecordedProviderSource(directory: recording)
-        let catalog = try Normalizer(configuration: .default, logger: silentLogger).normalize(source).catalog
-        return (catalog, try SimulatedCatalog.load(recording: recording))
     }
 
     var simulator: CatalogSimulator { server.simulator }
