@@ -54,14 +54,15 @@ struct PlayerMutationTests {
 
     @Test func aChangeThatTimesOutStaysQueuedAndIsSentAgainSafely() async throws {
         try await PlayerFixture.run(in: directory) { fixture in
-            // Given a server that applies the change but holds its answer past the upstream's 1 s timeout
+            // Given a server that applies the change but holds its answer past the upstream's 10 s
+            // timeout (long enough that a busy machine's slowness is never mistaken for it)
             let alice = PlayerFixture.alice
             let cache = fixture.makeCache(upstream: {
-                let upstream = fixture.server.upstream(timeout: 1)
+                let upstream = fixture.server.upstream(timeout: 10)
                 upstream.signIn(player: alice, sessionId: fixture.simulator.openSession(for: alice))
                 return upstream
             }())
-            fixture.simulator.update { $0.faults = [.init(kind: .stall, path: "/favorites/", count: 1, milliseconds: 5000)] }
+            fixture.simulator.update { $0.faults = [.init(kind: .stall, path: "/favorites/", count: 1, milliseconds: 120_000)] }
             let game = fixture.games[6]
             // When the player favourites a game
             let outcome = try await cache.addFavourite(game, edition: english, player: alice)

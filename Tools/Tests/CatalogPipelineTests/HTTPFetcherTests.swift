@@ -335,14 +335,16 @@ struct HTTPFetcherTests {
 
     // MARK: - Helpers
 
-    /// A fetcher for both editions with short waits, changed by `change`.
+    /// A fetcher for both editions with short retry waits, changed by `change`. Its timeouts are
+    /// hang detectors: a request that is only slow (a build beside the tests) must not be retried,
+    /// or the tests' request counts would be off; the timeout tests set their own.
     private func fetcher(
         _ base: URL, logger: Logger = quietLogger, _ change: (inout HTTPFetcher.Configuration) -> Void = { _ in }
     ) -> HTTPFetcher {
         var configuration = HTTPFetcher.Configuration(baseURL: base, editions: [enIPhone, frIPhone])
         configuration.isProgressLineEnabled = false
-        configuration.requestTimeout = .seconds(5)
-        configuration.deadline = .seconds(60)
+        configuration.requestTimeout = .seconds(60)
+        configuration.deadline = .seconds(240)
         configuration.retry.initialDelay = .milliseconds(20)
         configuration.retry.maxDelay = .milliseconds(200)
         change(&configuration)
