@@ -74,6 +74,7 @@ import Testing
 
     @Test(arguments: [
         (#"{"a":1,"a":2}"#, CanonicalJSONError.Code.duplicateKey), (#"{"b":1,"a":2,"b":3}"#, .duplicateKey),
+        (#"{"a":1,"\u0061":2}"#, .duplicateKey),
         (#"["\ud800"]"#, .loneSurrogate), (#"["\udc00x"]"#, .loneSurrogate),
         ("[9007199254740993]", .numberOutOfRange), ("[9223372036854775807]", .numberOutOfRange),
         ("[1152921504606846976]", .numberOutOfRange), ("[1e400]", .numberOutOfRange),

@@ -47,7 +47,7 @@ struct CanonicalJSONTranscoder {
         position += 1
         output.append(UInt8(ascii: "{"))
         let start = output.count
-        var members: [(key: String, bytes: Range<Int>)] = []
+        var members: [(key: Key, bytes: Range<Int>)] = []
         var isSorted = true
         skipWhitespace()
         if consume(UInt8(ascii: "}")) {
@@ -62,14 +62,14 @@ struct CanonicalJSONTranscoder {
             guard position < input.count, input[position] == UInt8(ascii: "\"") else {
                 throw failure(.syntax, "an object key was expected")
             }
-            let key = try string(decodingKey: true)
+            let key = try key()
             skipWhitespace()
             guard consume(UInt8(ascii: ":")) else { throw failure(.syntax, "`:` was expected after a key") }
             output.append(UInt8(ascii: ":"))
             skipWhitespace()
             try value(depth: depth + 1)
-            if let previous = members.last?.key, isSorted, !Self.precedes(previous, key) {
-                if previous == key { throw duplicate(key, at: keyOffset) }
+            if let previous = members.last?.key, isSorted, !precedes(previous, key) {
+                if !precedes(key, previous) { throw duplicate(key, at: keyOffset) }
                 isSorted = false
             }
             members.append((key, memberStart..<output.count))
@@ -77,12 +77,12 @@ struct CanonicalJSONTranscoder {
         } while consume(UInt8(ascii: ","))
         guard consume(UInt8(ascii: "}")) else { throw failure(.syntax, "`,` or `}` was expected in an object") }
         if !isSorted {
-            members.sort { Self.precedes($0.key, $1.key) }
+            members.sort { precedes($0.key, $1.key) }
             var sorted: [UInt8] = []
             sorted.reserveCapacity(output.count - start)
             for (index, member) in members.enumerated() {
                 if index > 0 {
-                    if members[index - 1].key == member.key { throw duplicate(member.key, at: position) }
+                    if !precedes(members[index - 1].key, member.key) { throw duplicate(member.key, at: position) }
                     sorted.append(UInt8(ascii: ","))
                 }
                 sorted.append(contentsOf: output[member.bytes])
@@ -173,13 +173,44 @@ struct CanonicalJSONTranscoder {
 
     // MARK: - Strings
 
-    /// Copies the string at `position` canonically; returns its text when `decodingKey`.
-    private mutating func string(decodingKey: Bool) throws(CanonicalJSONError) -> String {
+    /// An object key: its bytes in `output` when they are ASCII without escapes (byte
+    /// order is then UTF-16 order), else its text.
+    private enum Key {
+        case plain(Range<Int>)
+        case text(String)
+    }
+
+    private mutating func key() throws(CanonicalJSONError) -> Key {
+        let start = output.count + 1
+        let text = try string(decodingKey: true)
+        return text.map(Key.text) ?? .plain(start..<output.count - 1)
+    }
+
+    /// UTF-16 code unit order (RFC 8785 §3.2.3), which differs from scalar order above U+FFFF.
+    private func precedes(_ a: Key, _ b: Key) -> Bool {
+        switch (a, b) {
+        case (.plain(let a), .plain(let b)): output[a].lexicographicallyPrecedes(output[b])
+        default: text(of: a).utf16.lexicographicallyPrecedes(text(of: b).utf16)
+        }
+    }
+
+    private func text(of key: Key) -> String {
+        switch key {
+        case .plain(let range): String(decoding: output[range], as: UTF8.self)
+        case .text(let text): text
+        }
+    }
+
+    /// Copies the string at `position` canonically. With `decodingKey`, returns its text unless
+    /// it is ASCII without escapes (then its bytes in `output` are its text).
+    @discardableResult
+    private mutating func string(decodingKey: Bool) throws(CanonicalJSONError) -> String? {
         let start = position
         position += 1
         output.append(UInt8(ascii: "\""))
         let contentStart = output.count
         var key = String.UnicodeScalarView()
+        var isPlain = true
         var mayBeDenormalized = false
         while true {
             guard position < input.count else { throw failure(.syntax, "a string is not closed", at: start) }
@@ -190,17 +221,35 @@ struct CanonicalJSONTranscoder {
                 position += 1
                 if mayBeDenormalized && requiresNFC { try requireNFC(from: contentStart, stringAt: start) }
                 output.append(UInt8(ascii: "\""))
-                return decodingKey ? String(key) : ""
+                return decodingKey && !isPlain ? String(key) : nil
             case UInt8(ascii: "\\"):
+                if isPlain && decodingKey {
+                    key = String(decoding: output[contentStart...], as: UTF8.self).unicodeScalars
+                }
+                isPlain = false
                 scalar = try escape()
                 append(scalar)
             case 0..<0x20:
                 throw failure(.syntax, "a control character must be escaped in a string")
             case 0..<0x80:
-                scalar = Unicode.Scalar(byte)
-                output.append(byte)
-                position += 1
+                // A run of printable ASCII is copied at once: most of the catalogue's text.
+                var end = position + 1
+                while end < input.count, (0x20..<0x80).contains(input[end]), input[end] != UInt8(ascii: "\""),
+                    input[end] != UInt8(ascii: "\\")
+                {
+                    end += 1
+                }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: input[position..<end]))
+                if !isPlain && decodingKey {
+                    key.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: input[position..<end]), as: UTF8.self).unicodeScalars)
+                }
+                position = end
+                continue
             default:
+                if isPlain && decodingKey {
+                    key = String(decoding: output[contentStart...], as: UTF8.self).unicodeScalars
+                }
+                isPlain = false
                 let length: Int
                 (scalar, length) = try utf8Scalar()
                 output.append(contentsOf: input[position..<position + length])
@@ -321,11 +370,6 @@ struct CanonicalJSONTranscoder {
 
     // MARK: - Helpers
 
-    /// UTF-16 code unit order (RFC 8785 §3.2.3), which differs from scalar order above U+FFFF.
-    private static func precedes(_ a: String, _ b: String) -> Bool {
-        a.utf16.lexicographicallyPrecedes(b.utf16)
-    }
-
     private mutating func consume(_ byte: UInt8) -> Bool {
         guard position < input.count, input[position] == byte else { return false }
         position += 1
@@ -347,8 +391,8 @@ struct CanonicalJSONTranscoder {
 
     private func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 
-    private func duplicate(_ key: String, at offset: Int) -> CanonicalJSONError {
-        CanonicalJSONError(.duplicateKey, at: offset, "key \"\(key.prefix(64))\" occurs twice in an object")
+    private func duplicate(_ key: Key, at offset: Int) -> CanonicalJSONError {
+        CanonicalJSONError(.duplicateKey, at: offset, "key \"\(text(of: key).prefix(64))\" occurs twice in an object")
     }
 
     private func failure(_ code: CanonicalJSONError.Code, _ message: String, at offset: Int? = nil) -> CanonicalJSONError {
