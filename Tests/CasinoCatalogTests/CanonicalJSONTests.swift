@@ -17,7 +17,8 @@ import Testing
         // When it is canonicalized
         let output = try CanonicalJSON.canonicalized(Data(input.utf8))
         // Then the bytes are the RFC's
-        let expected = #"{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}"#
+        let expected =
+            #"{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}"#
         #expect(String(decoding: output, as: UTF8.self) == expected)
         #expect(throws: Never.self) { try CanonicalJSON.requireCanonical(output) }
     }
@@ -114,7 +115,9 @@ import Testing
         #expect(String(decoding: try CanonicalJSON.canonicalized(Data(json.utf8)), as: UTF8.self) == canonical)
         #expect {
             try CanonicalJSON.requireCanonical(Data(json.utf8))
-        } throws: { ($0 as? CanonicalJSONError)?.code == .notCanonical && ($0 as? CanonicalJSONError)?.offset == offset }
+        } throws: {
+            ($0 as? CanonicalJSONError)?.code == .notCanonical && ($0 as? CanonicalJSONError)?.offset == offset
+        }
         #expect(throws: Never.self) { try CanonicalJSON.requireCanonical(Data(canonical.utf8)) }
     }
 
@@ -136,7 +139,8 @@ import Testing
         // When it is encoded
         let json = try CanonicalJSON.encode(value)
         // Then only the controls are escaped, in lowercase hex or their short forms
-        #expect(String(decoding: json, as: UTF8.self) == "{\"k\":\"\\u0000\\u001f\u{7F}\u{2028}\u{2029}/\u{1F600}\\t\"}")
+        #expect(
+            String(decoding: json, as: UTF8.self) == "{\"k\":\"\\u0000\\u001f\u{7F}\u{2028}\u{2029}/\u{1F600}\\t\"}")
     }
 
     @Test func encodesCatalogueValuesCanonicallyWhateverTheKeyOrder() throws {

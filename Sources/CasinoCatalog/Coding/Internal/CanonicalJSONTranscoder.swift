@@ -114,7 +114,8 @@ struct CanonicalJSONTranscoder {
 
     private mutating func literal(_ word: StaticString) throws(CanonicalJSONError) {
         let bytes = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-        guard input.count - position >= bytes.count, input[position..<position + bytes.count].elementsEqual(bytes) else {
+        guard input.count - position >= bytes.count, input[position..<position + bytes.count].elementsEqual(bytes)
+        else {
             throw failure(.syntax, "a value was expected")
         }
         output.append(contentsOf: bytes)
@@ -159,7 +160,9 @@ struct CanonicalJSONTranscoder {
         }
         guard let value = Double(String(decoding: literal, as: UTF8.self)), let text = CanonicalJSON.numberText(value)
         else {
-            throw failure(.numberOutOfRange, "\(String(decoding: literal.prefix(40), as: UTF8.self)) is beyond a double", at: start)
+            throw failure(
+                .numberOutOfRange, "\(String(decoding: literal.prefix(40), as: UTF8.self)) is beyond a double",
+                at: start)
         }
         // An integer whose double is written with other digits would decode as another integer.
         if isInteger && !text.utf8.elementsEqual(literal) {
@@ -241,7 +244,10 @@ struct CanonicalJSONTranscoder {
                 }
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: input[position..<end]))
                 if !isPlain && decodingKey {
-                    key.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: input[position..<end]), as: UTF8.self).unicodeScalars)
+                    key.append(
+                        contentsOf: String(
+                            decoding: UnsafeBufferPointer(rebasing: input[position..<end]), as: UTF8.self
+                        ).unicodeScalars)
                 }
                 position = end
                 continue
@@ -279,7 +285,8 @@ struct CanonicalJSONTranscoder {
         let unit = try hex4()
         switch unit {
         case 0xD800..<0xDC00:
-            guard input.count - position >= 6, input[position] == UInt8(ascii: "\\"), input[position + 1] == UInt8(ascii: "u")
+            guard input.count - position >= 6, input[position] == UInt8(ascii: "\\"),
+                input[position + 1] == UInt8(ascii: "u")
             else { throw failure(.loneSurrogate, "a high surrogate without its low half", at: start) }
             position += 2
             let low = try hex4()
@@ -395,7 +402,9 @@ struct CanonicalJSONTranscoder {
         CanonicalJSONError(.duplicateKey, at: offset, "key \"\(text(of: key).prefix(64))\" occurs twice in an object")
     }
 
-    private func failure(_ code: CanonicalJSONError.Code, _ message: String, at offset: Int? = nil) -> CanonicalJSONError {
+    private func failure(
+        _ code: CanonicalJSONError.Code, _ message: String, at offset: Int? = nil
+    ) -> CanonicalJSONError {
         CanonicalJSONError(code, at: offset ?? position, message)
     }
 }
