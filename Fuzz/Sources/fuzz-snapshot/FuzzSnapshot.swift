@@ -4,10 +4,15 @@ import Gzip
 
 /// Snapshot and manifest decoding with the schema's rules, as the validator and the app's bundled
 /// tier apply them: hostile JSON (or gzip of it) gives a decoding error or violations, never a trap.
+/// Canonical JSON's transcoder too: an error or a canonical form that is its own canonical form.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSnapshot(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     var data = Data(bytes: start, count: count)
     if let inflated = try? Gzip.decompress(data, limit: 1 << 20) { data = inflated }
+    if let canonical = try? CanonicalJSON.canonicalized(data) {
+        precondition((try? CanonicalJSON.canonicalized(canonical)) == canonical, "canonical JSON is not a fixed point")
+        precondition((try? CanonicalJSON.requireCanonical(canonical)) != nil, "canonical JSON is refused as not canonical")
+    }
     let decoder = CatalogCoding.decoder()
     if let snapshot = try? decoder.decode(Snapshot<GamesPage>.self, from: data) {
         _ = snapshot.payload.violations()

@@ -3,7 +3,8 @@ public import Foundation
 /// The one JSON configuration every reader and writer of catalogue files uses.
 ///
 /// Keys are sorted and slashes are not escaped, so the same value always encodes to the same
-/// bytes on one platform; dates are ISO 8601 in UTC.
+/// bytes on one platform; dates are ISO 8601 in UTC. Snapshot files and content hashes take the
+/// canonical form of this encoder's output (``CanonicalJSON``), the same on every platform.
 public enum CatalogCoding {
     /// A compact encoder with sorted keys, for snapshot files.
     public static func encoder() -> JSONEncoder {
@@ -21,10 +22,11 @@ public enum CatalogCoding {
     }
 
     /// The content hash of a payload (a ``CategoryList`` or a ``GamesPage``), as in a snapshot
-    /// envelope: `sha256:` and the hex SHA-256 of the payload's JSON from ``encoder()``. Equal
-    /// content gives equal hashes on one platform, which is what bulk validation compares.
+    /// envelope: `sha256:` and the hex SHA-256 of the payload's canonical JSON
+    /// (``CanonicalJSON/encode(_:)``). Equal content gives equal hashes on every platform, which is
+    /// what bulk validation compares between an app and a server.
     public static func contentHash(of payload: some Encodable) throws -> String {
-        CatalogRules.contentHashPrefix + SHA256Digest.hex(try encoder().encode(payload))
+        CatalogRules.contentHashPrefix + SHA256Digest.hex(try CanonicalJSON.encode(payload))
     }
 
     /// The matching decoder.

@@ -125,7 +125,7 @@ extension SnapshotContractSchema {
                 "type": "string", "pattern": "^[A-Z]{2}(-[A-Z0-9]{1,3})?$",  // CatalogRules.isTerritoryCode
             ],
             "ContentHash": [
-                "description": "sha256: and the lowercase hex SHA-256 of a payload's JSON.",
+                "description": "sha256: and the lowercase hex SHA-256 of a payload's canonical JSON (RFC 8785, NFC text).",
                 "type": "string", "pattern": .string("^\(CatalogRules.contentHashPrefix)\(hexDigest)$"),
             ],
             "SnapshotPath": [

@@ -38,6 +38,9 @@ public struct SnapshotReadError: Error, Sendable, Hashable, CustomStringConverti
         public static let wrongContent = Code(rawValue: "wrong-content")
         /// The payload breaks the schema rules (see ``violations``).
         public static let invalidContent = Code(rawValue: "invalid-content")
+        /// The JSON is not in its canonical form (``CanonicalJSON``): the file was not written by
+        /// `catalog`, or was changed since.
+        public static let notCanonical = Code(rawValue: "not-canonical")
         /// A bundled image's SHA-256 differs from the manifest's (the file was changed).
         public static let checksumMismatch = Code(rawValue: "checksum-mismatch")
         /// A bundled image's bytes are not the image type the manifest names, or no image at all.

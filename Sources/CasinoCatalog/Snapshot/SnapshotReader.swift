@@ -11,7 +11,8 @@ import Gzip
 /// directory), checked against the manifest's size with `fstat` before it is read, inflated under
 /// the manifest's uncompressed size, and decoded; its envelope must name the manifest's entry
 /// (key, kind, edition, content hash, generation time, schema version) and its payload must keep
-/// the schema's rules and agree with the entry (page position, page size, counts). The SHA-256 of
+/// the schema's rules and agree with the entry (page position, page size, counts), and its bytes
+/// must be canonical (``CanonicalJSON``). The SHA-256 of
 /// each file is left to the pipeline's validator: the runtime carries no SHA-256.
 ///
 /// ```swift
@@ -162,6 +163,15 @@ public struct SnapshotReader: Sendable {
                 .undecodable, file: entry.path, "is not a \(entry.kind) snapshot: \(DecodingFailure.describe(error).prefix(300))")
         }
         try check(snapshot, against: entry, in: manifest)
+        // Last, so a file that breaks a rule is named by that rule. Canonical bytes are what makes
+        // content hashes agree between build machines and with a server.
+        do {
+            try CanonicalJSON.requireCanonical(json)
+        } catch {
+            let why = error.code == .notCanonical ? "" : " (\(error.code))"
+            throw SnapshotReadError(
+                .notCanonical, file: entry.path, "is not canonical JSON, from byte \(error.offset): \(error.message)\(why)")
+        }
         return snapshot
     }
 

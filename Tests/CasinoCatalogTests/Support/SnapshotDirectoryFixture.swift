@@ -3,7 +3,7 @@ import Foundation
 import Gzip
 
 /// A small, valid snapshot directory (a manifest, a category list and a page of games, written with
-/// ``CatalogCoding`` and gzip as the pipeline writes them), with a hook to edit one file's JSON first.
+/// ``CatalogCoding`` and ``CanonicalJSON`` and gzip as the pipeline writes them), with a hook to edit one file's JSON first.
 ///
 /// Sizes in the manifest are those of the files as finally written, so an edited file fails the
 /// reader's content checks, not its size checks.
@@ -107,7 +107,7 @@ enum SnapshotDirectoryFixture {
     private static func packed<Payload>(
         _ snapshot: Snapshot<Payload>, as file: File, edit: Edit?
     ) throws -> (gzip: Data, inflated: Int) {
-        let json = try edited(CatalogCoding.encoder().encode(snapshot), as: file, edit: edit)
+        let json = try edited(CanonicalJSON.encode(snapshot), as: file, edit: edit)
         return (try Gzip.compress(json), json.count)
     }
 
@@ -116,7 +116,9 @@ enum SnapshotDirectoryFixture {
         guard let edit, edit.file == file else { return json }
         var object = try JSONSerialization.jsonObject(with: json) as! [String: Any]
         try edit.change(&object)
-        return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        let json = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        // Canonical when it can be, so the edit is what a reader finds wrong.
+        return file == .manifest ? json : (try? CanonicalJSON.canonicalized(json)) ?? json
     }
 
     private static func entry(

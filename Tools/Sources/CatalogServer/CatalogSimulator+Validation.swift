@@ -71,7 +71,7 @@ extension CatalogSimulator {
                 verdicts[text] = CacheValidation.Verdict(invalidate: true, status: .removed)
                 continue
             }
-            guard let json = try? CatalogCoding.encoder().encode(content) else { continue }
+            guard let json = try? CanonicalJSON.encode(content) else { continue }  // as the app hashes it
             let hash = CatalogRules.contentHashPrefix + FileNaming.hexSHA256(json)
             if hash == held {
                 verdicts[text] = CacheValidation.Verdict(invalidate: false, etag: etag)

@@ -330,6 +330,21 @@ struct BundledTierTests {
         #expect(tier.corruptFiles == 0)
     }
 
+    @Test func refusesAFileWhoseBytesAreNotCanonical() throws {
+        // Given a page with unchanged content but pretty-printed, with its sizes updated
+        let fixture = try BundledSnapshotFixture()
+        let json = try Gzip.decompress(Data(contentsOf: fixture.url(of: fixture.firstPage)), limit: 64 << 20)
+        let object = try JSONSerialization.jsonObject(with: json)
+        let pretty = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        try fixture.overwrite(fixture.firstPage, with: Gzip.compress(pretty), updatingSizes: true)
+        let tier = fixture.tier()
+        // When it is asked for
+        let page = tier.entry(for: CacheKey(fixture.firstPage))
+        // Then it is refused and counted, as a tampered file is
+        #expect(page == nil)
+        #expect(tier.corruptFiles == 1)
+    }
+
     @Test(arguments: [
         BundledUnsafePath.parentTraversal, .deepTraversal, .absoluteOutside, .absoluteSystemFile, .dotComponent,
         .emptyComponent,
@@ -535,7 +550,9 @@ private final class BundledSnapshotFixture {
         let json = try Gzip.decompress(Data(contentsOf: url(of: key)), limit: 64 << 20)
         var snapshot = try CatalogCoding.decoder().decode(Snapshot<Payload>.self, from: json)
         edit(&snapshot)
-        try overwrite(key, with: Gzip.compress(CatalogCoding.encoder().encode(snapshot)), updatingSizes: true)
+        // Canonical where it can be (Int.max has no canonical form), so the edit is what is refused.
+        let edited = try (try? CanonicalJSON.encode(snapshot)) ?? CatalogCoding.encoder().encode(snapshot)
+        try overwrite(key, with: Gzip.compress(edited), updatingSizes: true)
     }
 }
 

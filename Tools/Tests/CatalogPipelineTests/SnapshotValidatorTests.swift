@@ -27,12 +27,13 @@ import Testing
 
     /// Rewrites a snapshot's JSON and fixes the manifest's sizes and hashes, so only the
     /// content change remains to be found.
-    func rewrite(_ entry: Manifest.Entry, _ change: (inout [String: Any]) -> Void) throws {
+    func rewrite(_ entry: Manifest.Entry, isCanonical: Bool = true, _ change: (inout [String: Any]) -> Void) throws {
         let url = out.appendingPathComponent(entry.path)
         let json = try Gzip.decompress(Data(contentsOf: url), limit: 1 << 20)
         var object = try JSONSerialization.jsonObject(with: json) as! [String: Any]
         change(&object)
-        let newJSON = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        let sorted = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        let newJSON = isCanonical ? (try? CanonicalJSON.canonicalized(sorted)) ?? sorted : sorted
         let packed = try Gzip.compress(newJSON)
         try packed.write(to: url)
         var newManifest = manifest
@@ -89,6 +90,16 @@ import Testing
     @Test func catchesAWrongSchemaVersionInASnapshot() throws {
         try rewrite(firstPage) { $0["schemaVersion"] = 2 }
         #expect(validate().problems.contains { $0.file == firstPage.path && $0.record == "schemaVersion" })
+    }
+
+    @Test func catchesAFileWhoseBytesAreNotCanonical() throws {
+        // Given a page with the same content, rewritten with Foundation's escaped slashes
+        try rewrite(firstPage, isCanonical: false) { _ in }
+        // When the snapshot is validated
+        let problems = validate().problems
+        // Then that file is named as not canonical (and its category as without a readable page)
+        #expect(problems.contains { $0.file == firstPage.path && $0.message.contains("(not-canonical)") }, "\(problems)")
+        #expect(problems.allSatisfy { $0.file == firstPage.path || $0.message.contains("has no bundled page") })
     }
 
     @Test func acceptsAFileDatedBeforeItsManifestButNotAfter() throws {

@@ -80,27 +80,26 @@ import Testing
         #expect(manifest.generatedAt == recording.fetchedAt)
     }
 
-    @Test func writesEachFileExactlyAsEncodingTheWholeEnvelopeWouldWithThePayloadsHash() throws {
+    @Test func writesEachFileExactlyAsCanonicallyEncodingTheWholeEnvelopeWouldWithThePayloadsHash() throws {
         // Given a snapshot whose payloads were encoded once and spliced into their envelopes
         let out = directory.child("out")
         let manifest = try buildSnapshot(from: recording.layout.root, to: out)
-        let encoder = CatalogCoding.encoder()
         for entry in manifest.files {
             let json = try Gzip.decompress(Data(contentsOf: out.appendingPathComponent(entry.path)), limit: 1 << 20)
-            // Then each file is what encoding the decoded envelope whole gives, byte for byte
+            // Then each file is what canonically encoding the decoded envelope whole gives, byte for byte
             let whole: Data
             let payload: Data
             if entry.kind == .gamesPage {
                 let snapshot = try CatalogCoding.decoder().decode(Snapshot<GamesPage>.self, from: json)
-                whole = try encoder.encode(snapshot)
-                payload = try encoder.encode(snapshot.payload)
+                whole = try CanonicalJSON.encode(snapshot)
+                payload = try CanonicalJSON.encode(snapshot.payload)
             } else {
                 let snapshot = try CatalogCoding.decoder().decode(Snapshot<CategoryList>.self, from: json)
-                whole = try encoder.encode(snapshot)
-                payload = try encoder.encode(snapshot.payload)
+                whole = try CanonicalJSON.encode(snapshot)
+                payload = try CanonicalJSON.encode(snapshot.payload)
             }
             #expect(json == whole, "\(entry.path)")
-            // And its content hash is the SHA-256 of the payload's own encoding
+            // And its content hash is the SHA-256 of the payload's own canonical encoding
             #expect(entry.contentHash == "sha256:" + FileNaming.hexSHA256(payload), "\(entry.path)")
         }
     }

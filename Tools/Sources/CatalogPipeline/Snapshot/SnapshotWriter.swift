@@ -158,9 +158,8 @@ public struct SnapshotWriter: Sendable {
         _ payload: Payload, key: SnapshotKey, count: Int, total: Int, generatedAt: Date, previous: PreviousSnapshot?
     ) throws(PipelineError) -> (file: RenderedFile, entry: Manifest.Entry) {
         let path = SnapshotLayout.path(for: key)
-        let encoder = CatalogCoding.encoder()
         do {
-            let payloadJSON = try encoder.encode(payload)
+            let payloadJSON = try CanonicalJSON.encode(payload)
             let contentHash = "sha256:" + FileNaming.hexSHA256(payloadJSON)
             if let kept = previous?.file(for: key, contentHash: contentHash, generatedNoLaterThan: generatedAt),
                 kept.entry.count == count, kept.entry.total == total
@@ -168,7 +167,7 @@ public struct SnapshotWriter: Sendable {
                 return (RenderedFile(path: path, data: kept.data), kept.entry)
             }
             let json = try envelopeJSON(
-                key: key, contentHash: contentHash, generatedAt: generatedAt, payloadJSON: payloadJSON, encoder: encoder)
+                key: key, contentHash: contentHash, generatedAt: generatedAt, payloadJSON: payloadJSON)
             let packed = try Gzip.compress(json)
             let entry = Manifest.Entry(
                 path: path, key: key, count: count, total: total, compressedBytes: packed.count,
@@ -184,14 +183,15 @@ public struct SnapshotWriter: Sendable {
     /// The envelope's JSON around a payload already encoded for its hash, so each payload is
     /// encoded once, not twice (encoding was a quarter of the pipeline's floor).
     ///
-    /// The envelope is encoded with a placeholder payload, `0`, and the payload's bytes take its
-    /// place. With sorted keys and one encoder the result is byte-for-byte what encoding the whole
-    /// `Snapshot` gives (a test holds it to that). `"payload":0` occurs once: inside a JSON string
-    /// a quote is escaped, so the sequence cannot come from a value.
+    /// The envelope is encoded canonically with a placeholder payload, `0`, and the payload's
+    /// canonical bytes take its place. Canonical JSON is canonical member by member, so the result
+    /// is byte-for-byte ``CanonicalJSON/encode(_:)`` of the whole `Snapshot` (a test holds it to
+    /// that). `"payload":0` occurs once: inside a JSON string a quote is escaped, so the sequence
+    /// cannot come from a value.
     static func envelopeJSON(
-        key: SnapshotKey, contentHash: String, generatedAt: Date, payloadJSON: Data, encoder: JSONEncoder
+        key: SnapshotKey, contentHash: String, generatedAt: Date, payloadJSON: Data
     ) throws -> Data {
-        var json = try encoder.encode(
+        var json = try CanonicalJSON.encode(
             Snapshot(key: key, contentHash: contentHash, generatedAt: generatedAt, payload: PayloadPlaceholder()))
         let marker = Data(#""payload":0"#.utf8)
         guard let range = json.range(of: marker) else {
