@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Counts the attributes of every start tag in the raw bytes, so a tag with more than
+/// ``XMLFeedReader/Limits/maxAttributes`` is refused before libxml2 parses it.
+///
+/// libxml2 (2.9) appends each attribute by walking the element's attribute list and checks
+/// duplicates pairwise, so one start tag with n attributes costs n² steps: 80,000 attributes
+/// (600 KB) keep `xmllint` busy for over a minute, and the byte limit allows millions. The parser
+/// offers no hook before that work, hence this scan of the input.
+///
+/// It follows just enough of XML to find start tags: comments, CDATA sections, processing
+/// instructions and quoted attribute values are skipped, and an attribute is an `=` inside a
+/// start tag. It reads ASCII-compatible encodings exactly; for UTF-16 it is a best effort (the
+/// feed format is UTF-8). It also counts lines, for the error.
+struct StartTagScanner {
+    private enum State {
+        case text, open, startTag, doubleQuoted, singleQuoted, endTag, bang, bangDash, comment, commentDash
+        case commentDashDash, cdata, cdataBracket, cdataBracketBracket, declaration, instruction
+        case instructionQuestion
+    }
+
+    let maxAttributes: Int
+    private var state = State.text
+    private var attributes = 0
+    private var line = 1
+    /// The line of the first start tag over the limit, once found.
+    private(set) var overLimitLine: Int?
+
+    init(maxAttributes: Int) {
+        self.maxAttributes = maxAttributes
+    }
+
+    /// Scans the next bytes of the document; stops at the first tag over the limit.
+    mutating func scan(_ bytes: UnsafeRawBufferPointer) {
+        guard overLimitLine == nil, let base = bytes.baseAddress else { return }
+        let count = bytes.count
+        var index = 0
+        while index < count {
+            if state == .text {
+                // Most of a feed is text between tags: jump to the next `<`, counting lines.
+                let rest = base + index
+                let found = memchr(rest, Int32(UInt8(ascii: "<")), count - index)
+                let end = found.map { rest.distance(to: UnsafeRawPointer($0)) } ?? (count - index)
+                line += newlines(in: UnsafeRawBufferPointer(start: rest, count: end))
+                index += end
+                guard index < count else { return }
+                state = .open
+                index += 1
+                continue
+            }
+            let byte = base.load(fromByteOffset: index, as: UInt8.self)
+            index += 1
+            if byte == UInt8(ascii: "\n") { line += 1 }
+            advance(over: byte)
+            if attributes > maxAttributes {
+                overLimitLine = line
+                return
+            }
+        }
+    }
+
+    private func newlines(in bytes: UnsafeRawBufferPointer) -> Int {
+        var lines = 0
+        for byte in bytes where byte == UInt8(ascii: "\n") { lines += 1 }
+        return lines
+    }
+
+    private mutating func advance(over byte: UInt8) {
+        switch state {
+        case .text:
+            if byte == UInt8(ascii: "<") { state = .open }
+        case .open:
+            switch byte {
+            case UInt8(ascii: "!"): state = .bang
+            case UInt8(ascii: "?"): state = .instruction
+            case UInt8(ascii: "/"): state = .endTag
+            default:
+                attributes = 0
+                state = .startTag
+            }
+        case .startTag:
+            switch byte {
+            case UInt8(ascii: "="): attributes += 1
+            case UInt8(ascii: "\""): state = .doubleQuoted
+            case UInt8(ascii: "'"): state = .singleQuoted
+            case UInt8(ascii: ">"): state = .text
+            default: break
+            }
+        case .doubleQuoted:
+            if byte == UInt8(ascii: "\"") { state = .startTag }
+        case .singleQuoted:
+            if byte == UInt8(ascii: "'") { state = .startTag }
+        case .endTag, .declaration:
+            if byte == UInt8(ascii: ">") { state = .text }
+        case .bang:
+            switch byte {
+            case UInt8(ascii: "-"): state = .bangDash
+            case UInt8(ascii: "["): state = .cdata  // `<![CDATA[`: its end is `]]>` all the same
+            default: state = .declaration
+            }
+        case .bangDash:
+            state = byte == UInt8(ascii: "-") ? .comment : .declaration
+        case .comment:
+            if byte == UInt8(ascii: "-") { state = .commentDash }
+        case .commentDash:
+            state = byte == UInt8(ascii: "-") ? .commentDashDash : .comment
+        case .commentDashDash:
+            switch byte {
+            case UInt8(ascii: ">"): state = .text
+            case UInt8(ascii: "-"): break
+            default: state = .comment
+            }
+        case .cdata:
+            if byte == UInt8(ascii: "]") { state = .cdataBracket }
+        case .cdataBracket:
+            state = byte == UInt8(ascii: "]") ? .cdataBracketBracket : .cdata
+        case .cdataBracketBracket:
+            switch byte {
+            case UInt8(ascii: ">"): state = .text
+            case UInt8(ascii: "]"): break
+            default: state = .cdata
+            }
+        case .instruction:
+            if byte == UInt8(ascii: "?") { state = .instructionQuestion }
+        case .instructionQuestion:
+            switch byte {
+            case UInt8(ascii: ">"): state = .text
+            case UInt8(ascii: "?"): break
+            default: state = .instruction
+            }
+        }
+    }
+}
