@@ -57,10 +57,10 @@ func xmlShapeScaling(work: URL) throws -> [Result] {
          makeShapedFeed(games: 200, unknownTextBytes: 50_000), makeShapedFeed(games: 200, unknownTextBytes: 500_000)),
         ("depth", "200 games × 240 levels",
          makeShapedFeed(games: 200, depth: 24), makeShapedFeed(games: 200, depth: 240)),
-        ("attributes", "1,000 games × 250 attributes",
-         makeShapedFeed(games: 100, attributes: 250), makeShapedFeed(games: 1_000, attributes: 250)),
-        ("attributes per tag", "1,000 games × 250 attributes",
-         makeShapedFeed(games: 1_000, attributes: 25), makeShapedFeed(games: 1_000, attributes: 250)),
+        ("attributes", "20,000 games × 60 attributes",
+         makeShapedFeed(games: 2_000, attributes: 60), makeShapedFeed(games: 20_000, attributes: 60)),
+        ("attributes per tag", "5,000 games × 60 attributes",
+         makeShapedFeed(games: 5_000, attributes: 6), makeShapedFeed(games: 5_000, attributes: 60)),
     ]
     var results: [Result] = []
     for shape in shapes {

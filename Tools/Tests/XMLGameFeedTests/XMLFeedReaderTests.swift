@@ -607,7 +607,7 @@ import Testing
         #expect(limits.maxGames == 200_000)
         #expect(limits.maxTextBytes == 64 * 1_024)
         #expect(limits.maxDepth == 32)
-        #expect(limits.maxAttributes == 256)
+        #expect(limits.maxAttributes == 64)
     }
 
     @Test(arguments: [InputKind.file, .data])
@@ -631,7 +631,7 @@ import Testing
         }
         #expect(error?.code == .tooLarge)
         #expect(error?.line == 3)
-        #expect(error?.message.contains("256") == true)
+        #expect(error?.message.contains("64") == true)
     }
 
     @Test func countsOnlyAttributesOfStartTags() throws {

@@ -37,38 +37,84 @@ struct StartTagScanner {
     }
 
     /// Scans the next bytes of the document; stops at the first tag over the limit.
+    ///
+    /// Text and quoted values, most of a feed, are skipped with `memchr`; only the bytes of
+    /// tags go through the state machine one by one.
     mutating func scan(_ bytes: UnsafeRawBufferPointer) {
         guard overLimitLine == nil, let base = bytes.baseAddress else { return }
         let count = bytes.count
         var index = 0
         while index < count {
-            if state == .text {
-                // Most of a feed is text between tags: jump to the next `<`, counting lines.
-                let rest = base + index
-                let found = memchr(rest, Int32(UInt8(ascii: "<")), count - index)
-                let end = found.map { rest.distance(to: UnsafeRawPointer($0)) } ?? (count - index)
-                line += newlines(in: UnsafeRawBufferPointer(start: rest, count: end))
-                index += end
-                guard index < count else { return }
-                state = .open
+            switch state {
+            case .text:
+                index = skip(to: UInt8(ascii: "<"), from: index, in: base, count: count)
+                if index < count {
+                    state = .open
+                    index += 1
+                }
+            case .doubleQuoted:
+                index = skip(to: UInt8(ascii: "\""), from: index, in: base, count: count)
+                if index < count {
+                    state = .startTag
+                    index += 1
+                }
+            case .singleQuoted:
+                index = skip(to: UInt8(ascii: "'"), from: index, in: base, count: count)
+                if index < count {
+                    state = .startTag
+                    index += 1
+                }
+            case .startTag:
+                // The attribute names and the spaces between them, byte by byte.
+                while index < count {
+                    let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                    index += 1
+                    if byte == UInt8(ascii: "=") {
+                        attributes += 1
+                        if attributes > maxAttributes {
+                            overLimitLine = line
+                            return
+                        }
+                    } else if byte == UInt8(ascii: "\"") {
+                        state = .doubleQuoted
+                        break
+                    } else if byte == UInt8(ascii: "'") {
+                        state = .singleQuoted
+                        break
+                    } else if byte == UInt8(ascii: ">") {
+                        state = .text
+                        break
+                    } else if byte == UInt8(ascii: "\n") {
+                        line += 1
+                    }
+                }
+            default:
+                let byte = base.load(fromByteOffset: index, as: UInt8.self)
                 index += 1
-                continue
-            }
-            let byte = base.load(fromByteOffset: index, as: UInt8.self)
-            index += 1
-            if byte == UInt8(ascii: "\n") { line += 1 }
-            advance(over: byte)
-            if attributes > maxAttributes {
-                overLimitLine = line
-                return
+                if byte == UInt8(ascii: "\n") { line += 1 }
+                advance(over: byte)
             }
         }
     }
 
-    private func newlines(in bytes: UnsafeRawBufferPointer) -> Int {
-        var lines = 0
-        for byte in bytes where byte == UInt8(ascii: "\n") { lines += 1 }
-        return lines
+    /// The index of the first `target` at or after `index` (or `count`), counting the lines
+    /// skipped on the way.
+    private mutating func skip(
+        to target: UInt8, from index: Int, in base: UnsafeRawPointer, count: Int
+    ) -> Int {
+        let start = base + index
+        let end = memchr(start, Int32(target), count - index).map { start.distance(to: UnsafeRawPointer($0)) }
+            ?? (count - index)
+        // Newlines are sparse in a feed: jump between them too.
+        var cursor = start
+        var remaining = end
+        while remaining > 0, let newline = memchr(cursor, Int32(UInt8(ascii: "\n")), remaining) {
+            line += 1
+            let next = UnsafeRawPointer(newline) + 1
+            remaining -= cursor.distance(to: next)
+            cursor = next
+        }
+        return index + end
     }
 
     private mutating func advance(over byte: UInt8) {
