@@ -64,6 +64,32 @@ struct StartTagScanner {
                     state = .startTag
                     index += 1
                 }
+            case .open:
+                let byte = base.load(fromByteOffset: index, as: UInt8.self)
+                index += 1
+                switch byte {
+                case UInt8(ascii: "/"): state = .endTag
+                case UInt8(ascii: "!"): state = .bang
+                case UInt8(ascii: "?"): state = .instruction
+                case UInt8(ascii: "\n"):
+                    line += 1
+                    fallthrough
+                default:
+                    attributes = 0
+                    state = .startTag
+                }
+            case .endTag:
+                index = skip(to: UInt8(ascii: ">"), from: index, in: base, count: count)
+                if index < count {
+                    state = .text
+                    index += 1
+                }
+            case .cdata:
+                index = skip(to: UInt8(ascii: "]"), from: index, in: base, count: count)
+                if index < count {
+                    state = .cdataBracket
+                    index += 1
+                }
             case .startTag:
                 // The attribute names and the spaces between them, byte by byte.
                 while index < count {
