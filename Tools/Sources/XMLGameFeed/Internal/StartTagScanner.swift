@@ -37,12 +37,22 @@ struct StartTagScanner {
     }
 
     /// Scans the next bytes of the document; stops at the first tag over the limit.
+    mutating func scan(_ bytes: UnsafeRawBufferPointer) {
+        guard overLimitLine == nil, let base = bytes.baseAddress else { return }
+        // Lines are counted once per chunk (or up to the tag over the limit), not while scanning.
+        if let stop = scanTags(base, count: bytes.count) {
+            overLimitLine = line + newlines(in: base, count: stop)
+        } else {
+            line += newlines(in: base, count: bytes.count)
+        }
+    }
+
+    /// Runs the state machine over `count` bytes; returns the index just past the `=` of the
+    /// attribute over the limit, if there is one.
     ///
     /// Text and quoted values, most of a feed, are skipped with `memchr`; only the bytes of
     /// tags go through the state machine one by one.
-    mutating func scan(_ bytes: UnsafeRawBufferPointer) {
-        guard overLimitLine == nil, let base = bytes.baseAddress else { return }
-        let count = bytes.count
+    private mutating func scanTags(_ base: UnsafeRawPointer, count: Int) -> Int? {
         var index = 0
         while index < count {
             switch state {
@@ -71,9 +81,6 @@ struct StartTagScanner {
                 case UInt8(ascii: "/"): state = .endTag
                 case UInt8(ascii: "!"): state = .bang
                 case UInt8(ascii: "?"): state = .instruction
-                case UInt8(ascii: "\n"):
-                    line += 1
-                    fallthrough
                 default:
                     attributes = 0
                     state = .startTag
@@ -97,10 +104,7 @@ struct StartTagScanner {
                     index += 1
                     if byte == UInt8(ascii: "=") {
                         attributes += 1
-                        if attributes > maxAttributes {
-                            overLimitLine = line
-                            return
-                        }
+                        if attributes > maxAttributes { return index }
                     } else if byte == UInt8(ascii: "\"") {
                         state = .doubleQuoted
                         break
@@ -110,37 +114,36 @@ struct StartTagScanner {
                     } else if byte == UInt8(ascii: ">") {
                         state = .text
                         break
-                    } else if byte == UInt8(ascii: "\n") {
-                        line += 1
                     }
                 }
             default:
                 let byte = base.load(fromByteOffset: index, as: UInt8.self)
                 index += 1
-                if byte == UInt8(ascii: "\n") { line += 1 }
                 advance(over: byte)
             }
         }
+        return nil
     }
 
-    /// The index of the first `target` at or after `index` (or `count`), counting the lines
-    /// skipped on the way.
-    private mutating func skip(
-        to target: UInt8, from index: Int, in base: UnsafeRawPointer, count: Int
-    ) -> Int {
+    /// The index of the first `target` at or after `index`, or `count`.
+    private func skip(to target: UInt8, from index: Int, in base: UnsafeRawPointer, count: Int) -> Int {
         let start = base + index
-        let end = memchr(start, Int32(target), count - index).map { start.distance(to: UnsafeRawPointer($0)) }
-            ?? (count - index)
-        // Newlines are sparse in a feed: jump between them too.
-        var cursor = start
-        var remaining = end
+        guard let found = memchr(start, Int32(target), count - index) else { return count }
+        return index + start.distance(to: UnsafeRawPointer(found))
+    }
+
+    /// The newlines in the first `count` bytes at `base`; they are sparse in a feed.
+    private func newlines(in base: UnsafeRawPointer, count: Int) -> Int {
+        var lines = 0
+        var cursor = base
+        var remaining = count
         while remaining > 0, let newline = memchr(cursor, Int32(UInt8(ascii: "\n")), remaining) {
-            line += 1
+            lines += 1
             let next = UnsafeRawPointer(newline) + 1
             remaining -= cursor.distance(to: next)
             cursor = next
         }
-        return index + end
+        return lines
     }
 
     private mutating func advance(over byte: UInt8) {
