@@ -122,26 +122,7 @@ func pipelineBenchmarks(work: URL) throws -> [Result] {
     }
 
     // The XML reader on a 10,000-game feed against xmllint --stream --noout.
-    let feed = work.appendingPathComponent("feed-10000.xml")
-    try makeFeed(games: 10_000).write(to: feed)
-    let size = (try FileManager.default.attributesOfItem(atPath: feed.path)[.size] as? NSNumber)?.intValue ?? 0
-    let reader = try measure(samples: 7, warmup: 1) { _ = try XMLFeedReader.read(contentsOf: feed) }
-    if let xmllint = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].first(where: FileManager.default.isExecutableFile) {
-        let tool = try measure(samples: 7, warmup: 1) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: xmllint)
-            process.arguments = ["--stream", "--noout", feed.path]
-            try process.run()
-            process.waitUntilExit()
-        }
-        results.append(
-            Result(
-                operation: "XML feed → games (libxml2 xmlTextReader)", size: "10,000 games, \(size / 1024) KiB",
-                medianNanoseconds: reader.median, p99Nanoseconds: reader.p99, floor: "xmllint --stream --noout",
-                floorMedianNanoseconds: tool.median))
-    } else {
-        print("xmllint not found (Debian: apt-get install libxml2-utils): XML floor skipped; reader median \(format(reader.median))")
-    }
+    if let reader = try xmlReaderBenchmark(work: work) { results.append(reader) }
     results.append(try feedSourceScaling(work: work))
     return results
 }

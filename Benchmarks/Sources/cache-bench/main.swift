@@ -1,6 +1,7 @@
 // cache-bench: every hot path, timed against its floor in the same run. `make bench` builds it in
 // release mode; arguments: an output .json path, and optionally the sections to run
-// (`runtime`, `pipeline`, `images`, `day`; all by default).
+// (`runtime`, `pipeline`, `images`, `day`; all by default; `xml` runs only the XML feed rows,
+// `xml-reader` only the reader against xmllint).
 
 import Foundation
 
@@ -35,6 +36,16 @@ if wants("pipeline") {
     results += pipeline
 }
 if sections.contains("xml-scale") { printTable([try feedSourceScaling(work: work)]) }
+if sections.contains("xml-reader"), let reader = try xmlReaderBenchmark(work: work.appendingPathComponent("xml")) {
+    printTable([reader])
+}
+if sections.contains("xml") {
+    let xml = [try xmlReaderBenchmark(work: work.appendingPathComponent("xml"))].compactMap { $0 }
+        + (try xmlShapeScaling(work: work.appendingPathComponent("xml"))) + [try feedSourceScaling(work: work)]
+    print("")
+    printTable(xml)
+    results += xml
+}
 if wants("images") {
     let images = try imageBenchmarks(work: work.appendingPathComponent("images"))
     print("")

@@ -35,7 +35,8 @@ public struct XMLFeedError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let doctypeForbidden = Code(rawValue: "doctype-forbidden")
         /// The document uses an entity other than the five predefined ones (`&amp;` …).
         public static let entityForbidden = Code(rawValue: "entity-forbidden")
-        /// The document, one element's text or its nesting is over a ``XMLFeedReader/Limits``.
+        /// The document, one element's text, its nesting or its attributes are over a
+        /// ``XMLFeedReader/Limits``.
         public static let tooLarge = Code(rawValue: "too-large")
         /// The feed lists more games than ``XMLFeedReader/Limits/maxGames``.
         public static let tooManyGames = Code(rawValue: "too-many-games")

@@ -13,8 +13,9 @@ import Darwin
 /// The document is streamed through libxml2's `xmlTextReader` with the network off and
 /// entity substitution off. A `<!DOCTYPE>` or an entity reference fails the read before
 /// anything is expanded or loaded; so do a document over ``Limits/maxBytes``, more than
-/// ``Limits/maxGames`` games, an element's text over ``Limits/maxTextBytes`` and nesting
-/// deeper than ``Limits/maxDepth``. libxml2's own diagnostics end up in the error, never on
+/// ``Limits/maxGames`` games, an element's text over ``Limits/maxTextBytes``, nesting
+/// deeper than ``Limits/maxDepth`` and a start tag with more than ``Limits/maxAttributes``
+/// attributes (refused before libxml2 parses it: its cost grows with their square). libxml2's own diagnostics end up in the error, never on
 /// stderr.
 ///
 /// ```swift
@@ -65,7 +66,7 @@ public enum XMLFeedReader {
         }
         defer { close(descriptor) }
         return try FeedParser.parse(
-            FeedInput(descriptor: descriptor, maxBytes: limits.maxBytes), file: path, limits: limits)
+            FeedInput(descriptor: descriptor, limits: limits), file: path, limits: limits)
     }
 
     /// Reads the feed in `data`.
@@ -81,7 +82,7 @@ public enum XMLFeedReader {
     ///   category id or position.
     public static func read(data: Data, name: String, limits: Limits = .default) throws(XMLFeedError) -> XMLFeed {
         try checkSize(data.count, limits: limits, file: name)
-        return try FeedParser.parse(FeedInput(data: data, maxBytes: limits.maxBytes), file: name, limits: limits)
+        return try FeedParser.parse(FeedInput(data: data, limits: limits), file: name, limits: limits)
     }
 
     private static func checkSize(_ size: Int, limits: Limits, file: String) throws(XMLFeedError) {

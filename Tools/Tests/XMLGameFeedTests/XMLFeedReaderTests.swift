@@ -368,7 +368,7 @@ import Testing
         // complete feed, then a long comment
         let feed = Self.generatedFeed(games: 2)
         let xml = feed + "<!--" + String(repeating: "x", count: 10_000) + "-->"
-        let input = FeedInput(data: Data(xml.utf8), maxBytes: feed.utf8.count + 100)
+        let input = FeedInput(data: Data(xml.utf8), limits: .init(maxBytes: feed.utf8.count + 100))
 
         // When it is parsed
         // Then it fails as too large once the limit is passed, though the feed itself was whole
@@ -607,6 +607,48 @@ import Testing
         #expect(limits.maxGames == 200_000)
         #expect(limits.maxTextBytes == 64 * 1_024)
         #expect(limits.maxDepth == 32)
+        #expect(limits.maxAttributes == 64)
+    }
+
+    @Test(arguments: [InputKind.file, .data])
+    func rejectsAStartTagWithMoreThanMaxAttributesBeforeParsingIt(input: InputKind) throws {
+        // Given a game on line 3 with 100,000 attributes (libxml2 alone would take minutes on it)
+        let attributes = (0..<100_000).map { " a\($0)=\"\($0)\"" }.joined()
+        let xml = "<feed provider=\"a\">\n<games>\n<game id=\"1\"\(attributes)/></games></feed>"
+        let data = Data(xml.utf8)
+
+        // When it is read
+        // Then it fails at once as too large, on the tag's line
+        let error = #expect(throws: XMLFeedError.self) {
+            switch input {
+            case .data: _ = try XMLFeedReader.read(data: data, name: "attributes.xml")
+            case .file:
+                let directory = try TemporaryDirectory()
+                let url = directory.url.appendingPathComponent("attributes.xml")
+                try data.write(to: url)
+                _ = try XMLFeedReader.read(contentsOf: url)
+            }
+        }
+        #expect(error?.code == .tooLarge)
+        #expect(error?.line == 3)
+        #expect(error?.message.contains("64") == true)
+    }
+
+    @Test func countsOnlyAttributesOfStartTags() throws {
+        // Given `=` signs in text, comments, CDATA, instructions and quoted values (with `>`),
+        // and a limit of 2 attributes per tag
+        let xml = """
+            <?xml version="1.0"?><!-- a=1 b=2 c=3 --><feed provider="a=b=c" version='1>2=3'>
+            <games><game id="1"><name>x=1 y=2 z=3</name><description><![CDATA[<a b=1 c=2 d=3>]]></description>
+            <?pi a=1 b=2 c=3?></game></games></feed>
+            """
+
+        // When it is read
+        let feed = try XMLFeedReader.read(data: Data(xml.utf8), name: "quoted.xml", limits: .init(maxAttributes: 2))
+
+        // Then nothing was counted but the attributes themselves
+        #expect(feed.version == "1>2=3")
+        #expect(feed.games.first?.record.description == "<a b=1 c=2 d=3>")
     }
 }
 

@@ -9,7 +9,8 @@ import Darwin
 #endif
 
 /// The bytes libxml2's reader pulls, from a file descriptor or from memory, counted against
-/// the byte limit and screened for a `<!DOCTYPE>` before the parser sees them.
+/// the byte limit and screened for a `<!DOCTYPE>` and for start tags with too many attributes
+/// before the parser sees them.
 ///
 /// A reference type because libxml2 holds it as the opaque context of its read callback;
 /// it lives on one thread for one read (not `Sendable`).
@@ -27,12 +28,16 @@ final class FeedInput {
         case doctype(line: Int)
         /// `read(2)` failed with this errno.
         case readFailed(Int32)
+        /// A start tag on this line has more than `maxAttributes` attributes.
+        case tooManyAttributes(line: Int)
     }
 
     private let source: Source
     private let maxBytes: Int
+    private var maxAttributes: Int { tags.maxAttributes }
     private var offset = 0
     private var prolog = PrologScanner()
+    private var tags: StartTagScanner
     /// The bytes handed to libxml2 so far.
     private(set) var bytesRead = 0
     /// Whether the last byte was handed out.
@@ -40,14 +45,16 @@ final class FeedInput {
     /// Set when the input refused to go on; the read fails with it.
     private(set) var stop: Stop?
 
-    init(descriptor: Int32, maxBytes: Int) {
+    init(descriptor: Int32, limits: XMLFeedReader.Limits) {
         source = .descriptor(descriptor)
-        self.maxBytes = maxBytes
+        maxBytes = limits.maxBytes
+        tags = StartTagScanner(maxAttributes: limits.maxAttributes)
     }
 
-    init(data: Data, maxBytes: Int) {
+    init(data: Data, limits: XMLFeedReader.Limits) {
         source = .memory(data)
-        self.maxBytes = maxBytes
+        maxBytes = limits.maxBytes
+        tags = StartTagScanner(maxAttributes: limits.maxAttributes)
     }
 
     /// Fills up to `capacity` bytes of `buffer`; returns the count, 0 at the end, -1 to stop.
@@ -80,12 +87,18 @@ final class FeedInput {
             stop = .overLimit
             return -1
         }
+        let bytes = UnsafeRawBufferPointer(start: buffer, count: count)
         if !prolog.isFinished {
-            prolog.scan(UnsafeRawBufferPointer(start: buffer, count: count))
+            prolog.scan(bytes)
             if let line = prolog.doctypeLine {
                 stop = .doctype(line: line)
                 return -1
             }
+        }
+        tags.scan(bytes)
+        if let line = tags.overLimitLine {
+            stop = .tooManyAttributes(line: line)
+            return -1
         }
         return Int32(count)
     }
@@ -100,6 +113,11 @@ final class FeedInput {
                 file: file)
         case .doctype(let line):
             XMLFeedError(.doctypeForbidden, XMLCursor.doctypeMessage, file: file, line: line)
+        case .tooManyAttributes(let line):
+            XMLFeedError(
+                .tooLarge,
+                "a start tag has more than \(maxAttributes) attributes, over the limit; raise Limits.maxAttributes if the feed really needs them",
+                file: file, line: line)
         case .readFailed(let code):
             XMLFeedError(
                 .io, "reading the file failed after \(bytesRead) bytes: \(String(cString: strerror(code)))", file: file)

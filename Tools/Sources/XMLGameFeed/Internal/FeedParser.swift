@@ -52,8 +52,18 @@ struct FeedParser {
                 line: cursor.line)
         }
         let line = cursor.line
-        let attributes = try cursor.attributes()
-        guard let provider = attributes["provider"], !provider.trimmingWhitespace().isEmpty else {
+        var provider: String?
+        var generated: String?
+        var version: String?
+        try cursor.forEachAttribute { name, value in
+            switch name {
+            case .provider: provider = value.string
+            case .generated: generated = value.string
+            case .version: version = value.string
+            default: break
+            }
+        }
+        guard let provider, !provider.trimmingWhitespace().isEmpty else {
             throw cursor.error(
                 .invalidValue,
                 "<feed> has no provider attribute; the feed must name its provider (<feed provider=\"acme\">)",
@@ -61,18 +71,18 @@ struct FeedParser {
         }
         var feed = XMLFeed(
             provider: provider,
-            generatedAt: try attributes["generated"].map { text throws(XMLFeedError) in try date(text, line: line) },
-            version: attributes["version"])
+            generatedAt: try generated.map { text throws(XMLFeedError) in try date(text, line: line) },
+            version: version)
 
         try cursor.forEachChild { name throws(XMLFeedError) in
             switch name {
-            case "categories":
+            case .categories:
                 try cursor.forEachChild { name throws(XMLFeedError) in
-                    if name == "category" { feed.categories.append(try category()) }
+                    if name == .category { feed.categories.append(try category()) }
                 }
-            case "games":
+            case .games:
                 try cursor.forEachChild { name throws(XMLFeedError) in
-                    guard name == "game" else { return }
+                    guard name == .game else { return }
                     guard feed.games.count < cursor.limits.maxGames else {
                         throw cursor.error(
                             .tooManyGames,
@@ -102,14 +112,16 @@ struct FeedParser {
             line: line)
     }
 
-    /// `element` names the position's owner in an error, and is built only for one.
+    /// `element` names the position's owner in an error, and is built only for one; `line` is
+    /// the owner's, or `nil` while the cursor is still on the owner.
     private func position(
-        _ text: String?, of element: @autoclosure () -> String, line: Int
+        _ text: String?, of element: @autoclosure () -> String, line: Int?
     ) throws(XMLFeedError) -> Int? {
         guard let text else { return nil }
         guard let value = Int(text.trimmingWhitespace()) else {
             throw cursor.error(
-                .invalidValue, "\(element()): position=\"\(text.prefix(40))\" is not an integer", line: line)
+                .invalidValue, "\(element()): position=\"\(text.prefix(40))\" is not an integer",
+                line: line ?? cursor.line)
         }
         return value
     }
@@ -118,15 +130,26 @@ struct FeedParser {
 
     private func category() throws(XMLFeedError) -> XMLFeed.Category {
         let line = cursor.line
-        let attributes = try cursor.attributes()
-        guard let id = attributes["id"], !id.trimmingWhitespace().isEmpty else {
+        var id: String?
+        var position: String?
+        try cursor.forEachAttribute { name, value in
+            switch name {
+            case .id: id = value.string
+            case .position: position = value.string
+            default: break
+            }
+        }
+        guard let id, !id.trimmingWhitespace().isEmpty else {
             throw cursor.error(.invalidValue, "<category> has no id attribute; every category needs one", line: line)
         }
         var category = XMLFeed.Category(
-            id: id, position: try position(attributes["position"], of: "category \(id)", line: line), line: line)
+            id: id, position: try self.position(position, of: "category \(id)", line: line), line: line)
         try cursor.forEachChild { name throws(XMLFeedError) in
-            guard name == "name" else { return }
-            let language = try cursor.attributes()["lang"] ?? ""
+            guard name == .name else { return }
+            var language = ""
+            try cursor.forEachAttribute { name, value in
+                if name == .lang { language = value.string }
+            }
             let text = try cursor.text()
             if category.names[language] == nil { category.names[language] = text }
         }
@@ -137,32 +160,42 @@ struct FeedParser {
 
     private func game() throws(XMLFeedError) -> XMLFeed.Game {
         let line = cursor.line
-        let attributes = try cursor.attributes()
-        var record = ProviderGame(
-            id: attributes["id"].map(FlexibleValue.string), slug: attributes["slug"],
-            hasFunMode: attributes["funMode"].map(FlexibleValue.string),
-            hasAnonymousFunMode: attributes["anonymousFunMode"].map(FlexibleValue.string),
-            isNew: attributes["isNew"].map(FlexibleValue.string))
+        var record = ProviderGame()
+        var id: String?
+        try cursor.forEachAttribute { name, value in
+            switch name {
+            case .id:
+                id = value.string
+                record.id = id.map(FlexibleValue.string)
+            case .slug: record.slug = value.string
+            case .funMode: record.hasFunMode = .string(value.string)
+            case .anonymousFunMode: record.hasAnonymousFunMode = .string(value.string)
+            case .isNew: record.isNew = .string(value.string)
+            default: break
+            }
+        }
         var memberships: [XMLFeed.Membership] = []
-        let label = attributes["id"].map { "game \($0.prefix(40))" } ?? "game at line \(line)"
 
         try cursor.forEachChild { name throws(XMLFeedError) in
             switch name {
-            case "name": record.name = try cursor.text()
-            case "vendor":
-                let id = try cursor.attributes()["id"]
+            case .name: record.name = try cursor.text()
+            case .vendor:
+                var id: String?
+                try cursor.forEachAttribute { name, value in
+                    if name == .id { id = value.string }
+                }
                 record.vendor = ProviderVendor(id: id.map(FlexibleValue.string), name: try cursor.text())
-            case "description": record.description = try cursor.text()
-            case "thumbnail": record.thumbnail = try cursor.text()
-            case "background": record.backgroundImageUrl = try cursor.text()
-            case "launchUrl": record.launchUrl = try cursor.text()
-            case "platforms": record.platform = .array(try texts(of: "platform"))
-            case "categories": memberships += try self.memberships(of: label)
-            case "popularity": record.popularity = .string(try cursor.text())
-            case "rtp": record.theoreticalPayOut = .string(try cursor.text())
-            case "tags":
-                record.tags = ProviderCollection(items: try texts(of: "tag").map { ProviderReference(name: $0) })
-            case "restrictedTerritories": record.restrictedTerritories = .string(try cursor.text())
+            case .description: record.description = try cursor.text()
+            case .thumbnail: record.thumbnail = try cursor.text()
+            case .background: record.backgroundImageUrl = try cursor.text()
+            case .launchUrl: record.launchUrl = try cursor.text()
+            case .platforms: record.platform = .array(try texts(of: .platform))
+            case .categories: memberships += try self.memberships(ofGame: id, line: line)
+            case .popularity: record.popularity = .string(try cursor.text())
+            case .rtp: record.theoreticalPayOut = .string(try cursor.text())
+            case .tags:
+                record.tags = ProviderCollection(items: try texts(of: .tag).map { ProviderReference(name: $0) })
+            case .restrictedTerritories: record.restrictedTerritories = .string(try cursor.text())
             default: break
             }
         }
@@ -170,7 +203,7 @@ struct FeedParser {
     }
 
     /// The texts of the current element's `<child>` elements, in order.
-    private func texts(of child: String) throws(XMLFeedError) -> [String] {
+    private func texts(of child: XMLCursor.Name) throws(XMLFeedError) -> [String] {
         var result: [String] = []
         try cursor.forEachChild { name throws(XMLFeedError) in
             if name == child { result.append(try cursor.text()) }
@@ -179,20 +212,31 @@ struct FeedParser {
     }
 
     /// A game's `<categories><category ref="…" position="…"/></categories>`.
-    private func memberships(of label: String) throws(XMLFeedError) -> [XMLFeed.Membership] {
+    ///
+    /// `id` and `line` are the game's, to name it in an error.
+    private func memberships(ofGame id: String?, line: Int) throws(XMLFeedError) -> [XMLFeed.Membership] {
+        func label() -> String { id.map { "game \($0.prefix(40))" } ?? "game at line \(line)" }
         var result: [XMLFeed.Membership] = []
         try cursor.forEachChild { name throws(XMLFeedError) in
-            guard name == "category" else { return }
-            let line = cursor.line
-            let attributes = try cursor.attributes()
-            guard let ref = attributes["ref"], !ref.trimmingWhitespace().isEmpty else {
+            guard name == .category else { return }
+            var ref: String?
+            var position: String?
+            try cursor.forEachAttribute { name, value in
+                switch name {
+                case .ref: ref = value.string
+                case .position: position = value.string
+                default: break
+                }
+            }
+            // The cursor is still on the <category>: its line is read only for an error.
+            guard let ref, !ref.trimmingWhitespace().isEmpty else {
                 throw cursor.error(
-                    .invalidValue, "\(label): <category> has no ref attribute; it must name a category id", line: line)
+                    .invalidValue, "\(label()): <category> has no ref attribute; it must name a category id",
+                    line: cursor.line)
             }
             result.append(
                 XMLFeed.Membership(
-                    categoryId: ref,
-                    position: try position(attributes["position"], of: "\(label) in \(ref)", line: line)))
+                    categoryId: ref, position: try self.position(position, of: "\(label()) in \(ref)", line: nil)))
         }
         return result
     }

@@ -22,6 +22,16 @@ final class XMLCursor {
     let limits: XMLFeedReader.Limits
     /// Counts ``advance()`` calls, so a helper can tell whether a closure consumed a node.
     private(set) var position = 0
+    /// The libxml2 node type of the current node, read once per ``advance()``.
+    private var nodeType: Int32 = 0
+    /// The current element's (or end tag's) depth, read once per ``advance()``.
+    private var elementDepth = 0
+    /// The current text node's length in bytes, measured once per ``advance()``.
+    private var textByteCount = 0
+    /// Each ``Name`` with its spelling interned in the reader's dictionary: libxml2 hands out
+    /// element and attribute names from that dictionary, so a known name is found by comparing
+    /// pointers, without making a `String` for every node.
+    private let internedNames: [(bytes: UnsafePointer<xmlChar>?, name: Name)]
 
     init(
         reader: xmlTextReaderPtr, input: FeedInput, diagnostics: LibXMLDiagnostics, file: String,
@@ -32,6 +42,7 @@ final class XMLCursor {
         self.diagnostics = diagnostics
         self.file = file
         self.limits = limits
+        internedNames = Name.allCases.map { name in (xmlTextReaderConstString(reader, name.rawValue), name) }
     }
 
     // MARK: - Moving
@@ -44,6 +55,7 @@ final class XMLCursor {
     func advance() throws(XMLFeedError) -> Bool {
         let status = xmlTextReaderRead(reader)
         position += 1
+        nodeType = status == 1 ? xmlTextReaderNodeType(reader) : 0
         try checkHealth()
         guard status >= 0 else {
             throw error(.malformed, "libxml2 stopped reading without a diagnostic", line: parserLine)
@@ -58,6 +70,7 @@ final class XMLCursor {
                 "entity reference &\(name.prefix(60)); is not allowed; feeds may use only &amp; &lt; &gt; &quot; &apos; and character references",
                 line: line)
         case .element:
+            elementDepth = Int(xmlTextReaderDepth(reader))
             if depth + 1 > limits.maxDepth {
                 throw error(
                     .tooLarge,
@@ -66,12 +79,15 @@ final class XMLCursor {
             }
         case .text:
             let count = valueByteCount
+            textByteCount = count
             if count > limits.maxTextBytes {
                 throw error(
                     .tooLarge, "a text of \(count) bytes is over the limit of \(limits.maxTextBytes) per element",
                     line: line)
             }
-        case .endElement, .other:
+        case .endElement:
+            elementDepth = Int(xmlTextReaderDepth(reader))
+        case .other:
             break
         }
         return true
@@ -80,7 +96,7 @@ final class XMLCursor {
     /// Throws what stopped the input or libxml2, input first: libxml2's error is then only a
     /// consequence (the input refused to go on).
     private func checkHealth() throws(XMLFeedError) {
-        if let error = input.stopError(file: file) {
+        if input.stop != nil, let error = input.stopError(file: file) {
             throw error
         }
         if let diagnostic = diagnostics.first {
@@ -132,7 +148,7 @@ final class XMLCursor {
     // MARK: - The current node
 
     var kind: Kind {
-        switch xmlTextReaderNodeType(reader) {
+        switch nodeType {
         case Self.elementType: .element
         case Self.endElementType: .endElement
         case Self.textType, Self.cdataType, Self.whitespaceType, Self.significantWhitespaceType: .text
@@ -147,13 +163,31 @@ final class XMLCursor {
         nameBytes.map { String(cString: $0) } ?? ""
     }
 
+    /// The current element's or attribute's name among those the feed's structure uses; `nil`
+    /// for any other name (prefixed names included: `ext:game` is not `game`).
+    var knownName: Name? {
+        guard let bytes = xmlTextReaderConstName(reader) else { return nil }
+        if let name = lookUp(bytes) { return name }
+        // A name libxml2 did not take from its dictionary (never seen with the reader, which
+        // always interns them): intern it to compare.
+        guard let interned = xmlTextReaderConstString(reader, bytes), interned != bytes else { return nil }
+        return lookUp(interned)
+    }
+
+    private func lookUp(_ bytes: UnsafePointer<xmlChar>) -> Name? {
+        for entry in internedNames where entry.bytes == bytes {
+            return entry.name
+        }
+        return nil
+    }
+
     /// The qualified name as libxml2 holds it: interned, valid until the reader is freed.
     private var nameBytes: UnsafePointer<CChar>? {
         xmlTextReaderConstName(reader).map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
     }
 
-    /// The element depth, the root being 0.
-    var depth: Int { Int(xmlTextReaderDepth(reader)) }
+    /// The current element's (or end tag's) depth, the root being 0.
+    var depth: Int { elementDepth }
 
     /// Whether the current element is written `<x/>` (no end tag follows).
     var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(reader) == 1 }
@@ -174,35 +208,53 @@ final class XMLCursor {
         xmlTextReaderConstValue(reader).map { strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) } ?? 0
     }
 
-    /// The current element's attributes by qualified name (namespace declarations included).
+    /// Calls `body` with each of the current element's attributes whose name is a ``Name``,
+    /// and its value; checks every attribute's length (namespace declarations included).
     ///
-    /// - Throws: `.tooLarge` for a value over ``XMLFeedReader/Limits/maxTextBytes``.
-    func attributes() throws(XMLFeedError) -> [String: String] {
-        guard xmlTextReaderHasAttributes(reader) == 1 else { return [:] }
-        let line = self.line
+    /// The value's bytes belong to libxml2 and are valid only inside `body`. The cursor stays
+    /// on the element.
+    ///
+    /// - Throws: `.tooLarge` for a value over ``XMLFeedReader/Limits/maxTextBytes``, and what
+    ///   `body` throws.
+    func forEachAttribute(_ body: (Name, Value) throws(XMLFeedError) -> Void) throws(XMLFeedError) {
+        guard xmlTextReaderHasAttributes(reader) == 1 else { return }
         defer { _ = xmlTextReaderMoveToElement(reader) }
-        var result: [String: String] = [:]
         while xmlTextReaderMoveToNextAttribute(reader) == 1 {
-            let name = self.name
-            let count = valueByteCount
+            let bytes = xmlTextReaderConstValue(reader)
+            let count = bytes.map { strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) } ?? 0
             guard count <= limits.maxTextBytes else {
+                let name = self.name
+                _ = xmlTextReaderMoveToElement(reader)
                 throw error(
                     .tooLarge,
                     "attribute \(name.prefix(60)) is \(count) bytes, over the limit of \(limits.maxTextBytes)",
                     line: line)
             }
-            result[name] = xmlTextReaderConstValue(reader).map { String(cString: $0) } ?? ""
+            guard let name = knownName else { continue }
+            try body(name, Value(bytes: bytes, count: count))
         }
-        return result
+    }
+
+    /// An attribute value or text as libxml2 holds it, valid until the cursor moves.
+    struct Value {
+        fileprivate let bytes: UnsafePointer<xmlChar>?
+        fileprivate let count: Int
+
+        /// The value as a string.
+        var string: String {
+            guard let bytes else { return "" }
+            return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        }
     }
 
     // MARK: - Structure
 
-    /// Calls `body` with the name of each child element of the current element, in order.
+    /// Calls `body` with the name of each child element of the current element whose name is a
+    /// ``Name``, in order; other children are skipped.
     ///
     /// `body` either consumes the child (leaves the cursor on its end) or leaves the cursor
     /// where it was, and then the child is skipped: unknown elements need no code.
-    func forEachChild(_ body: (String) throws(XMLFeedError) -> Void) throws(XMLFeedError) {
+    func forEachChild(_ body: (Name) throws(XMLFeedError) -> Void) throws(XMLFeedError) {
         guard !isEmptyElement else { return }
         let depth = self.depth
         let parent = nameBytes  // interned by libxml2 for the reader's life; a String only for an error
@@ -210,7 +262,7 @@ final class XMLCursor {
             switch kind {
             case .element:
                 let before = position
-                try body(name)
+                if let name = knownName { try body(name) }
                 if position == before { try skipElement() }
             case .endElement where self.depth == depth:
                 return
@@ -231,23 +283,28 @@ final class XMLCursor {
         let parentBytes = nameBytes
         let parent = { parentBytes.map { String(cString: $0) } ?? "" }  // for errors only
         let line = self.line
-        var bytes: [UInt8] = []
+        var text = ""
+        var total = 0
         while try advance() {
             switch kind {
             case .text:
                 guard let value = xmlTextReaderConstValue(reader) else { continue }
-                let count = strlen(UnsafeRawPointer(value).assumingMemoryBound(to: CChar.self))
-                guard bytes.count + count <= limits.maxTextBytes else {
+                let count = textByteCount
+                guard total + count <= limits.maxTextBytes else {
                     throw error(
                         .tooLarge,
                         "the text of <\(parent().prefix(60))> is over the limit of \(limits.maxTextBytes) bytes",
                         line: line)
                 }
-                bytes.append(contentsOf: UnsafeBufferPointer(start: value, count: count))
+                total += count
+                // Text nodes hold whole characters (libxml2 checked the UTF-8), so decoding
+                // each one and appending equals decoding their concatenation.
+                let piece = String(decoding: UnsafeBufferPointer(start: value, count: count), as: UTF8.self)
+                if text.isEmpty { text = piece } else { text += piece }
             case .element:
                 try skipElement()
             case .endElement where self.depth == depth:
-                return String(decoding: bytes, as: UTF8.self)
+                return text
             default:
                 continue
             }
@@ -259,11 +316,11 @@ final class XMLCursor {
     func skipElement() throws(XMLFeedError) {
         guard !isEmptyElement else { return }
         let depth = self.depth
-        let parent = name
+        let parent = nameBytes  // interned by libxml2 for the reader's life; a String only for an error
         while try advance() {
             if kind == .endElement && self.depth == depth { return }
         }
-        throw unexpectedEnd(in: parent)
+        throw unexpectedEnd(in: parent.map { String(cString: $0) } ?? "")
     }
 
     private func unexpectedEnd(in element: String) -> XMLFeedError {
