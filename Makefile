@@ -204,7 +204,8 @@ FUZZ_TARGETS ?= fuzz-gzip fuzz-snapshot fuzz-xml fuzz-provider fuzz-sync fuzz-pl
 FUZZ := $(WORK)/fuzz
 fuzz: deps $(RELEASE_CATALOG)
 	$(SWIFT) build -c release --package-path Fuzz --sanitize fuzzer --sanitize address -Xswiftc -sanitize=fuzzer,address
-	rm -rf $(FUZZ)/seed-out && $(RELEASE_CATALOG) snapshot --source data/provider --out $(FUZZ)/seed-out --quiet
+	rm -rf $(FUZZ)/seed-out && $(RELEASE_CATALOG) snapshot --source data/provider --config data/catalog.json \
+	  --images data/provider/images --out $(FUZZ)/seed-out --quiet
 	@for t in $(FUZZ_TARGETS); do mkdir -p $(FUZZ)/$$t/corpus && rm -f $(FUZZ)/$$t/crash-* $(FUZZ)/$$t/timeout-* $(FUZZ)/$$t/oom-* $(FUZZ)/$$t/leak-*; done
 	@cp Fuzz/Corpus/snapshot/* $(FUZZ)/fuzz-snapshot/corpus/
 	@cp Fuzz/Corpus/provider/* $(FUZZ)/fuzz-provider/corpus/
