@@ -57,23 +57,11 @@ struct StartTagScanner {
         while index < count {
             switch state {
             case .text:
-                index = skip(to: UInt8(ascii: "<"), from: index, in: base, count: count)
-                if index < count {
-                    state = .open
-                    index += 1
-                }
+                index = skip(past: UInt8(ascii: "<"), then: .open, from: index, in: base, count: count)
             case .doubleQuoted:
-                index = skip(to: UInt8(ascii: "\""), from: index, in: base, count: count)
-                if index < count {
-                    state = .startTag
-                    index += 1
-                }
+                index = skip(past: UInt8(ascii: "\""), then: .startTag, from: index, in: base, count: count)
             case .singleQuoted:
-                index = skip(to: UInt8(ascii: "'"), from: index, in: base, count: count)
-                if index < count {
-                    state = .startTag
-                    index += 1
-                }
+                index = skip(past: UInt8(ascii: "'"), then: .startTag, from: index, in: base, count: count)
             case .open:
                 let byte = base.load(fromByteOffset: index, as: UInt8.self)
                 index += 1
@@ -86,17 +74,9 @@ struct StartTagScanner {
                     state = .startTag
                 }
             case .endTag:
-                index = skip(to: UInt8(ascii: ">"), from: index, in: base, count: count)
-                if index < count {
-                    state = .text
-                    index += 1
-                }
+                index = skip(past: UInt8(ascii: ">"), then: .text, from: index, in: base, count: count)
             case .cdata:
-                index = skip(to: UInt8(ascii: "]"), from: index, in: base, count: count)
-                if index < count {
-                    state = .cdataBracket
-                    index += 1
-                }
+                index = skip(past: UInt8(ascii: "]"), then: .cdataBracket, from: index, in: base, count: count)
             case .startTag:
                 // The attribute names and the spaces between them, byte by byte.
                 while index < count {
@@ -126,6 +106,15 @@ struct StartTagScanner {
     }
 
     /// The index of the first `target` at or after `index`, or `count`.
+    /// Skips to the next `target`; once past it, the scanner is in `next`. The end of the bytes
+    /// when there is none (the state carries over to the next chunk).
+    private mutating func skip(past target: UInt8, then next: State, from index: Int, in base: UnsafeRawPointer, count: Int) -> Int {
+        let found = skip(to: target, from: index, in: base, count: count)
+        guard found < count else { return count }
+        state = next
+        return found + 1
+    }
+
     private func skip(to target: UInt8, from index: Int, in base: UnsafeRawPointer, count: Int) -> Int {
         let start = base + index
         guard let found = memchr(start, Int32(target), count - index) else { return count }
