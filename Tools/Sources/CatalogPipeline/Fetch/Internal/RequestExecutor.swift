@@ -197,7 +197,10 @@ struct RequestExecutor: Sendable {
                 .redirectCycleDetected, .alreadyShutdown:
                 return .fatal("\(error)", code: .invalidConfiguration)
             case .deadlineExceeded, .readTimeout, .connectTimeout:
-                return .retryable("timed out (\(error))", code: .network, retryAfter: nil)
+                // The same words as a timeout the attempt's own bound catches first: which one fires is a race.
+                return .retryable(
+                    "no complete answer within \(configuration.requestTimeout) (\(error))", code: .network,
+                    retryAfter: nil)
             case .remoteConnectionClosed:
                 return .retryable(
                     "the connection closed before the response was complete", code: .network, retryAfter: nil)
