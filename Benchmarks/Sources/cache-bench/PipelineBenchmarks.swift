@@ -162,7 +162,7 @@ func stageMemory(games: Int, recording: URL, work: URL) {
         return
     }
     let config = work.appendingPathComponent("stage-config-\(games).json")
-    let normalized = work.appendingPathComponent("stage-normalized-\(games).json")
+    let normalized = work.appendingPathComponent("stage-normalized-\(games).jsonl")
     let out = work.appendingPathComponent("stage-out-\(games)")
     let configuration =
         #"{"defaultEdition": "en-iPhone", "editions": ["en-iPhone"], "maxPagesPerCategory": 10000, "pageSize": 10, "#

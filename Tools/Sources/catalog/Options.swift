@@ -88,16 +88,16 @@ struct SourceOptions: ParsableArguments {
     }
 
     /// Reads and normalizes the source, logging every skipped record as a warning.
-    func normalize(logger: Logger, progress: ProgressLine) async throws -> Catalog {
+    /// Normalizes the source into `sink` (a few categories at a time) and logs what was skipped.
+    func normalize(into sink: inout some CatalogSink, logger: Logger, progress: ProgressLine) async throws {
         let configuration = try configuration()
         let source = try await openSource(configuration, logger: logger)
         defer { progress.finish() }
-        let result = try Normalizer(configuration: configuration, logger: logger, progress: progress).normalize(
-            source, generatedAt: try generatedAt())
-        for warning in result.warnings {
+        let summary = try Normalizer(configuration: configuration, logger: logger, progress: progress).normalize(
+            source, generatedAt: try generatedAt(), into: &sink)
+        for warning in summary.warnings {
             logger.warning("\(warning)")
         }
-        return result.catalog
     }
 }
 

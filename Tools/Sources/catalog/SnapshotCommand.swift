@@ -37,23 +37,31 @@ struct SnapshotCommand: AsyncParsableCommand {
         try await reportingErrors(logger) {
             // Before any work: a mistyped --out must fail at once, not after the whole build.
             try OutputDirectory.checkReplaceable(URL(fileURLWithPath: out), holding: .snapshot)
-            let catalog =
-                if let normalized {
-                    try NormalizedCatalogFile.read(from: URL(fileURLWithPath: normalized))
-                } else {
-                    try await source.normalize(
-                        logger: logger, progress: global.progressLine(label: "normalize", unit: "categories"))
-                }
             let configuration = try source.configuration()
             let kind = SourceKind(rawValue: source.kind) ?? SourceKind.detect(source.sourcePath)
-            let images = try await imageOptions.bundle(
-                catalog, configuration: configuration,
-                recordedSource: normalized == nil && kind == .recorded ? source.sourcePath : nil,
-                isHTTPSource: normalized == nil && kind == .http, global: global, logger: logger)
             let progress = global.progressLine(label: "snapshot", unit: "files rendered and checked")
             defer { progress.finish() }
-            let manifest = try SnapshotWriter(limits: configuration.snapshotLimits, logger: logger, progress: progress)
-                .write(catalog, images: images, to: URL(fileURLWithPath: out))
+            // The catalogue streams into the staged snapshot a few categories at a time; only the
+            // first screen (for the images) and the manifest entries stay in memory.
+            var stream = try SnapshotWriter(limits: configuration.snapshotLimits, logger: logger, progress: progress)
+                .stream(to: URL(fileURLWithPath: out))
+            let manifest: Manifest
+            do {
+                if let normalized {
+                    try NormalizedCatalogFile.read(from: URL(fileURLWithPath: normalized), into: &stream)
+                } else {
+                    // One progress line: the files rendered show how far the normalizing is.
+                    try await source.normalize(into: &stream, logger: logger, progress: .disabled)
+                }
+                let images = try await imageOptions.bundle(
+                    stream.firstScreen!, configuration: configuration,
+                    recordedSource: normalized == nil && kind == .recorded ? source.sourcePath : nil,
+                    isHTTPSource: normalized == nil && kind == .http, global: global, logger: logger)
+                manifest = try stream.publish(images: images)
+            } catch {
+                stream.discard()
+                throw error
+            }
             let bytes = manifest.files.reduce(0) { $0 + $1.compressedBytes }
             let imageFiles = manifest.imageFiles
             let imageText =

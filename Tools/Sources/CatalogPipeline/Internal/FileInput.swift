@@ -33,6 +33,12 @@ enum FileInput {
         return data
     }
 
+    /// Whether something that is not a directory exists at `url`.
+    static func existsAsFile(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && !isDirectory.boolValue
+    }
+
     /// Whether a directory exists at `url`.
     static func isDirectory(_ url: URL) -> Bool {
         var isDirectory: ObjCBool = false

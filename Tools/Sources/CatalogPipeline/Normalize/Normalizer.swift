@@ -40,14 +40,36 @@ public struct Normalizer: Sendable {
         public var recordsRead: Int
     }
 
-    /// Normalizes `source`.
+    /// What normalizing into a sink skipped, and how much it read.
+    public struct Summary: Sendable {
+        public var warnings: [PipelineWarning] = []
+        /// Game records read from the source.
+        public var recordsRead = 0
+    }
+
+    /// Normalizes `source` into a whole `Catalog`: for tests and small catalogues.
+    /// ``normalize(_:generatedAt:into:)`` holds only a few categories at a time.
+    ///
+    /// - Throws: ``PipelineError`` naming the file and record that stopped the build.
+    public func normalize(_ source: any CatalogSource, generatedAt: Date? = nil) throws(PipelineError) -> Result {
+        var collector = CatalogCollector()
+        let summary = try normalize(source, generatedAt: generatedAt, into: &collector)
+        return Result(catalog: collector.catalog!, warnings: summary.warnings, recordsRead: summary.recordsRead)
+    }
+
+    /// Normalizes `source` into `sink`, edition by edition and a few categories at a time (as many
+    /// as there are cores, read in parallel), so memory grows with the largest category, not with
+    /// the catalogue.
     ///
     /// - Parameters:
     ///   - source: Where to read the catalogue from.
     ///   - generatedAt: The time to stamp (from `SOURCE_DATE_EPOCH`); the source's fetch time
     ///     when `nil`.
+    ///   - sink: Receives the catalogue in the ``CatalogSink`` order; `finish()` only on success.
     /// - Throws: ``PipelineError`` naming the file and record that stopped the build.
-    public func normalize(_ source: any CatalogSource, generatedAt: Date? = nil) throws(PipelineError) -> Result {
+    public func normalize(
+        _ source: any CatalogSource, generatedAt: Date? = nil, into sink: inout some CatalogSink
+    ) throws(PipelineError) -> Summary {
         try configuration.check()
         guard let stamp = generatedAt ?? source.fetchedAt else {
             throw PipelineError(
@@ -65,44 +87,44 @@ public struct Normalizer: Sendable {
             }
             available = available.filter { configuration.editions.contains($0.edition) }
         }
-        guard !available.isEmpty else {
+        available.sort { $0.edition < $1.edition }
+        guard let firstEdition = available.first?.edition else {
             throw PipelineError(.invalidContent, "the source holds no edition", file: source.description)
         }
-        var state = State()
-        var editions: [EditionCatalog] = []
-        for sourceEdition in available.sorted(by: { $0.edition < $1.edition }) {
-            editions.append(try normalize(sourceEdition, from: source, state: &state))
-        }
-        let defaultEdition = configuration.defaultEdition ?? editions[0].edition
-        guard editions.contains(where: { $0.edition == defaultEdition }) else {
+        let defaultEdition = configuration.defaultEdition ?? firstEdition
+        guard available.contains(where: { $0.edition == defaultEdition }) else {
             throw PipelineError(
                 .invalidConfiguration, "defaultEdition \(defaultEdition) is not among the built editions",
                 file: source.description)
         }
-        let catalog = Catalog(
-            generatedAt: stamp, source: source.description, pageSize: configuration.pageSize,
-            defaultEdition: defaultEdition, editions: editions)
+        try sink.begin(
+            CatalogHeader(
+                generatedAt: stamp, source: source.description, pageSize: configuration.pageSize,
+                defaultEdition: defaultEdition, editions: available.map(\.edition)))
+        var summary = Summary()
+        for sourceEdition in available {
+            try normalize(sourceEdition, from: source, into: &sink, summary: &summary)
+        }
+        try sink.finish()
         logger.info(
             "normalized catalogue",
             metadata: [
-                "pipeline.source": "\(source.description)", "pipeline.editions": "\(editions.count)",
-                "pipeline.records": "\(state.recordsRead)", "pipeline.warnings": "\(state.warnings.count)",
+                "pipeline.source": "\(source.description)", "pipeline.editions": "\(available.count)",
+                "pipeline.records": "\(summary.recordsRead)", "pipeline.warnings": "\(summary.warnings.count)",
             ])
-        return Result(catalog: catalog, warnings: state.warnings, recordsRead: state.recordsRead)
+        return summary
     }
 
-    private struct State {
-        var warnings: [PipelineWarning] = []
-        var recordsRead = 0
-    }
+    /// How many categories are read and cut at once: one per core, at least two.
+    private static let categoriesAtOnce = max(2, ProcessInfo.processInfo.activeProcessorCount)
 
     private func normalize(
-        _ sourceEdition: SourceEdition, from source: any CatalogSource, state: inout State
-    ) throws(PipelineError) -> EditionCatalog {
+        _ sourceEdition: SourceEdition, from source: any CatalogSource, into sink: inout some CatalogSink,
+        summary: inout Summary
+    ) throws(PipelineError) {
         let edition = sourceEdition.edition
         var categories: [CasinoCatalog.Category] = []
         var sourceCategories: [SourceCategory] = []
-        var pages: [GamesPage] = []
         var seenCategories = Set<String>()
         for sourceCategory in sourceEdition.categories {
             let location = "\(sourceCategory.recordLocation)"
@@ -111,7 +133,7 @@ public struct Normalizer: Sendable {
             let category: CasinoCatalog.Category
             switch ProviderMapping.usableCategory(from: sourceCategory.record) {
             case .failure(let error):
-                state.warnings.append(
+                summary.warnings.append(
                     PipelineWarning(file: sourceEdition.location, record: location, message: "category skipped: \(error)"))
                 continue
             case .success(nil):
@@ -122,7 +144,7 @@ public struct Normalizer: Sendable {
                 category = mapped.value
             }
             guard seenCategories.insert(category.id).inserted else {
-                state.warnings.append(
+                summary.warnings.append(
                     PipelineWarning(
                         file: sourceEdition.location, record: "\(location) (category \(category.id))",
                         message: "duplicate category id skipped; the first one wins"))
@@ -130,22 +152,6 @@ public struct Normalizer: Sendable {
             }
             categories.append(category)
             sourceCategories.append(sourceCategory)
-        }
-        // Each category's pages are read, mapped and cut on their own, on every core; the
-        // results merge in lobby order, so output and warnings stay deterministic.
-        progress.expect(categories.count)
-        let cuts = try ParallelMap.map(count: categories.count) { index throws(PipelineError) in
-            var local = State()
-            let pages = try cutPages(
-                for: categories[index], edition: edition, sourceCategory: sourceCategories[index], from: source,
-                state: &local)
-            progress.advance()
-            return (pages: pages, state: local)
-        }
-        for cut in cuts {
-            pages += cut.pages
-            state.warnings += cut.state.warnings
-            state.recordsRead += cut.state.recordsRead
         }
         guard !categories.isEmpty else {
             throw PipelineError(
@@ -156,7 +162,27 @@ public struct Normalizer: Sendable {
         if let violation = list.violations().first {
             throw PipelineError(.invalidContent, "categories of \(edition): \(violation)", file: sourceEdition.location)
         }
-        return EditionCatalog(edition: edition, categories: list, pages: pages)
+        try sink.categories(list, of: edition)
+        // A window of categories is read, mapped and cut on every core; the results go to the
+        // sink in lobby order, so output and warnings stay deterministic, and are then dropped.
+        progress.expect(categories.count)
+        for window in stride(from: 0, to: categories.count, by: Self.categoriesAtOnce) {
+            let indices = window..<min(window + Self.categoriesAtOnce, categories.count)
+            let cuts = try ParallelMap.map(count: indices.count) { offset throws(PipelineError) in
+                let index = indices.lowerBound + offset
+                var local = Summary()
+                let pages = try cutPages(
+                    for: categories[index], edition: edition, sourceCategory: sourceCategories[index], from: source,
+                    summary: &local)
+                progress.advance()
+                return (pages: pages, summary: local)
+            }
+            for cut in cuts {
+                summary.warnings += cut.summary.warnings
+                summary.recordsRead += cut.summary.recordsRead
+                if !cut.pages.isEmpty { try sink.pages(cut.pages, of: edition) }
+            }
+        }
     }
 
     /// Reads a category's records up to the last bundled position and cuts them into pages at
@@ -165,7 +191,7 @@ public struct Normalizer: Sendable {
     /// records, so bundled pages line up with pages fetched live for the same offsets.
     private func cutPages(
         for category: CasinoCatalog.Category, edition: Edition, sourceCategory: SourceCategory,
-        from source: any CatalogSource, state: inout State
+        from source: any CatalogSource, summary state: inout Summary
     ) throws(PipelineError) -> [GamesPage] {
         let size = configuration.pageSize
         let total = category.gamesTotal

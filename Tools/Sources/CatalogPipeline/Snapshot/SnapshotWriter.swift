@@ -57,25 +57,46 @@ public struct SnapshotWriter: Sendable {
         _ catalog: Catalog, images: BundledImages?, reusing previous: PreviousSnapshot?
     ) throws(PipelineError) -> (files: [RenderedFile], manifest: Manifest) {
         // The file count is known before anything is encoded: refuse at once what is over it.
-        let fileCount = catalog.editions.reduce(0) { $0 + 1 + $1.pages.count }
-        if fileCount > limits.maxFileCount {
-            throw overLimit(
-                "the snapshot would hold \(fileCount) files, over snapshotLimits.maxFileCount \(limits.maxFileCount)")
-        }
-        // One job per file, rendered on every core; results come back in job order.
-        enum Payload { case categories(CategoryList), page(GamesPage) }
-        var jobs: [(key: SnapshotKey, payload: Payload, count: Int, total: Int)] = []
+        try checkFileCount(catalog.editions.reduce(0) { $0 + 1 + $1.pages.count })
+        var jobs: [Job] = []
         for edition in catalog.editions {
-            let categories = edition.categories
-            jobs.append((.categories(edition.edition), .categories(categories), categories.items.count, categories.items.count))
-            for page in edition.pages {
-                let key = SnapshotKey.gamesPage(edition.edition, categoryId: page.categoryId, offset: page.offset)
-                jobs.append((key, .page(page), page.count, page.total))
-            }
+            jobs.append(Job(edition.categories, of: edition.edition))
+            jobs += edition.pages.map { Job($0, of: edition.edition) }
         }
-        let generatedAt = catalog.generatedAt
+        let rendered = try render(jobs, generatedAt: catalog.generatedAt, previous: previous)
+        var files = rendered.map(\.file).sorted { $0.path < $1.path }
+        if let images {
+            files += images.files.sorted { $0.key < $1.key }.map { RenderedFile(path: $0.key, data: $0.value) }
+        }
+        let (manifest, manifestFiles) = try finalManifest(
+            CatalogHeader(of: catalog), entries: rendered.map(\.entry), images: images)
+        return (files + manifestFiles, manifest)
+    }
+
+    /// One snapshot file to render: a categories list or a page, with its manifest counts.
+    struct Job: Sendable {
+        enum Payload: Sendable { case categories(CategoryList), page(GamesPage) }
+        var key: SnapshotKey
+        var payload: Payload
+        var count: Int
+        var total: Int
+
+        init(_ list: CategoryList, of edition: Edition) {
+            (key, payload, count, total) = (.categories(edition), .categories(list), list.items.count, list.items.count)
+        }
+
+        init(_ page: GamesPage, of edition: Edition) {
+            key = .gamesPage(edition, categoryId: page.categoryId, offset: page.offset)
+            (payload, count, total) = (.page(page), page.count, page.total)
+        }
+    }
+
+    /// Renders `jobs` on every core; results come back in job order.
+    func render(
+        _ jobs: [Job], generatedAt: Date, previous: PreviousSnapshot?
+    ) throws(PipelineError) -> [(file: RenderedFile, entry: Manifest.Entry)] {
         progress.expect(jobs.count)
-        let rendered = try ParallelMap.map(count: jobs.count) { index throws(PipelineError) in
+        return try ParallelMap.map(count: jobs.count) { index throws(PipelineError) in
             let job = jobs[index]
             defer { progress.advance() }
             return switch job.payload {
@@ -85,38 +106,48 @@ public struct SnapshotWriter: Sendable {
                 try Self.render(page, key: job.key, count: job.count, total: job.total, generatedAt: generatedAt, previous: previous)
             }
         }
-        var files = rendered.map(\.file)
-        var entries = rendered.map(\.entry)
-        files.sort { $0.path < $1.path }
-        entries.sort { $0.path < $1.path }
-        if let images {
-            files += images.files.sorted { $0.key < $1.key }.map { RenderedFile(path: $0.key, data: $0.value) }
+    }
+
+    /// Refuses a snapshot of `count` files when an app would refuse it.
+    func checkFileCount(_ count: Int) throws(PipelineError) {
+        if count > limits.maxFileCount {
+            throw overLimit(
+                "the snapshot would hold \(count) files, over snapshotLimits.maxFileCount \(limits.maxFileCount)")
         }
+    }
+
+    /// The manifest over every rendered entry and image, checked against the contract, and the
+    /// files that close a snapshot: `manifest.json` and `README.md`.
+    func finalManifest(
+        _ header: CatalogHeader, entries: [Manifest.Entry], images: BundledImages?
+    ) throws(PipelineError) -> (Manifest, [RenderedFile]) {
+        let entries = entries.sorted { $0.path < $1.path }
         let manifest = Manifest(
-            generator: generator, generatedAt: catalog.generatedAt, source: catalog.source,
-            contentHash: Self.contentHash(of: entries, images: images?.entries), pageSize: catalog.pageSize,
-            defaultEdition: catalog.defaultEdition, editions: catalog.editions.map(\.edition).sorted(), files: entries,
+            generator: generator, generatedAt: header.generatedAt, source: header.source,
+            contentHash: Self.contentHash(of: entries, images: images?.entries), pageSize: header.pageSize,
+            defaultEdition: header.defaultEdition, editions: header.editions.sorted(), files: entries,
             images: images?.entries)
+        let manifestData: Data
         do {
-            files.append(
-                RenderedFile(
-                    path: Manifest.fileName, data: try CatalogCoding.prettyEncoder().encode(manifest) + Data("\n".utf8))
-            )
+            manifestData = try CatalogCoding.prettyEncoder().encode(manifest) + Data("\n".utf8)
         } catch {
             throw PipelineError(.invalidContent, "cannot encode the manifest: \(error)", file: Manifest.fileName)
         }
-        files.append(RenderedFile(path: SnapshotLayout.readmeName, data: Data(SnapshotLayout.readme.utf8)))
-        try checkContract(files: files, manifest: manifest)
-        return (files, manifest)
+        try checkContract(manifestBytes: manifestData.count, manifest: manifest)
+        return (
+            manifest,
+            [
+                RenderedFile(path: Manifest.fileName, data: manifestData),
+                RenderedFile(path: SnapshotLayout.readmeName, data: Data(SnapshotLayout.readme.utf8)),
+            ]
+        )
     }
 
     /// Refuses what an app reading with ``limits`` would refuse, before anything is staged.
-    private func checkContract(files: [RenderedFile], manifest: Manifest) throws(PipelineError) {
-        if let manifestFile = files.first(where: { $0.path == Manifest.fileName }),
-            manifestFile.data.count > limits.maxManifestBytes
-        {
+    private func checkContract(manifestBytes: Int, manifest: Manifest) throws(PipelineError) {
+        if manifestBytes > limits.maxManifestBytes {
             throw overLimit(
-                "manifest.json would be \(manifestFile.data.count) bytes, over snapshotLimits.maxManifestBytes \(limits.maxManifestBytes)"
+                "manifest.json would be \(manifestBytes) bytes, over snapshotLimits.maxManifestBytes \(limits.maxManifestBytes)"
             )
         }
         for entry in manifest.files {
@@ -211,15 +242,11 @@ public struct SnapshotWriter: Sendable {
         }
     }
 
-    /// Renders, stages, validates and publishes the catalogue into `directory`.
-    ///
-    /// A file whose content the snapshot already in `directory` holds keeps its bytes (and its
-    /// `generatedAt`), so successive snapshots differ only where the content does.
+    /// Renders, stages, validates and publishes the catalogue into `directory`: the whole-catalogue
+    /// form of ``stream(to:)``.
     ///
     /// - Returns: The manifest written.
     /// - Throws: ``PipelineError``; `directory` is then exactly as it was before the call.
-    /// The images are staged with the rest and published in the same swap: `directory` never
-    /// holds a manifest without its images, or images without their manifest.
     ///
     /// - Parameters:
     ///   - catalog: The normalized catalogue.
@@ -227,27 +254,15 @@ public struct SnapshotWriter: Sendable {
     ///   - directory: The snapshot directory to replace.
     @discardableResult
     public func write(_ catalog: Catalog, images: BundledImages? = nil, to directory: URL) throws(PipelineError) -> Manifest {
-        let (files, manifest) = try render(
-            catalog, images: images, reusing: PreviousSnapshot(directory: directory, limits: limits))
-        let publisher = DirectoryPublisher(target: directory, content: .snapshot)
-        let staging = try publisher.makeStagingDirectory()
+        try checkFileCount(catalog.editions.reduce(0) { $0 + 1 + $1.pages.count })
+        var stream = try stream(to: directory)
         do throws(PipelineError) {
-            try FileOutput.writeAll(files.map { ($0.path, $0.data) }, under: staging)
-            try SnapshotValidator(limits: limits, progress: progress).validate(directory: staging)
-                .requireValid("the staged snapshot", file: directory.relativePath)
-            try publisher.publish(staging)
+            try catalog.deliver(to: &stream)
+            return try stream.publish(images: images)
         } catch {
-            publisher.discard(staging)
+            stream.discard()
             throw error
         }
-        logger.info(
-            "published snapshot",
-            metadata: [
-                "pipeline.out": "\(directory.relativePath)", "pipeline.files": "\(manifest.files.count)",
-                "pipeline.bytes": "\(manifest.files.reduce(0) { $0 + $1.compressedBytes })",
-                "pipeline.contentHash": "\(manifest.contentHash)", "pipeline.images": "\(manifest.images?.count ?? 0)",
-            ])
-        return manifest
     }
 
     /// `sha256:` + the SHA-256 over each entry's key and content hash, one line each, by key; then,

@@ -7,7 +7,7 @@ extension SnapshotValidator {
     /// of the snapshot, so nothing is bundled that no game shows. The manifest's own rules for the
     /// section (caps, order, paths) are reported with the rest of its rules.
     func checkImages(
-        _ manifest: Manifest, reader: SnapshotReader, pages: [Edition: [String: [(path: String, page: GamesPage)]]],
+        _ manifest: Manifest, reader: SnapshotReader, pages: [Edition: [String: [(path: String, page: PageSummary)]]],
         into report: inout ValidationReport
     ) {
         guard let images = manifest.images, images.count <= limits.maxImageCount else { return }
@@ -28,12 +28,7 @@ extension SnapshotValidator {
 
         var named = Set<String>()
         for category in pages.values {
-            for (_, page) in category.values.joined() {
-                for game in page.items {
-                    named.insert(game.thumbnail)
-                    if let background = game.backgroundImageUrl { named.insert(background) }
-                }
-            }
+            for (_, page) in category.values.joined() { named.formUnion(page.namedImages) }
         }
         for (index, image) in images.enumerated() where !named.contains(image.url) {
             report.add(

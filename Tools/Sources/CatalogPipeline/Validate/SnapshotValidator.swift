@@ -50,13 +50,16 @@ public struct SnapshotValidator: Sendable {
         checkLayout(manifest, into: &report)
 
         // Every file is verified on its own, on every core; the outcomes merge in manifest order.
+        // A page is kept only as what the checks across files need (``PageSummary``), so memory
+        // grows with the number of games, not with their records.
+        let imageURLs = Set((manifest.images ?? []).prefix(limits.maxImageCount).map(\.url))
         progress.expect(manifest.files.count)
         let outcomes = (try? ParallelMap.map(count: manifest.files.count) { index throws(PipelineError) -> FileOutcome in
             defer { progress.advance() }
-            return checkFile(manifest.files[index], reader: reader, manifest: manifest)
+            return checkFile(manifest.files[index], reader: reader, manifest: manifest, imageURLs: imageURLs)
         }) ?? []
         var categoryLists: [Edition: (path: String, list: CategoryList)] = [:]
-        var pages: [Edition: [String: [(path: String, page: GamesPage)]]] = [:]
+        var pages: [Edition: [String: [(path: String, page: PageSummary)]]] = [:]
         for (entry, outcome) in zip(manifest.files, outcomes) {
             report.problems += outcome.problems
             report.filesChecked += outcome.isRead ? 1 : 0
@@ -67,7 +70,7 @@ public struct SnapshotValidator: Sendable {
                 categoryLists[entry.edition] = (entry.path, list)
             }
             if let page = outcome.page {
-                report.gamesChecked += page.items.count
+                report.gamesChecked += page.gameIds.count
                 pages[entry.edition, default: [:]][page.categoryId, default: []].append((entry.path, page))
             }
         }
@@ -98,12 +101,32 @@ public struct SnapshotValidator: Sendable {
         var problems: [ValidationReport.Problem] = []
         var isRead = false
         var list: CategoryList?
-        var page: GamesPage?
+        var page: PageSummary?
+    }
+
+    /// What the checks across files need of a page: its place, its game ids, and the bundled
+    /// images its games name.
+    struct PageSummary: Sendable {
+        var categoryId: String
+        var offset: Int
+        var limit: Int
+        var total: Int
+        var gameIds: [String]
+        var namedImages: [String]
+
+        init(_ page: GamesPage, imageURLs: Set<String>) {
+            (categoryId, offset, limit, total) = (page.categoryId, page.offset, page.limit, page.total)
+            gameIds = page.items.map(\.id)
+            namedImages = imageURLs.isEmpty ? [] : page.items.flatMap { [$0.thumbnail, $0.backgroundImageUrl] }
+                .compactMap { $0 }.filter(imageURLs.contains)
+        }
     }
 
     /// Reads, verifies, decodes and checks one listed file; every check but SHA-256 is the
     /// reader's.
-    private func checkFile(_ entry: Manifest.Entry, reader: SnapshotReader, manifest: Manifest) -> FileOutcome {
+    private func checkFile(
+        _ entry: Manifest.Entry, reader: SnapshotReader, manifest: Manifest, imageURLs: Set<String>
+    ) -> FileOutcome {
         var outcome = FileOutcome()
         var report = ValidationReport()
         do {
@@ -119,7 +142,9 @@ public struct SnapshotValidator: Sendable {
             }
             switch entry.kind {
             case .categories: outcome.list = try reader.categories(of: entry, in: manifest, packed: packed)
-            case .gamesPage: outcome.page = try reader.gamesPage(of: entry, in: manifest, packed: packed)
+            case .gamesPage:
+                outcome.page = PageSummary(
+                    try reader.gamesPage(of: entry, in: manifest, packed: packed), imageURLs: imageURLs)
             }
         } catch {
             report.add(error)
@@ -150,7 +175,7 @@ public struct SnapshotValidator: Sendable {
 
     private func checkReferences(
         _ manifest: Manifest, _ categoryLists: [Edition: (path: String, list: CategoryList)],
-        _ pages: [Edition: [String: [(path: String, page: GamesPage)]]], into report: inout ValidationReport
+        _ pages: [Edition: [String: [(path: String, page: PageSummary)]]], into report: inout ValidationReport
     ) {
         for edition in manifest.editions {
             guard let (listPath, list) = categoryLists[edition] else {
@@ -181,13 +206,13 @@ public struct SnapshotValidator: Sendable {
                             path, "payload.total",
                             "is \(page.total), category \(category.id) says gamesTotal \(category.gamesTotal)")
                     }
-                    for (itemIndex, game) in page.items.enumerated() {
-                        if let first = seenGames[game.id], first != path {
+                    for (itemIndex, id) in page.gameIds.enumerated() {
+                        if let first = seenGames[id], first != path {
                             report.add(
                                 path, "payload.items[\(itemIndex)].id",
-                                "duplicate game id \(game.id) in category \(category.id), also in \(first)")
+                                "duplicate game id \(id) in category \(category.id), also in \(first)")
                         }
-                        seenGames[game.id] = seenGames[game.id] ?? path
+                        seenGames[id] = seenGames[id] ?? path
                     }
                 }
             }
