@@ -200,7 +200,7 @@ bench: deps
 # Leak detection is off (-detect_leaks=0 while fuzzing, ASAN_OPTIONS at exit): LeakSanitizer
 # reports data held by Swift globals (the fixtures' seed files) as leaked.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= fuzz-gzip fuzz-snapshot fuzz-xml fuzz-provider fuzz-sync fuzz-player fuzz-validator fuzz-images
+FUZZ_TARGETS ?= fuzz-gzip fuzz-snapshot fuzz-xml fuzz-provider fuzz-sync fuzz-player fuzz-validator fuzz-images fuzz-normalized
 FUZZ := $(WORK)/fuzz
 fuzz: deps $(RELEASE_CATALOG)
 	$(SWIFT) build -c release --package-path Fuzz --sanitize fuzzer --sanitize address -Xswiftc -sanitize=fuzzer,address
@@ -216,6 +216,8 @@ fuzz: deps $(RELEASE_CATALOG)
 	@find $(FUZZ)/seed-out -type f -exec cp {} $(FUZZ)/fuzz-validator/corpus/ \;
 	@find $(FUZZ)/seed-out/images $(FUZZ)/seed-out/manifest.json -type f -exec cp {} $(FUZZ)/fuzz-images/corpus/ \;
 	@cp data/feed/*.xml $(FUZZ)/fuzz-xml/corpus/
+	@$(RELEASE_CATALOG) normalize --source data/provider --config data/catalog.json --quiet \
+	  --output $(FUZZ)/fuzz-normalized/corpus/data.jsonl
 	@find data/provider -name '*.json' | while read -r f; do cp "$$f" "$(FUZZ)/fuzz-provider/corpus/$$(echo "$$f" | tr / _)"; done
 	@failed=0; for t in $(FUZZ_TARGETS); do \
 	  echo "== $$t ($(FUZZ_SECONDS) s)"; \

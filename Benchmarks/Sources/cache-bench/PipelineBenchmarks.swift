@@ -17,6 +17,7 @@ func pipelineBenchmarks(work: URL) throws -> [Result] {
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     var results: [Result] = []
     var pipelineMedians: [Int: Double] = [:]
+    var stagePeaks: [Int: [(stage: String, mebibytes: Int)]] = [:]
     let edition = try Edition(id: "en-iPhone")
     for games in [10_000, 100_000] {
         let recording = work.appendingPathComponent("recording-\(games)")
@@ -30,18 +31,20 @@ func pipelineBenchmarks(work: URL) throws -> [Result] {
         let runs = games <= 10_000 ? 3 : 1
         var pipeline: [Double] = []
         var manifest: Manifest?
-        var catalog: Catalog?
         for run in 0..<runs {
             let out = work.appendingPathComponent("out-\(games)-\(run)")
             let start = clock.now
             let source = try RecordedProviderSource(directory: recording, limits: configuration.limits)
-            let normalized = try Normalizer(configuration: configuration, logger: benchLogger).normalize(source).catalog
-            manifest = try SnapshotWriter(limits: configuration.snapshotLimits, logger: benchLogger).write(normalized, to: out)
+            var stream = try SnapshotWriter(limits: configuration.snapshotLimits, logger: benchLogger).stream(to: out)
+            _ = try Normalizer(configuration: configuration, logger: benchLogger).normalize(source, into: &stream)
+            manifest = try stream.publish()
             pipeline.append(nanoseconds(clock.now - start))
-            catalog = normalized
             if run > 0 { try? FileManager.default.removeItem(at: out) }
         }
         let peakKB = peakResidentKilobytes()
+        // The floors need the pages at hand: the whole catalogue, after the peak was read.
+        let catalog: Catalog? = try Normalizer(configuration: configuration, logger: benchLogger)
+            .normalize(RecordedProviderSource(directory: recording, limits: configuration.limits)).catalog
 
         // Floors: read + decode every recorded response, encode every page, gzip those bytes.
         let decodeStart = clock.now
@@ -113,12 +116,17 @@ func pipelineBenchmarks(work: URL) throws -> [Result] {
             Result(
                 operation: "validate", size: "\(games) games, \(manifest!.files.count) files", medianNanoseconds: validate,
                 p99Nanoseconds: validate, floor: "sha256 + gunzip + decode every file", floorMedianNanoseconds: validateFloor))
-        stageMemory(games: games, recording: recording, work: work)
+        stagePeaks[games] = stageMemory(games: games, recording: recording, work: work)
         try? FileManager.default.removeItem(at: recording)
         try? FileManager.default.removeItem(at: out)
     }
     if let small = pipelineMedians[10_000], let large = pipelineMedians[100_000] {
         print(String(format: "pipeline growth from 10k to 100k games: ×%.1f (linear would be ×10)", large / small))
+    }
+    if let small = stagePeaks[10_000], let large = stagePeaks[100_000], small.count == large.count {
+        let growth = zip(small, large).map { "\($0.stage) ×" + String(format: "%.2f", Double($1.mebibytes) / Double($0.mebibytes)) }
+        let worst = large.map(\.mebibytes).max() ?? 0
+        print("stage peak memory growth from 10k to 100k games: \(growth.joined(separator: ", ")) (goal ≤ ×2); largest at 100k \(worst) MiB (goal ≤ 250)")
     }
 
     // The XML reader on a 10,000-game feed against xmllint --stream --noout.
@@ -153,13 +161,15 @@ func feedSourceScaling(work: URL) throws -> Result {
 
 /// Peak memory and wall time of each pipeline stage as the release engineer runs it: the `catalog`
 /// CLI (`CATALOG`, set by `make bench`) under `/usr/bin/time -v`, one process per stage, every page.
-func stageMemory(games: Int, recording: URL, work: URL) {
+/// Returns each stage's peak in MiB, or `[]` when it could not run.
+@discardableResult
+func stageMemory(games: Int, recording: URL, work: URL) -> [(stage: String, mebibytes: Int)] {
     let time = "/usr/bin/time"
     guard let catalog = ProcessInfo.processInfo.environment["CATALOG"], FileManager.default.isExecutableFile(atPath: catalog),
         FileManager.default.isExecutableFile(atPath: time)
     else {
         print("per-stage peak memory skipped: needs /usr/bin/time (Debian: apt-get install time) and CATALOG=<path to a release catalog>")
-        return
+        return []
     }
     let config = work.appendingPathComponent("stage-config-\(games).json")
     let normalized = work.appendingPathComponent("stage-normalized-\(games).jsonl")
@@ -167,7 +177,8 @@ func stageMemory(games: Int, recording: URL, work: URL) {
     let configuration =
         #"{"defaultEdition": "en-iPhone", "editions": ["en-iPhone"], "maxPagesPerCategory": 10000, "pageSize": 10, "#
         + #""snapshotLimits": {"maxFileCount": 200000, "maxManifestBytes": 67108864}}"#
-    guard (try? Data(configuration.utf8).write(to: config)) != nil else { return }
+    guard (try? Data(configuration.utf8).write(to: config)) != nil else { return [] }
+    var peaks: [(stage: String, mebibytes: Int)] = []
     let stages: [(String, [String])] = [
         ("normalize", ["normalize", "--quiet", "--source", recording.path, "--config", config.path, "--output", normalized.path]),
         ("snapshot", ["snapshot", "--quiet", "--normalized", normalized.path, "--config", config.path, "--out", out.path]),
@@ -181,7 +192,7 @@ func stageMemory(games: Int, recording: URL, work: URL) {
         process.arguments = ["-v", catalog] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
-        guard (try? process.run()) != nil else { return }
+        guard (try? process.run()) != nil else { return [] }
         let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         let field = { (label: String) in
@@ -189,13 +200,15 @@ func stageMemory(games: Int, recording: URL, work: URL) {
         }
         guard process.terminationStatus == 0, let peak = field("Maximum resident set size").flatMap({ Int($0) }) else {
             print("\(name) failed under /usr/bin/time: \(report.suffix(400))")
-            return
+            return []
         }
+        peaks.append((name, peak / 1024))
         line += " \(name) \(field("Elapsed (wall clock)") ?? "?") wall, peak \(peak / 1024) MiB;"
     }
     print(line)
     try? FileManager.default.removeItem(at: out)
     try? FileManager.default.removeItem(at: normalized)
+    return peaks
 }
 
 /// The high-water mark of this process's resident memory, in KiB.

@@ -1,0 +1,22 @@
+import CasinoCatalog
+import CatalogPipeline
+import Foundation
+
+/// The normalized catalogue reader (JSON Lines, line cap, checked order) on fuzzed bytes: a
+/// catalogue or a `PipelineError`, never a trap.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzNormalized(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let file = Scratch.file
+    guard (try? Data(bytes: start, count: count).write(to: file)) != nil else { return 0 }
+    var collector = CatalogCollector()
+    do {
+        try NormalizedCatalogFile.read(from: file, into: &collector)
+        precondition(collector.catalog != nil, "a file read to its end must give a catalogue")
+    } catch {}
+    return 0
+}
+
+/// One file per process, rewritten for each input.
+private enum Scratch {
+    static let file = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-normalized-\(getpid()).jsonl")
+}
