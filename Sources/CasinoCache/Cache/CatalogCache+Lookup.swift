@@ -37,7 +37,12 @@ extension CatalogCache {
 
     /// The disk entry, or the bundled one when there is no disk entry or it is older than the bundle.
     func storedEntryBelowMemory(_ key: CacheKey) -> (CacheEntry, CacheMetadata.Tier)? {
-        if let disk, let entry = disk.entry(for: key) {
+        entryBelowMemory(key, onDisk: disk?.entry(for: key))
+    }
+
+    /// `onDisk`, or the bundled entry for `key` when there is none or it is older than the bundle.
+    func entryBelowMemory(_ key: CacheKey, onDisk entry: CacheEntry?) -> (CacheEntry, CacheMetadata.Tier)? {
+        if let entry {
             if let generatedAt = bundled?.generatedAt, entry.storedAt < generatedAt, let newer = bundled?.entry(for: key) {
                 return (newer, .bundled)
             }

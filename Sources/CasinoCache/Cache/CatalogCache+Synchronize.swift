@@ -167,8 +167,8 @@ extension CatalogCache {
     private func heldForValidation() -> [CacheKey: Held] {
         var held: [CacheKey: Held] = [:]
         for entry in memory.entries(in: .global) { hold(entry, inMemory: true, in: &held) }
-        for key in disk?.storedGlobalKeys() ?? [] where held[key] == nil {
-            if let (entry, _) = storedEntryBelowMemory(key) { hold(entry, inMemory: false, in: &held) }
+        for stored in disk?.storedGlobalEntries() ?? [] where held[stored.key] == nil {
+            if let (entry, _) = entryBelowMemory(stored.key, onDisk: stored) { hold(entry, inMemory: false, in: &held) }
         }
         return held
     }

@@ -105,19 +105,8 @@ public import Logging
 
     public func entry(for key: CacheKey) -> CacheEntry? {
         let name = DiskTierFileName.name(for: key)
-        enum Plan {
-            case answer(CacheEntry?)
-            case read(generation: UInt64)
-        }
-        let plan = state.withLock { state -> Plan in
-            if let pending = state.pending[key] { return .answer(pending.entry) }
-            if state.pendingClears.values.contains(where: { $0 == nil || $0 == key.scope }) { return .answer(nil) }
-            let generation = state.writeGenerations[name] ?? 0
-            if state.condemned[name] == generation { return .answer(nil) }
-            return .read(generation: generation)
-        }
         let generation: UInt64
-        switch plan {
+        switch plan(for: key, name: name) {
         case .answer(let entry): return entry
         case .read(let read): generation = read
         }
@@ -143,6 +132,22 @@ public import Logging
         } catch {
             condemn(name, generation: generation, key: key, reason: error.reason)
             return nil
+        }
+    }
+
+    /// How to answer for `key`: from what is queued or being cleared, or by reading its file.
+    private enum Plan {
+        case answer(CacheEntry?)
+        case read(generation: UInt64)
+    }
+
+    private func plan(for key: CacheKey, name: String) -> Plan {
+        state.withLock { state -> Plan in
+            if let pending = state.pending[key] { return .answer(pending.entry) }
+            if state.pendingClears.values.contains(where: { $0 == nil || $0 == key.scope }) { return .answer(nil) }
+            let generation = state.writeGenerations[name] ?? 0
+            if state.condemned[name] == generation { return .answer(nil) }
+            return .read(generation: generation)
         }
     }
 
@@ -176,9 +181,9 @@ public import Logging
     }
 
     /// The ``CacheScope/global`` keys held on disk, read from inside the files (names do not say
-    /// them): what ``CatalogCache/synchronize()`` validates besides memory. Files that do not
-    /// read are skipped here and dealt with when their key is read. Reads every global entry
-    /// file: for a launch-time call, not for lookups.
+    /// them; only each file's header is decoded): what ``CatalogCache/markStale(_:)`` looks
+    /// through. Files that do not read are skipped here and dealt with when their key is read.
+    /// Reads every global entry file: not for lookups.
     public func storedGlobalKeys() -> [CacheKey] {
         let scope = CacheScope.global
         let prefix = DiskTierFileName.prefix(for: scope)
@@ -195,6 +200,30 @@ public import Logging
         }
         keys.formUnion(pending)
         return keys.sorted { $0.description < $1.description }
+    }
+
+    /// The ``CacheScope/global`` entries held on disk, each file read and inflated once, answered
+    /// as ``entry(for:)`` would (a queued write or clear wins over the file): what
+    /// ``CatalogCache/synchronize()`` validates besides memory. Files that do not read are skipped
+    /// here and dealt with when their key is read. For a launch-time call, not for lookups.
+    public func storedGlobalEntries() -> [CacheEntry] {
+        var entries: [CacheKey: CacheEntry] = [:]
+        for name in files.entryNames(where: { $0.hasPrefix(DiskTierFileName.prefix(for: .global)) }) {
+            guard let data = try? files.read(name, limit: maxEntryBytes),
+                let entry = try? DiskTierEnvelope.decodeGlobal(
+                    data, cacheVersion: configuration.cacheVersion, maxBytes: maxEntryBytes),
+                DiskTierFileName.name(for: entry.key) == name
+            else { continue }
+            switch plan(for: entry.key, name: name) {
+            case .answer(let queued): entries[entry.key] = queued
+            case .read: entries[entry.key] = entry
+            }
+        }
+        let queued = state.withLock { state in
+            state.pending.values.compactMap(\.entry).filter { $0.key.scope == .global }
+        }
+        for entry in queued where entries[entry.key] == nil { entries[entry.key] = self.entry(for: entry.key) }
+        return entries.values.sorted { $0.key.description < $1.key.description }
     }
 
     // MARK: - Extras

@@ -92,6 +92,32 @@ struct DiskTierTests {
         #expect(after.bytesOnDisk > 0)
     }
 
+    @Test func aScanReturnsEachGlobalEntryAsAReadWouldWithQueuedChangesWinning() async throws {
+        // Given a relaunched tier over two global entries and a player's entry on disk
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let first = diskTier(root)
+        let categories = DiskSampleKind.categories.entry(etag: "c1")
+        let page = DiskSampleKind.gamesPage.entry(etag: "p1")
+        first.store(categories)
+        first.store(page)
+        first.store(DiskSampleKind.categories.entry(scope: .user("player-1")))
+        await first.flush()
+        let tier = diskTier(root)
+        #expect(tier.storedGlobalEntries() == [categories, page].sorted { $0.key.description < $1.key.description })
+
+        // When a newer page is queued and the categories' removal is queued, before either lands
+        let newer = DiskSampleKind.gamesPage.entry(etag: "p2")
+        tier.store(newer)
+        tier.removeEntry(for: categories.key)
+
+        // Then the scan answers what a read of each key answers: the queued page, no categories
+        #expect(tier.storedGlobalEntries() == [newer])
+        #expect(tier.entry(for: newer.key) == newer && tier.entry(for: categories.key) == nil)
+        await tier.flush()
+        #expect(diskTier(root).storedGlobalEntries() == [newer])
+    }
+
     @Test func fileNameCarriesScopeReadablePrefixAndHash() async throws {
         // Given a global page and a user's page
         let root = try diskTemporaryDirectory()

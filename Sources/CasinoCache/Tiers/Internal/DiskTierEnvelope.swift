@@ -77,6 +77,22 @@ struct DiskTierEnvelope: Codable, Sendable {
     static func decode(
         _ data: Data, for key: CacheKey, cacheVersion: Int, maxBytes: Int
     ) throws(Rejection) -> CacheEntry {
+        try entry(from: envelope(in: data, cacheVersion: cacheVersion, maxBytes: maxBytes), for: key)
+    }
+
+    /// The entry in a file's bytes whose key is not known beforehand (a scan of the directory):
+    /// the global key its envelope names, with every check of ``decode(_:for:cacheVersion:maxBytes:)``.
+    static func decodeGlobal(_ data: Data, cacheVersion: Int, maxBytes: Int) throws(Rejection) -> CacheEntry {
+        let envelope = try envelope(in: data, cacheVersion: cacheVersion, maxBytes: maxBytes)
+        let prefix = "\(CacheScope.global)/"
+        guard envelope.key.hasPrefix(prefix), let content = SnapshotKey(String(envelope.key.dropFirst(prefix.count))) else {
+            throw Rejection(reason: "not a global key")
+        }
+        return try entry(from: envelope, for: CacheKey(content))
+    }
+
+    /// The envelope in a file's bytes, of this schema and cache version.
+    private static func envelope(in data: Data, cacheVersion: Int, maxBytes: Int) throws(Rejection) -> DiskTierEnvelope {
         guard data.count <= maxBytes else { throw Rejection(reason: "file is over maxEntryBytes \(maxBytes)") }
         let json: Data
         do {
@@ -106,6 +122,11 @@ struct DiskTierEnvelope: Codable, Sendable {
         guard envelope.cacheVersion == cacheVersion else {
             throw Rejection(reason: "cache-version \(envelope.cacheVersion)")
         }
+        return envelope
+    }
+
+    /// The envelope's entry, if it holds `key` and content that keeps the rules.
+    private static func entry(from envelope: DiskTierEnvelope, for key: CacheKey) throws(Rejection) -> CacheEntry {
         guard envelope.key == key.description else { throw Rejection(reason: "stored key differs") }
         // The content must be what the key names before any rule runs on its numbers.
         switch (key.content, envelope.content) {
