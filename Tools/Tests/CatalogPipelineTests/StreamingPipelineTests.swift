@@ -113,13 +113,21 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix(".out.") }.isEmpty)
     }
 
-    @Test func aMissingNormalizedFileIsMissingInput() throws {
-        var collector = CatalogCollector()
-        let error = #expect(throws: PipelineError.self) {
-            try NormalizedCatalogFile.read(from: directory.child("absent.jsonl"), into: &collector)
+    @Test func aMissingNormalizedFileIsMissingInputAndADirectoryOrFIFOIsRefusedUnread() throws {
+        // Given no file, a directory and a FIFO (which a read would block on)
+        try FileManager.default.createDirectory(at: directory.child("folder.jsonl"), withIntermediateDirectories: true)
+        #expect(mkfifo(directory.child("fifo.jsonl").path, 0o600) == 0)
+        for (name, code) in [("absent.jsonl", PipelineError.Code.missingInput), ("folder.jsonl", .malformedInput), ("fifo.jsonl", .malformedInput)] {
+            // When each is read as a normalized catalogue
+            var collector = CatalogCollector()
+            let error = #expect(throws: PipelineError.self) {
+                try NormalizedCatalogFile.read(from: directory.child(name), into: &collector)
+            }
+            // Then it fails at once, naming the file and what to run
+            #expect(error?.code == code, "\(name)")
+            #expect(error?.file == directory.child(name).relativePath)
+            #expect(error?.message.contains("catalog normalize") == true)
         }
-        #expect(error?.code == .missingInput)
-        #expect(error?.message.contains("catalog normalize") == true)
     }
 
     @Test func aStreamOverTheFileCapFailsMidwayAndLeavesTheTargetUntouched() throws {

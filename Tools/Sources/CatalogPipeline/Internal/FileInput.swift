@@ -6,15 +6,7 @@ enum FileInput {
     /// Reads `url` whole, refusing files over `limit` bytes before reading them.
     static func read(_ url: URL, limit: Int, what: String) throws(PipelineError) -> Data {
         let path = url.relativePath
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-        } catch {
-            throw PipelineError(.missingInput, "\(what) file not found", file: path)
-        }
-        if let type = attributes[.type] as? FileAttributeType, type != .typeRegular {
-            throw PipelineError(.malformedInput, "\(what) is not a regular file", file: path)
-        }
+        let attributes = try regularFileAttributes(url, what: what)
         if let size = (attributes[.size] as? NSNumber)?.intValue, size > limit {
             throw PipelineError(
                 .inputTooLarge,
@@ -33,10 +25,22 @@ enum FileInput {
         return data
     }
 
-    /// Whether something that is not a directory exists at `url`.
-    static func existsAsFile(_ url: URL) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && !isDirectory.boolValue
+    /// The attributes of the regular file at `url` (a symbolic link is not one).
+    ///
+    /// - Throws: ``PipelineError``: `.missingInput` when nothing is there, `.malformedInput` when
+    ///   it is a directory, a link, a FIFO or a device.
+    @discardableResult
+    static func regularFileAttributes(_ url: URL, what: String) throws(PipelineError) -> [FileAttributeKey: Any] {
+        let attributes: [FileAttributeKey: Any]
+        do {
+            attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        } catch {
+            throw PipelineError(.missingInput, "\(what) file not found", file: url.relativePath)
+        }
+        if let type = attributes[.type] as? FileAttributeType, type != .typeRegular {
+            throw PipelineError(.malformedInput, "\(what) is not a regular file", file: url.relativePath)
+        }
+        return attributes
     }
 
     /// Whether a directory exists at `url`.

@@ -131,11 +131,7 @@ public enum NormalizedCatalogFile {
     ///   called only after the whole file was read.
     public static func read(from url: URL, into sink: inout some CatalogSink) throws(PipelineError) {
         let path = url.relativePath
-        guard FileInput.existsAsFile(url) else {
-            throw PipelineError(
-                .missingInput, "normalized catalogue file not found (or not a file); run `catalog normalize` first",
-                file: path)
-        }
+        try FileInput.regularFileAttributes(url, what: "normalized catalogue (run `catalog normalize` first)")
         let lines: LineReader
         do {
             lines = try LineReader(url: url, maxLineBytes: maxLineBytes)
