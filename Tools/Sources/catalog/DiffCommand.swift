@@ -8,8 +8,8 @@ struct DiffCommand: ParsableCommand {
         commandName: "diff",
         abstract: "Show which content differs between two snapshot directories.",
         discussion: """
-            Compares the manifests by content key and hash, so a rebuild of the same data with another
-            generatedAt shows no difference. Exit status 0 when the content is the same, 1 when it differs.
+            Compares the manifests by content key and hash, and bundled images by URL and SHA-256, so a
+            rebuild of the same data with another generatedAt shows no difference. Exit status 0 when the content is the same, 1 when it differs.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -29,7 +29,9 @@ struct DiffCommand: ParsableCommand {
         }
         for line in diff.lines { print(line) }
         guard diff.isEmpty else {
-            logger.info("\(diff.added.count) added, \(diff.removed.count) removed, \(diff.changed.count) changed")
+            logger.info(
+                "\(diff.added.count) added, \(diff.removed.count) removed, \(diff.changed.count) changed; images: \(diff.addedImages.count) added, \(diff.removedImages.count) removed, \(diff.changedImages.count) changed"
+            )
             throw ExitCode(1)
         }
         logger.info("same content")

@@ -36,6 +36,13 @@ struct ManifestSummary {
         lines.append(
             "\(manifest.files.count) files, \(format(compressed)) gzip (\(format(uncompressed)) JSON), page size \(manifest.pageSize)"
         )
+        if let images = manifest.images {
+            let files = manifest.imageFiles
+            let types = Dictionary(grouping: files, by: \.mediaType.rawValue).map { "\($0.key) \($0.value.count)" }.sorted()
+            lines.append(
+                "\(images.count) image URLs in \(files.count) files, \(format(files.reduce(0) { $0 + $1.bytes })) (\(types.joined(separator: ", ")))"
+            )
+        }
         lines.append("")
         for edition in manifest.editions {
             let files = manifest.files.filter { $0.edition == edition }

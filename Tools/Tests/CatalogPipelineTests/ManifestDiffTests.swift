@@ -31,5 +31,37 @@ import Testing
         #expect(diff.removed.map(\.key.description) == ["en-iPhone/games/LIVE/0"])
         #expect(diff.changed.map(\.new.key.description).contains("en-iPhone/categories"))
         #expect(diff.lines.contains("~ en-iPhone/games/SLOTS/10 (2 → 10 items, total 12 → 25)"))
+        #expect(diff.addedImages.isEmpty && diff.removedImages.isEmpty && diff.changedImages.isEmpty)
+    }
+
+    @Test func findsAddedRemovedAndChangedImagesByURL() throws {
+        // Given a manifest bundling two images, and one where the first changed, the second is gone and a third came
+        func image(_ name: String, _ byte: Character) -> Manifest.Image {
+            let sha = String(repeating: byte, count: 64)
+            return Manifest.Image(
+                url: "https://static.example.com/\(name).png", path: Manifest.Image.path(sha256: sha, mediaType: .png),
+                bytes: 100, sha256: sha, mediaType: .png)
+        }
+        let directory = try TemporaryDirectory()
+        let recording = RecordingBuilder(root: directory.child("provider"))
+        try recording.writeMetadata(editions: [enIPhone])
+        try recording.writeCategories([("SLOTS", "Slots", 3)])
+        try recording.writeCategory("SLOTS", games: 3)
+        var old = try buildSnapshot(from: recording.layout.root, to: directory.child("old"))
+        var new = old
+        old.images = [image("a", "1"), image("b", "2")]
+        new.images = [image("a", "3"), image("c", "4")]
+        // When compared
+        let diff = ManifestDiff(from: old, to: new)
+        // Then each difference is found by URL and listed after the content's
+        #expect(!diff.isEmpty && diff.added.isEmpty && diff.changed.isEmpty)
+        #expect(diff.addedImages.map(\.url) == ["https://static.example.com/c.png"])
+        #expect(diff.removedImages.map(\.url) == ["https://static.example.com/b.png"])
+        #expect(diff.changedImages.map(\.new.sha256) == [String(repeating: "3", count: 64)])
+        #expect(diff.lines == [
+            "+ image https://static.example.com/c.png (100 bytes)", "- image https://static.example.com/b.png (100 bytes)",
+            "~ image https://static.example.com/a.png (100 → 100 bytes)",
+        ])
+        #expect(ManifestDiff(from: old, to: old).isEmpty)
     }
 }
