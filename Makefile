@@ -34,6 +34,8 @@
 #   GAMES=10000               size of `make sample` (and of `make serve` without a recording)
 #   PORT=8080                 the port of `make serve`
 #   FUZZ_SECONDS=60           how long `make fuzz` runs each target; FUZZ_TARGETS picks targets
+#   BENCH_SECTIONS=           the sections `make bench` runs (default: all); e.g. `memory` for the
+#                             memory hit rows alone, `runtime`, `pipeline`, `images`, `day`
 
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -185,11 +187,15 @@ clean:
 
 FORCE:
 
+BENCH_SECTIONS ?=
+# The pipeline rows time the release `catalog`; it is not built when the sections leave them out.
+BENCH_NEEDS_CATALOG := $(if $(BENCH_SECTIONS),$(filter pipeline,$(BENCH_SECTIONS)),all)
+
 bench: deps
-	$(SWIFT) build -c release --package-path $(TOOLS) --product catalog
+	$(if $(BENCH_NEEDS_CATALOG),$(SWIFT) build -c release --package-path $(TOOLS) --product catalog)
 	$(SWIFT) build -c release --package-path Benchmarks --product cache-bench
 	@mkdir -p $(WORK)
-	CATALOG=$(CURDIR)/$(RELEASE_CATALOG) Benchmarks/.build/release/cache-bench $(WORK)/benchmarks.json
+	CATALOG=$(CURDIR)/$(RELEASE_CATALOG) Benchmarks/.build/release/cache-bench $(WORK)/benchmarks.json $(BENCH_SECTIONS)
 
 # Each target's corpus starts from data/ and a fresh snapshot of it (and Fuzz/Corpus, inputs that
 # once crashed the project); a crash leaves its input in $(WORK)/fuzz/TARGET/ and fails the run.

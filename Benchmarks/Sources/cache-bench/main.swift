@@ -1,7 +1,7 @@
 // cache-bench: every hot path, timed against its floor in the same run. `make bench` builds it in
 // release mode; arguments: an output .json path, and optionally the sections to run
-// (`runtime`, `pipeline`, `images`, `day`; all by default; `xml` runs only the XML feed rows,
-// `xml-reader` only the reader against xmllint).
+// (`runtime`, `pipeline`, `images`, `day`; all by default; `memory` runs only the runtime's memory
+// hit rows, `xml` only the XML feed rows, `xml-reader` only the reader against xmllint).
 
 import Foundation
 
@@ -27,6 +27,9 @@ defer { try? FileManager.default.removeItem(at: work) }
 var results: [Result] = []
 if wants("runtime") {
     results += try await runtimeBenchmarks(work: work.appendingPathComponent("runtime"))
+    printTable(results)
+} else if sections.contains("memory") {
+    results += try await runtimeBenchmarks(work: work.appendingPathComponent("runtime"), memoryOnly: true)
     printTable(results)
 }
 if wants("pipeline") {

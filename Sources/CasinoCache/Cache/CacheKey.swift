@@ -45,6 +45,28 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(scope)/\(content)" }
 
+    /// Compares every field, the cheapest first (the offset, then the category id), without
+    /// copying the enums' payloads as the synthesized `==` does: a memory hit compares its key
+    /// with the stored one on every lookup.
+    public static func == (lhs: CacheKey, rhs: CacheKey) -> Bool {
+        switch lhs.content {
+        case .categories(let edition):
+            guard case .categories(let other) = rhs.content, edition == other else { return false }
+        case .gamesPage(let edition, let categoryId, let offset):
+            guard case .gamesPage(let otherEdition, let otherCategoryId, let otherOffset) = rhs.content,
+                offset == otherOffset, categoryId == otherCategoryId, edition == otherEdition
+            else { return false }
+        }
+        switch lhs.scope {
+        case .global:
+            if case .global = rhs.scope { return true }
+            return false
+        case .user(let id):
+            if case .user(let other) = rhs.scope { return id == other }
+            return false
+        }
+    }
+
     /// Hashes what tells keys apart in practice (the category and offset of a page, the language
     /// of a category list, a user's id) and leaves the rest to `==`, which compares every field:
     /// a memory hit hashes its key once, and hashing every string of it cost a third of the hit.
@@ -57,5 +79,21 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
             hasher.combine(offset)
         }
         if case .user(let id) = scope { hasher.combine(id) }
+    }
+
+    /// What the memory tier's dictionary hashes: the same fields as ``hash(into:)``, through
+    /// `KeyHasher` (eight bytes at a time) rather than SipHash, which was a fifth of a memory hit.
+    /// Equal keys hash equal: the strings are hashed in their NFC form, as `==` compares them.
+    public func _rawHashValue(seed: Int) -> Int {
+        var hasher = KeyHasher(seed: seed)
+        switch content {
+        case .categories(let edition):
+            hasher.combine(edition.language)
+        case .gamesPage(_, let categoryId, let offset):
+            hasher.combine(categoryId)
+            hasher.combine(offset)
+        }
+        if case .user(let id) = scope { hasher.combine(id) }
+        return hasher.finalize()
     }
 }

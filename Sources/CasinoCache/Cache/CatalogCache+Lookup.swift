@@ -3,35 +3,63 @@ import Foundation
 
 /// The tiers in lookup order (memory → disk → bundle) and how an answer is classified.
 extension CatalogCache {
-    /// An answer found in a tier: the memory tier's box (a disk or bundled entry is put in memory
-    /// as it is found), the tier, and whether it is fresh, stale or bundled. Holding the box, not a
-    /// copy of its entry, keeps a hit to one retain.
-    struct Found {
-        var box: MemoryTier.Box
-        var tier: CacheMetadata.Tier
-        var answer: CacheAnswer
+    /// An answer found in a tier: the entry (a disk or bundled entry is put in memory as it is
+    /// found), the tier, and whether it is fresh, stale or bundled. A class, so that a lookup's
+    /// optional `Found` is one word: a fresh memory hit has none and must not move an entry's
+    /// worth of bytes around for it.
+    final class Found: Sendable {
+        let entry: CacheEntry
+        let tier: CacheMetadata.Tier
+        let answer: CacheAnswer
+
+        init(entry: CacheEntry, tier: CacheMetadata.Tier, answer: CacheAnswer) {
+            self.entry = entry
+            self.tier = tier
+            self.answer = answer
+        }
     }
 
-    /// Memory, then disk, then the bundle; the answer is counted in the statistics. A disk entry
-    /// older than the bundled snapshot shipped with this app version gives way to the bundle: a new
-    /// release must not show months-old data.
-    func lookup(_ key: CacheKey, now: Date) -> Found? {
+    /// Memory, then disk, then the bundle: the typed answer (`extract` picks the value), counted in
+    /// the statistics. When `needsFound` and the answer is not a fresh memory hit, `found` is set to
+    /// what was found (what a background refresh or a player's expired entry needs). A memory
+    /// hit's answer is built under the tier's lock from the entry in place.
+    ///
+    /// A disk entry older than the bundled snapshot shipped with this app version gives way to the
+    /// bundle: a new release must not show months-old data.
+    @inline(__always)
+    func lookup<Value: Sendable>(
+        _ key: CacheKey, now: Date, needsFound: Bool, found: inout Found?, _ extract: (CatalogContent) -> Value
+    ) -> CacheResult<Value>? {
         let timeToLive = timeToLive(for: key)
-        if let hit = memory.hit(for: key, classify: { Self.answer(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) }) {
-            return Found(box: hit.box, tier: .memory, answer: hit.answer)
-        }
+        let snapshotGeneratedAt = bundled?.generatedAt
+        let hit = memory.hit(
+            for: key, classify: { Self.answer(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
+            read: { entry, answer -> CacheResult<Value> in
+                if needsFound, answer != .fresh { found = Found(entry: copy entry, tier: .memory, answer: answer) }
+                return Self.result(
+                    entry, tier: .memory, answer: answer, now: now, snapshotGeneratedAt: snapshotGeneratedAt, extract)
+            })
+        if let hit { return hit }
+        guard let below = lookupBelowMemory(key, now: now, timeToLive: timeToLive) else { return nil }
+        found = below
+        return result(below, now: now, extract)
+    }
+
+    /// Disk, then the bundle: the entry found is counted and put in memory.
+    private func lookupBelowMemory(_ key: CacheKey, now: Date, timeToLive: TimeInterval) -> Found? {
         guard let (entry, tier) = storedEntryBelowMemory(key) else { return nil }
         let answer = Self.answer(for: entry, now: now, timeToLive: timeToLive)
         state.withLock { $0.answers.count(answer) }
         prefetchImages(of: entry)
-        return Found(box: memory.insert(entry), tier: tier, answer: answer)
+        memory.store(entry)
+        return Found(entry: entry, tier: tier, answer: answer)
     }
 
     /// What the tiers hold for `key`, for the cache's own decisions (not counted as an answer).
     func storedEntry(_ key: CacheKey) -> CacheEntry? {
-        if let box = memory.box(for: key) { return box.entry }
+        if let entry = memory.entry(for: key) { return entry }
         guard let (entry, _) = storedEntryBelowMemory(key) else { return nil }
-        memory.insert(entry)
+        memory.store(entry)
         return entry
     }
 
@@ -56,12 +84,21 @@ extension CatalogCache {
     func result<Value: Sendable>(
         _ found: Found, now: Date, _ extract: (CatalogContent) -> Value
     ) -> CacheResult<Value> {
-        let box = found.box
+        Self.result(
+            found.entry, tier: found.tier, answer: found.answer, now: now, snapshotGeneratedAt: bundled?.generatedAt,
+            extract)
+    }
+
+    @inline(__always)
+    private static func result<Value: Sendable>(
+        _ entry: borrowing CacheEntry, tier: CacheMetadata.Tier, answer: CacheAnswer, now: Date,
+        snapshotGeneratedAt: Date?, _ extract: (CatalogContent) -> Value
+    ) -> CacheResult<Value> {
         let metadata = CacheMetadata(
-            tier: found.tier, origin: box.entry.origin, storedAt: box.entry.storedAt,
-            age: max(now.timeIntervalSince(box.entry.storedAt), 0), snapshotGeneratedAt: bundled?.generatedAt)
-        let value = extract(box.entry.content)
-        switch found.answer {
+            tier: tier, origin: entry.origin, storedAt: entry.storedAt,
+            age: max(now.timeIntervalSince(entry.storedAt), 0), snapshotGeneratedAt: snapshotGeneratedAt)
+        let value = extract(entry.content)
+        switch answer {
         case .fresh: return .fresh(value, metadata)
         case .stale: return .stale(value, metadata)
         case .bundled: return .bundled(value, metadata)

@@ -43,7 +43,7 @@ extension CatalogCache {
         _ found: Found, for key: CacheKey, now: Date, _ extract: (CatalogContent) -> Value
     ) async throws -> CacheResult<Value> {
         do {
-            let entry = try await fetch(key, current: found.box.entry)
+            let entry = try await fetch(key, current: found.entry)
             try Task.checkCancellation()
             return .fresh(extract(entry.content), metadata(entry, tier: .upstream, now: clock.now))
         } catch let error as CacheError where !Self.isUnauthorized(error) {

@@ -55,6 +55,8 @@ public final class CatalogCache: Sendable {
     let gamesPageTimeToLive: TimeInterval
     let playerTimeToLive: TimeInterval
     let clock: any CacheClock
+    /// Whether `clock` is a ``SystemClock``: the hot paths then read it without the existential call.
+    let usesSystemClock: Bool
     let logger: Logger
     let broadcaster = UpdateBroadcaster()
     let state = Locked(State())
@@ -127,6 +129,7 @@ public final class CatalogCache: Sendable {
         gamesPageTimeToLive = configuration.gamesPageTTL.timeInterval
         playerTimeToLive = configuration.playerTTL.timeInterval
         self.clock = clock
+        usesSystemClock = clock is SystemClock
         self.logger = logger
         let bundledPageSize = bundled?.manifest?.pageSize
         // Settings are not trusted either: a page size the schema's rules refuse would make every
@@ -227,12 +230,17 @@ public final class CatalogCache: Sendable {
     private nonisolated(nonsending) func answer<Value: Sendable>(
         for key: CacheKey, _ extract: (CatalogContent) -> Value
     ) async throws -> CacheResult<Value> {
-        let now = clock.now
-        if isCached(key), let found = lookup(key, now: now) {
-            // A player's expired rows are not served while the upstream can answer (seed 004).
-            if found.answer == .stale, key.scope != .global { return try await expiredPlayerAnswer(found, for: key, now: now, extract) }
-            if found.answer != .fresh { refreshInBackground(key, current: found.box.entry) }
-            return result(found, now: now, extract)
+        let now = currentDate()
+        var found: Found?
+        if isCached(key), let result = lookup(key, now: now, needsFound: true, found: &found, extract) {
+            if let found, found.answer != .fresh {
+                // A player's expired rows are not served while the upstream can answer (seed 004).
+                if found.answer == .stale, key.scope != .global {
+                    return try await expiredPlayerAnswer(found, for: key, now: now, extract)
+                }
+                refreshInBackground(key, current: found.entry)
+            }
+            return result
         }
         return try await fetchAnswer(for: key, extract)
     }
@@ -251,16 +259,19 @@ public final class CatalogCache: Sendable {
         return .fresh(extract(entry.content), metadata(entry, tier: .upstream, now: clock.now))
     }
 
-    /// The synchronous reads: memory, disk or the bundle, never the network.
+    /// The synchronous reads: memory, disk or the bundle, never the network. Inlined, so a hit
+    /// builds its answer where the caller returns it.
+    @inline(__always)
     private func cachedAnswer<Value: Sendable>(
         for key: CacheKey, _ extract: (CatalogContent) -> Value
     ) -> CacheResult<Value> {
-        let now = clock.now
-        guard isCached(key), let found = lookup(key, now: now) else {
+        let now = currentDate()
+        var found: Found?
+        guard isCached(key), let result = lookup(key, now: now, needsFound: false, found: &found, extract) else {
             record { $0.misses += 1 }
             return .miss
         }
-        return result(found, now: now, extract)
+        return result
     }
 
     // MARK: - Updates and control
@@ -401,6 +412,12 @@ public final class CatalogCache: Sendable {
         statistics.corruptBundledFiles = bundled?.corruptFiles ?? 0
         statistics.corruptBundledImages = bundled?.images.corruptImages ?? 0
         return statistics
+    }
+
+    /// `clock.now`, read directly when the clock is the system's.
+    @inline(__always)
+    func currentDate() -> Date {
+        usesSystemClock ? SystemClock.currentDate() : clock.now
     }
 
     func isCached(_ key: CacheKey) -> Bool {

@@ -4,47 +4,55 @@ import Foundation
 /// The in-memory tier: a least-recently-used map bounded by entry count and by approximate cost.
 ///
 /// Guarded by an OS lock (`os_unfair_lock` or `pthread_mutex_t`), not an actor and not `NSCache`
-/// (`NSCache` is about 10× slower on Linux). A hit is one dictionary lookup and a tick
-/// written into the entry's box; recency is kept as that tick, and the least recently used entry
-/// is found by a scan only when an insert goes over a limit (at most ``countLimit`` entries).
+/// (`NSCache` is about 10× slower on Linux). The entries sit in one array, each with the tick of its
+/// last use, and a dictionary maps each key to its place: a hit is one dictionary lookup and a tick
+/// written in place, and retains nothing but the value it answers. The least recently used entry is
+/// found by a scan only when an insert goes over a limit (at most ``countLimit`` entries).
 @_spi(Tiers) public final class MemoryTier: Sendable {
     /// The most entries kept: 500 by default.
     public let countLimit: Int
     /// The most approximate bytes kept (``CatalogContent/approximateCost``): 8 MiB by default.
     public let costLimit: Int
 
-    /// One stored entry; a class so a hit retains one reference instead of copying the entry's
-    /// fields, and so recency can be updated in place.
-    final class Box: @unchecked Sendable {
-        // @unchecked: `lastUse` is only read and written under the tier's lock; the rest is immutable.
+    /// One stored entry and when it was last used.
+    private struct Slot {
         let entry: CacheEntry
         let cost: Int
         var lastUse: UInt64
-
-        init(entry: CacheEntry, cost: Int, lastUse: UInt64) {
-            self.entry = entry
-            self.cost = cost
-            self.lastUse = lastUse
-        }
     }
 
     private struct State {
-        var boxes: [CacheKey: Box] = [:]
+        /// Where each key's slot is in `slots`.
+        var places: [CacheKey: Int] = [:]
+        var slots: [Slot] = []
         var tick: UInt64 = 0
         var totalCost = 0
         var evictions = 0
         var answers = AnswerCounts()
 
-        /// The box for `key`, marked as just used.
-        mutating func touch(_ key: CacheKey) -> Box? {
-            guard let box = boxes[key] else { return nil }
+        /// The place of `key`'s slot, marked as just used.
+        @inline(__always)
+        mutating func touch(_ key: CacheKey) -> Int? {
+            guard let place = places[key] else { return nil }
             tick &+= 1
-            box.lastUse = tick
-            return box
+            slots[place].lastUse = tick
+            return place
         }
 
+        /// Removes `key`'s slot; the last slot moves into its place.
         mutating func remove(_ key: CacheKey) {
-            if let box = boxes.removeValue(forKey: key) { totalCost -= box.cost }
+            guard let place = places.removeValue(forKey: key) else { return }
+            totalCost -= slots[place].cost
+            if place != slots.count - 1 {
+                slots.swapAt(place, slots.count - 1)
+                places[slots[place].entry.key] = place
+            }
+            slots.removeLast()
+        }
+
+        /// The keys, least recently used first.
+        var keysByRecency: [CacheKey] {
+            slots.sorted { $0.lastUse < $1.lastUse }.map(\.entry.key)
         }
     }
 
@@ -58,68 +66,55 @@ import Foundation
         self.costLimit = max(costLimit, 1)
     }
 
+    /// The entry for `key`, marked as just used.
     public func entry(for key: CacheKey) -> CacheEntry? {
-        box(for: key)?.entry
+        state.withLock { state in state.touch(key).map { state.slots[$0].entry } }
     }
 
-    /// The stored box for `key`, marked as just used.
-    func box(for key: CacheKey) -> Box? {
-        state.withLock { $0.touch(key) }
-    }
-
-    /// A memory hit: the stored box and how the cache answered with it.
-    struct Hit {
-        let box: Box
-        let answer: CacheAnswer
-    }
-
-    /// The cache's hot path: the stored box for `key`, marked as just used, answered as `classify`
-    /// says from the entry's origin and storage date, and counted in ``answers``, all under one
-    /// lock. (`classify` takes two fields, not the entry: passing the entry would copy it.)
-    func hit(for key: CacheKey, classify: (CacheOrigin, Date) -> CacheAnswer) -> Hit? {
-        state.withLock { state -> Hit? in
-            guard let box = state.touch(key) else { return nil }
-            let answer = classify(box.entry.origin, box.entry.storedAt)
+    /// The cache's hot path: the entry for `key`, marked as just used, answered as `classify` says
+    /// from its origin and storage date, counted in ``answers``, and read by `read`, all under one
+    /// lock. `read` builds the caller's answer from the entry in place: a hit copies out only what
+    /// `read` returns. (`classify` takes two fields, not the entry: passing the entry would copy it.)
+    @inline(__always)
+    func hit<Answer>(
+        for key: CacheKey, classify: (CacheOrigin, Date) -> CacheAnswer,
+        read: (borrowing CacheEntry, CacheAnswer) -> Answer
+    ) -> Answer? {
+        state.withLock { state -> Answer? in
+            guard let place = state.touch(key) else { return nil }
+            let answer = classify(state.slots[place].entry.origin, state.slots[place].entry.storedAt)
             state.answers.count(answer)
-            return Hit(box: box, answer: answer)
+            return read(state.slots[place].entry, answer)
         }
     }
 
     /// The entry for `key`, without marking it used.
     func peek(_ key: CacheKey) -> CacheEntry? {
-        state.withLock { $0.boxes[key]?.entry }
+        state.withLock { state in state.places[key].map { state.slots[$0].entry } }
     }
 
     /// The entries of `scope` held now, without marking them used: what bulk validation checks.
     public func entries(in scope: CacheScope) -> [CacheEntry] {
-        state.withLock { state in state.boxes.values.compactMap { $0.entry.key.scope == scope ? $0.entry : nil } }
+        state.withLock { state in state.slots.compactMap { $0.entry.key.scope == scope ? $0.entry : nil } }
     }
 
-    /// The answers ``hit(for:classify:)`` counted so far.
+    /// The answers ``hit(for:classify:read:)`` counted so far.
     var answers: AnswerCounts { state.withLock { $0.answers } }
 
     public func store(_ entry: CacheEntry) {
-        insert(entry)
-    }
-
-    /// Stores `entry` and returns its box.
-    @discardableResult
-    func insert(_ entry: CacheEntry) -> Box {
         let cost = entry.content.approximateCost
-        return state.withLock { state in
+        state.withLock { state in
             state.remove(entry.key)
             state.tick &+= 1
-            let box = Box(entry: entry, cost: cost, lastUse: state.tick)
-            state.boxes[entry.key] = box
+            state.places[entry.key] = state.slots.count
+            state.slots.append(Slot(entry: entry, cost: cost, lastUse: state.tick))
             state.totalCost += cost
-            while state.boxes.count > countLimit || (state.totalCost > costLimit && state.boxes.count > 1) {
-                guard let oldest = state.boxes.min(by: { $0.value.lastUse < $1.value.lastUse })?.key,
-                    oldest != entry.key
+            while state.slots.count > countLimit || (state.totalCost > costLimit && state.slots.count > 1) {
+                guard let oldest = state.slots.min(by: { $0.lastUse < $1.lastUse })?.entry.key, oldest != entry.key
                 else { break }
                 state.remove(oldest)
                 state.evictions += 1
             }
-            return box
         }
     }
 
@@ -129,7 +124,7 @@ import Foundation
 
     public func removeAll(in scope: CacheScope?) {
         state.withLock { state in
-            for key in state.boxes.keys where scope == nil || key.scope == scope {
+            for key in state.places.keys where scope == nil || key.scope == scope {
                 state.remove(key)
             }
         }
@@ -145,23 +140,19 @@ import Foundation
     @discardableResult
     public func trim(keepingMostRecent count: Int) -> Int {
         state.withLock { state in
-            guard state.boxes.count > max(count, 0) else { return 0 }
-            let victims = state.boxes.sorted { $0.value.lastUse > $1.value.lastUse }.dropFirst(max(count, 0)).map(\.key)
+            guard state.slots.count > max(count, 0) else { return 0 }
+            let victims = state.keysByRecency.dropLast(max(count, 0))
             for key in victims { state.remove(key) }
             return victims.count
         }
     }
 
     /// Entries held now.
-    public var count: Int { state.withLock { $0.boxes.count } }
+    public var count: Int { state.withLock { $0.slots.count } }
     /// Approximate bytes held now.
     public var totalCost: Int { state.withLock { $0.totalCost } }
     /// Entries evicted for the count or cost limit so far.
     public var evictions: Int { state.withLock { $0.evictions } }
     /// The keys from least to most recently used (for tests and debugging).
-    public var keysByRecency: [CacheKey] {
-        state.withLock { state in
-            state.boxes.sorted { $0.value.lastUse < $1.value.lastUse }.map(\.key)
-        }
-    }
+    public var keysByRecency: [CacheKey] { state.withLock { $0.keysByRecency } }
 }

@@ -84,6 +84,33 @@ import Testing
         #expect(tier.count == 0 && tier.totalCost == 0)
     }
 
+    @Test func keepsEveryOtherEntryReachableAndOrderedAfterRemovals() {
+        // Given a tier holding a…f, stored in order, then c read
+        let tier = MemoryTier()
+        let ids = ["a", "b", "c", "d", "e", "f"]
+        for id in ids { tier.store(Self.entry(id)) }
+        _ = tier.entry(for: Self.entry("c").key)
+        // When the first, a middle and the last stored entries are removed
+        for id in ["a", "d", "f"] { tier.removeEntry(for: Self.entry(id).key) }
+        // Then the rest still answer, in their order of use, and the cost is theirs alone
+        for id in ["b", "c", "e"] { #expect(tier.entry(for: Self.entry(id).key)?.key == Self.entry(id).key, "\(id)") }
+        for id in ["a", "d", "f"] { #expect(tier.entry(for: Self.entry(id).key) == nil, "\(id)") }
+        #expect(tier.keysByRecency == ["b", "c", "e"].map { Self.entry($0).key })
+        #expect(tier.totalCost == 3 * Self.entry("b").content.approximateCost)
+    }
+
+    @Test func trimmingKeepsTheMostRecentlyUsedEntries() {
+        // Given a, b, c, d stored in order, then a read
+        let tier = MemoryTier()
+        for id in ["a", "b", "c", "d"] { tier.store(Self.entry(id)) }
+        _ = tier.entry(for: Self.entry("a").key)
+        // When trimmed to two
+        let dropped = tier.trim(keepingMostRecent: 2)
+        // Then d and a (the two most recently used) stay
+        #expect(dropped == 2)
+        #expect(tier.keysByRecency == ["d", "a"].map { Self.entry($0).key })
+    }
+
     @Test(.timeLimit(.minutes(5)))  // a hang detector
     func staysConsistentUnderConcurrentReadsAndWrites() async {
         let tier = MemoryTier(countLimit: 50)
