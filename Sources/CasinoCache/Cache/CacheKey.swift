@@ -80,20 +80,4 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         }
         if case .user(let id) = scope { hasher.combine(id) }
     }
-
-    /// What the memory tier's dictionary hashes: the same fields as ``hash(into:)``, through
-    /// `KeyHasher` (eight bytes at a time) rather than SipHash, which was a fifth of a memory hit.
-    /// Equal keys hash equal: the strings are hashed in their NFC form, as `==` compares them.
-    public func _rawHashValue(seed: Int) -> Int {
-        var hasher = KeyHasher(seed: seed)
-        switch content {
-        case .categories(let edition):
-            hasher.combine(edition.language)
-        case .gamesPage(_, let categoryId, let offset):
-            hasher.combine(categoryId)
-            hasher.combine(offset)
-        }
-        if case .user(let id) = scope { hasher.combine(id) }
-        return hasher.finalize()
-    }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A seeded hash of a few short strings and integers: what ``CacheKey`` gives the memory tier's
-/// dictionary instead of SipHash.
+/// A seeded hash of a few short strings and integers: what the memory tier's keys hash with
+/// (``MemoryTier/TierKey``) instead of SipHash.
 ///
 /// A memory hit hashes its key once, and SipHash (its seeding, the string path and the
 /// finalization) was a fifth of the hit. This hash reads UTF-8 eight bytes at a time and mixes each

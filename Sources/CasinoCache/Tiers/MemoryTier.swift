@@ -21,9 +21,40 @@ import Foundation
         var lastUse: UInt64
     }
 
+    /// A key as the tier's dictionary hashes it: the fields ``CacheKey/hash(into:)`` combines, through
+    /// ``KeyHasher`` (eight bytes at a time, seeded by the dictionary) instead of SipHash, which was a
+    /// fifth of a memory hit. Swift's dictionaries hash through `_rawHashValue(seed:)`; implementing
+    /// it is how a type chooses its hash function, and it is kept to this private key, so every other
+    /// set or dictionary of ``CacheKey`` hashes as usual. Equal keys hash equal: strings are hashed
+    /// in their NFC form, as `==` compares them.
+    struct TierKey: Hashable {
+        let key: CacheKey
+
+        @inline(__always)
+        init(_ key: CacheKey) { self.key = key }
+
+        @inline(__always)
+        static func == (lhs: TierKey, rhs: TierKey) -> Bool { lhs.key == rhs.key }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(_rawHashValue(seed: 0)) }
+
+        func _rawHashValue(seed: Int) -> Int {
+            var hasher = KeyHasher(seed: seed)
+            switch key.content {
+            case .categories(let edition):
+                hasher.combine(edition.language)
+            case .gamesPage(_, let categoryId, let offset):
+                hasher.combine(categoryId)
+                hasher.combine(offset)
+            }
+            if case .user(let id) = key.scope { hasher.combine(id) }
+            return hasher.finalize()
+        }
+    }
+
     private struct State {
         /// Where each key's slot is in `slots`.
-        var places: [CacheKey: Int] = [:]
+        var places: [TierKey: Int] = [:]
         var slots: [Slot] = []
         var tick: UInt64 = 0
         var totalCost = 0
@@ -33,7 +64,7 @@ import Foundation
         /// The place of `key`'s slot, marked as just used.
         @inline(__always)
         mutating func touch(_ key: CacheKey) -> Int? {
-            guard let place = places[key] else { return nil }
+            guard let place = places[TierKey(key)] else { return nil }
             tick &+= 1
             slots[place].lastUse = tick
             return place
@@ -41,11 +72,11 @@ import Foundation
 
         /// Removes `key`'s slot; the last slot moves into its place.
         mutating func remove(_ key: CacheKey) {
-            guard let place = places.removeValue(forKey: key) else { return }
+            guard let place = places.removeValue(forKey: TierKey(key)) else { return }
             totalCost -= slots[place].cost
             if place != slots.count - 1 {
                 slots.swapAt(place, slots.count - 1)
-                places[slots[place].entry.key] = place
+                places[TierKey(slots[place].entry.key)] = place
             }
             slots.removeLast()
         }
@@ -90,7 +121,7 @@ import Foundation
 
     /// The entry for `key`, without marking it used.
     func peek(_ key: CacheKey) -> CacheEntry? {
-        state.withLock { state in state.places[key].map { state.slots[$0].entry } }
+        state.withLock { state in state.places[TierKey(key)].map { state.slots[$0].entry } }
     }
 
     /// The entries of `scope` held now, without marking them used: what bulk validation checks.
@@ -106,7 +137,7 @@ import Foundation
         state.withLock { state in
             state.remove(entry.key)
             state.tick &+= 1
-            state.places[entry.key] = state.slots.count
+            state.places[TierKey(entry.key)] = state.slots.count
             state.slots.append(Slot(entry: entry, cost: cost, lastUse: state.tick))
             state.totalCost += cost
             while state.slots.count > countLimit || (state.totalCost > costLimit && state.slots.count > 1) {
@@ -124,8 +155,8 @@ import Foundation
 
     public func removeAll(in scope: CacheScope?) {
         state.withLock { state in
-            for key in state.places.keys where scope == nil || key.scope == scope {
-                state.remove(key)
+            for place in state.places.keys where scope == nil || place.key.scope == scope {
+                state.remove(place.key)
             }
         }
     }

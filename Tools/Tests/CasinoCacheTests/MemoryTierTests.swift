@@ -32,6 +32,32 @@ import Testing
         #expect(tier.evictions == 1)
     }
 
+    @Test(arguments: CacheKeyTests.equivalentIds)
+    func findsAnEntryByACanonicallyEquivalentId(first: String, second: String) {
+        // Given an entry stored under one spelling of its category id (the tier hashes its own way)
+        let tier = MemoryTier()
+        tier.store(Self.entry(first))
+        // When it is read under the other spelling, which Swift's == calls equal
+        // Then it is found, and storing under that spelling replaces it instead of adding one
+        #expect(tier.entry(for: Self.entry(second).key) == Self.entry(first))
+        tier.store(Self.entry(second))
+        #expect(tier.count == 1)
+    }
+
+    @Test func idsOfEveryLengthAreFoundByAnEqualKeyAndKeptApart() {
+        // Given 41 entries whose category ids are 0 to 40 bytes long (every tail length of the
+        // tier's eight-byte hash words)
+        let tier = MemoryTier()
+        let ids = (0...40).map { length in String((0..<length).map { Character(UnicodeScalar(UInt8(65 + $0 % 26))) }) }
+        for id in ids { tier.store(Self.entry(id)) }
+        // Then each is found by a key built from a separate copy of its id, and all are kept
+        #expect(tier.count == ids.count)
+        for id in ids {
+            let twin = String(decoding: Array(id.utf8), as: UTF8.self)
+            #expect(tier.entry(for: Self.entry(twin).key)?.key == Self.entry(id).key, "\(id.count) bytes")
+        }
+    }
+
     @Test func keepsKeysApartThatDifferOnlyInWhatTheKeyHashLeavesOut() throws {
         // Given pages of one category and offset for two platforms, two languages and two scopes
         // (the key's hash skips the edition and the global scope; equality must not)
