@@ -24,6 +24,11 @@ public struct XMLFeedSource: CatalogSource {
         var position: Int
         var index: Int
         var platforms: [Platform]
+
+        /// Whether the game belongs in `edition`: it names no platform, or the edition's.
+        func isListed(in edition: Edition) -> Bool {
+            platforms.isEmpty || platforms.contains(edition.platform)
+        }
     }
 
     /// Parses `file` with the hardened libxml2 reader.
@@ -91,10 +96,16 @@ public struct XMLFeedSource: CatalogSource {
             throw PipelineError(.invalidContent, "unknown page reference '\(key)'", file: file)
         }
         let categoryId = String(key[key.index(after: slash)...])
-        let records = games(in: categoryId, edition: edition).enumerated().map { index, game in
-            SourceRecord(
-                game: Lossy(game.record), location: "line \(game.line) (game \(game.record.bestID ?? "?"))",
-                position: index)
+        // Built straight from the feed's games, without an intermediate array of them: copying
+        // the games (their strings' retains) was most of reading a large feed's pages.
+        var records: [SourceRecord] = []
+        records.reserveCapacity(members[categoryId]?.count ?? 0)
+        for member in members[categoryId] ?? [] where member.isListed(in: edition) {
+            let game = feed.games[member.index]
+            records.append(
+                SourceRecord(
+                    game: Lossy(game.record), location: "line \(game.line) (game \(game.record.bestID ?? "?"))",
+                    position: records.count))
         }
         return SourcePage(location: file, offset: 0, total: records.count, records: records)
     }
@@ -113,19 +124,12 @@ public struct XMLFeedSource: CatalogSource {
         let name =
             category.names[edition.language] ?? category.names["en"]
             ?? category.names.sorted { $0.key < $1.key }.first?.value
-        let total = games(in: category.id, edition: edition).count
+        let total = (members[category.id] ?? []).count { $0.isListed(in: edition) }
         let record = ProviderCategory(
             id: .string(category.id), name: name, games: ProviderCollection(count: 0, total: total, items: []))
         let reference = SourcePageReference(location: file, offset: 0, sourceKey: "\(edition.id)/\(category.id)")
         return SourceCategory(
             record: Lossy(record), recordLocation: "line \(category.line) (category \(category.id))",
             pages: total > 0 ? [reference] : [], pagesLocation: file)
-    }
-
-    /// The games of a category on an edition's platform, by position then document order.
-    private func games(in categoryId: String, edition: Edition) -> [XMLFeed.Game] {
-        (members[categoryId] ?? []).compactMap { member in
-            member.platforms.isEmpty || member.platforms.contains(edition.platform) ? feed.games[member.index] : nil
-        }
     }
 }
