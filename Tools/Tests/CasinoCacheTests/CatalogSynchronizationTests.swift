@@ -288,6 +288,7 @@ struct CatalogSynchronizationTests {
                 Issue.record("expected fresh categories")
                 return
             }
+            await cache.flush()  // no disk write may land after the directory is gone
         }
     }
 
@@ -302,6 +303,7 @@ struct CatalogSynchronizationTests {
             // Then one validation was sent without waiting out the window
             #expect(server.simulator.statistics().requests[Self.validatePath] == 1)
             #expect(cache.statistics().validatedCurrent == 2)
+            await cache.flush()
         }
     }
 
@@ -317,6 +319,8 @@ struct CatalogSynchronizationTests {
         _ = try await cache.gamesPage(edition: english, categoryId: parts.firstCategoryId)
         await eventually { parts.upstream.calls == 2 }
         #expect(parts.upstream.calls == 2)
+        await cache.waitForRefreshes()
+        await cache.flush()
     }
 
     @Test func anUpstreamWithoutBulkValidationRefreshesKeyByKey() async throws {
@@ -331,6 +335,7 @@ struct CatalogSynchronizationTests {
         #expect(report.requests == 0)
         #expect(report.refreshedKeyByKey == 1)
         #expect(parts.upstream.calls == 1)
+        await cache.flush()
     }
 }
 
