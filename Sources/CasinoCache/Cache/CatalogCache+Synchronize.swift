@@ -25,7 +25,7 @@ extension CatalogCache {
     @discardableResult
     public func synchronize() async -> SynchronizationReport {
         let queued = takeQueued()
-        var held = heldForValidation()
+        var held = await heldForValidation()
         for key in queued where held[key] == nil {
             if let entry = heldEntry(key) { hold(entry, inMemory: true, in: &held) }
         }
@@ -164,10 +164,10 @@ extension CatalogCache {
     /// The catalogue entries to validate, with their content hashes: every global key in memory
     /// or on disk that the cache keeps, as a lookup would find it (without counting an answer or
     /// filling memory).
-    private func heldForValidation() -> [CacheKey: Held] {
+    private func heldForValidation() async -> [CacheKey: Held] {
         var held: [CacheKey: Held] = [:]
         for entry in memory.entries(in: .global) { hold(entry, inMemory: true, in: &held) }
-        for stored in disk?.storedGlobalEntries() ?? [] where held[stored.key] == nil {
+        for stored in await disk?.storedGlobalEntries() ?? [] where held[stored.key] == nil {
             if let (entry, _) = entryBelowMemory(stored.key, onDisk: stored) { hold(entry, inMemory: false, in: &held) }
         }
         return held

@@ -206,7 +206,17 @@ public import Logging
     /// as ``entry(for:)`` would (a queued write or clear wins over the file): what
     /// ``CatalogCache/synchronize()`` validates besides memory. Files that do not read are skipped
     /// here and dealt with when their key is read. For a launch-time call, not for lookups.
-    public func storedGlobalEntries() -> [CacheEntry] {
+    ///
+    /// The scan runs on the tier's write queue, so no write, removal or clear lands between reading
+    /// a file and deciding whether a queued change wins over it.
+    public func storedGlobalEntries() async -> [CacheEntry] {
+        await withCheckedContinuation { (continuation: CheckedContinuation<[CacheEntry], Never>) in
+            queue.async { continuation.resume(returning: self.scanGlobalEntries()) }
+        }
+    }
+
+    /// ``storedGlobalEntries()``'s scan; called on `queue`.
+    private func scanGlobalEntries() -> [CacheEntry] {
         var entries: [CacheKey: CacheEntry] = [:]
         for name in files.entryNames(where: { $0.hasPrefix(DiskTierFileName.prefix(for: .global)) }) {
             guard let data = try? files.read(name, limit: maxEntryBytes),

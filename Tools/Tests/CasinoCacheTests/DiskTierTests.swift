@@ -104,7 +104,7 @@ struct DiskTierTests {
         first.store(DiskSampleKind.categories.entry(scope: .user("player-1")))
         await first.flush()
         let tier = diskTier(root)
-        #expect(tier.storedGlobalEntries() == [categories, page].sorted { $0.key.description < $1.key.description })
+        #expect(await tier.storedGlobalEntries() == [categories, page].sorted { $0.key.description < $1.key.description })
 
         // When a newer page is queued and the categories' removal is queued, before either lands
         let newer = DiskSampleKind.gamesPage.entry(etag: "p2")
@@ -112,10 +112,10 @@ struct DiskTierTests {
         tier.removeEntry(for: categories.key)
 
         // Then the scan answers what a read of each key answers: the queued page, no categories
-        #expect(tier.storedGlobalEntries() == [newer])
+        #expect(await tier.storedGlobalEntries() == [newer])
         #expect(tier.entry(for: newer.key) == newer && tier.entry(for: categories.key) == nil)
         await tier.flush()
-        #expect(diskTier(root).storedGlobalEntries() == [newer])
+        #expect(await diskTier(root).storedGlobalEntries() == [newer])
     }
 
     @Test func fileNameCarriesScopeReadablePrefixAndHash() async throws {
