@@ -86,86 +86,86 @@ struct CatalogPushTests {
 
     // MARK: - The cache
 
-    private func start() async throws -> (SimulatorFixture, CatalogCache) {
-        let server = try await SimulatorFixture.start(in: directory)
-        let bundle = try server.writeBundle(in: directory)
-        let cache = CatalogCache(
-            upstream: server.upstream(), cacheDirectory: directory.child("cache"), bundleDirectory: bundle, clock: clock,
-            logger: silentLogger)
-        return (server, cache)
+    /// Runs `body` with the simulator and a cache over its bundle; the simulator stops afterwards.
+    private func withLobby(_ body: (SimulatorFixture, CatalogCache) async throws -> Void) async throws {
+        try await SimulatorFixture.run(in: directory) { server in
+            let bundle = try server.writeBundle(in: directory)
+            let cache = CatalogCache(
+                upstream: server.upstream(), cacheDirectory: directory.child("cache"), bundleDirectory: bundle,
+                clock: clock, logger: silentLogger)
+            try await body(server, cache)
+        }
     }
 
     @Test func aPushAfterACatalogueChangeRefreshesWhatIsShownAndLeavesTheRestAlone() async throws {
-        let (server, cache) = try await start()
-        // Given a lobby shown and synchronized: every entry fresh
-        _ = cache.cachedCategories(edition: english)
-        let ids = server.bundledCategories.items.map(\.id)
-        for id in ids { _ = cache.cachedGamesPage(edition: english, categoryId: id) }
-        _ = await cache.synchronize()
-        server.simulator.resetStatistics()
-        // When the provider changes its catalogue and pushes the payload its bump announces
-        let push = try CatalogInvalidation(json: try server.simulator.bumpVersion())
-        let updates = UpdateCollector(cache.updates())
-        let report = await cache.markStale(push)
-        // Then each shown page was refreshed once and announced; the category list was not named
-        #expect(report.matched == ids.count)
-        #expect(report.refreshed == ids.count)
-        #expect(server.simulator.statistics().requests["/v1/casino/games"] == ids.count)
-        #expect(server.simulator.statistics().requests["/v1/casino/categories"] == nil)
-        await updates.wait(for: ids.count)
-        guard case .fresh(let page, _) = cache.cachedGamesPage(edition: english, categoryId: ids[0]),
-            case .fresh(_, let categories) = cache.cachedCategories(edition: english)
-        else {
-            Issue.record("expected fresh answers")
-            await server.simulator.stop()
-            return
+        try await withLobby { server, cache in
+            // Given a lobby shown and synchronized: every entry fresh
+            _ = cache.cachedCategories(edition: english)
+            let ids = server.bundledCategories.items.map(\.id)
+            for id in ids { _ = cache.cachedGamesPage(edition: english, categoryId: id) }
+            _ = await cache.synchronize()
+            server.simulator.resetStatistics()
+            // When the provider changes its catalogue and pushes the payload its bump announces
+            let push = try CatalogInvalidation(json: try server.simulator.bumpVersion())
+            let updates = UpdateCollector(cache.updates())
+            let report = await cache.markStale(push)
+            // Then each shown page was refreshed once and announced; the category list was not named
+            #expect(report.matched == ids.count)
+            #expect(report.refreshed == ids.count)
+            #expect(server.simulator.statistics().requests["/v1/casino/games"] == ids.count)
+            #expect(server.simulator.statistics().requests["/v1/casino/categories"] == nil)
+            await updates.wait(for: ids.count)
+            guard case .fresh(let page, _) = cache.cachedGamesPage(edition: english, categoryId: ids[0]),
+                case .fresh(_, let categories) = cache.cachedCategories(edition: english)
+            else {
+                Issue.record("expected fresh answers")
+                return
+            }
+            #expect(page.items.allSatisfy { $0.name.hasSuffix(" v2") })
+            #expect(categories.origin == .network)
         }
-        #expect(page.items.allSatisfy { $0.name.hasSuffix(" v2") })
-        #expect(categories.origin == .network)
-        await server.simulator.stop()
     }
 
     @Test func aPushNamingAnotherEditionOrUnheldKeysTouchesNothing() async throws {
-        let (server, cache) = try await start()
-        // Given a synchronized lobby
-        _ = cache.cachedCategories(edition: english)
-        _ = await cache.synchronize()
-        let before = cache.cachedCategories(edition: english)
-        // When a push names French content and a category the cache does not hold
-        let push = try CatalogInvalidation(userInfo: [
-            "catalog": ["invalidate": ["fr-iPhone/categories", "en-iPhone/games/NOWHERE/*", "fr-iPhone/games/X/*"]]
-        ])
-        let report = await cache.markStale(push)
-        // Then nothing matched, nothing was fetched, and the entry is as it was
-        #expect(report.matched == 0 && report.refreshed == 0)
-        #expect(cache.cachedCategories(edition: english) == before)
-        #expect(cache.statistics().upstreamCalls == 1)
-        await server.simulator.stop()
+        try await withLobby { server, cache in
+            // Given a synchronized lobby
+            _ = cache.cachedCategories(edition: english)
+            _ = await cache.synchronize()
+            let before = cache.cachedCategories(edition: english)
+            // When a push names French content and a category the cache does not hold
+            let push = try CatalogInvalidation(userInfo: [
+                "catalog": ["invalidate": ["fr-iPhone/categories", "en-iPhone/games/NOWHERE/*", "fr-iPhone/games/X/*"]]
+            ])
+            let report = await cache.markStale(push)
+            // Then nothing matched, nothing was fetched, and the entry is as it was
+            #expect(report.matched == 0 && report.refreshed == 0)
+            #expect(cache.cachedCategories(edition: english) == before)
+            #expect(cache.statistics().upstreamCalls == 1)
+        }
     }
 
     @Test func anEntryOnlyOnDiskIsMarkedStaleForTheNextLaunch() async throws {
-        let (server, cache) = try await start()
-        // Given synchronized categories on disk, and a new launch that has shown nothing yet
-        _ = cache.cachedCategories(edition: english)
-        _ = await cache.synchronize()
-        await cache.flush()
-        let relaunched = CatalogCache(
-            upstream: server.upstream(), cacheDirectory: directory.child("cache"), bundleDirectory: directory.child("out"),
-            clock: clock, logger: silentLogger)
-        // When a push names the categories
-        let report = await relaunched.markStale(CatalogInvalidation(patterns: [.key(.categories(english))]))
-        await relaunched.flush()
-        // Then nothing was fetched now, and the next launch reads them as stale
-        #expect(report.matched == 1 && report.refreshed == 0)
-        let next = CatalogCache(
-            upstream: server.upstream(), cacheDirectory: directory.child("cache"), bundleDirectory: directory.child("out"),
-            clock: clock, logger: silentLogger)
-        guard case .stale(_, let metadata) = next.cachedCategories(edition: english) else {
-            Issue.record("expected stale categories, got \(next.cachedCategories(edition: english))")
-            await server.simulator.stop()
-            return
+        try await withLobby { server, cache in
+            // Given synchronized categories on disk, and a new launch that has shown nothing yet
+            _ = cache.cachedCategories(edition: english)
+            _ = await cache.synchronize()
+            await cache.flush()
+            let relaunched = CatalogCache(
+                upstream: server.upstream(), cacheDirectory: directory.child("cache"), bundleDirectory: directory.child("out"),
+                clock: clock, logger: silentLogger)
+            // When a push names the categories
+            let report = await relaunched.markStale(CatalogInvalidation(patterns: [.key(.categories(english))]))
+            await relaunched.flush()
+            // Then nothing was fetched now, and the next launch reads them as stale
+            #expect(report.matched == 1 && report.refreshed == 0)
+            let next = CatalogCache(
+                upstream: server.upstream(), cacheDirectory: directory.child("cache"), bundleDirectory: directory.child("out"),
+                clock: clock, logger: silentLogger)
+            guard case .stale(_, let metadata) = next.cachedCategories(edition: english) else {
+                Issue.record("expected stale categories, got \(next.cachedCategories(edition: english))")
+                return
+            }
+            #expect(metadata.tier == .disk)
         }
-        #expect(metadata.tier == .disk)
-        await server.simulator.stop()
     }
 }

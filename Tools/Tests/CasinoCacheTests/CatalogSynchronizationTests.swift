@@ -147,26 +147,27 @@ struct CatalogSynchronizationTests {
             await first.flush()
         }
         // And a provider that has since dropped that category
-        let server = try await SimulatorFixture.start(in: elsewhere) { catalog in
+        let droppedId = dropped
+        try await SimulatorFixture.run(in: elsewhere) { catalog in
             var content = catalog.editions[english]!
-            content.categories.removeAll { $0["id"]?.text == dropped }
-            content.games[dropped] = nil
+            content.categories.removeAll { $0["id"]?.text == droppedId }
+            content.games[droppedId] = nil
             catalog.editions[english] = content
+        } _: { server in
+            // When a new launch (nothing in memory) synchronizes
+            let cache = CatalogCache(
+                upstream: server.upstream(), cacheDirectory: directory.child("cache"),
+                bundleDirectory: directory.child("out"), clock: clock, logger: silentLogger)
+            let report = await cache.synchronize()
+            await cache.flush()
+            // Then the disk entry was sent and forgotten as removed
+            #expect(report.keys == 1)
+            #expect(report.removed == 1)
+            let withoutBundle = CatalogCache(
+                upstream: server.upstream(), cacheDirectory: directory.child("cache"), bundleDirectory: nil, clock: clock,
+                logger: silentLogger)
+            #expect(withoutBundle.cachedContent(for: .gamesPage(english, categoryId: droppedId, offset: 0)) == .miss)
         }
-        // When a new launch (nothing in memory) synchronizes
-        let cache = CatalogCache(
-            upstream: server.upstream(), cacheDirectory: directory.child("cache"), bundleDirectory: directory.child("out"),
-            clock: clock, logger: silentLogger)
-        let report = await cache.synchronize()
-        await cache.flush()
-        // Then the disk entry was sent and forgotten as removed
-        #expect(report.keys == 1)
-        #expect(report.removed == 1)
-        let withoutBundle = CatalogCache(
-            upstream: server.upstream(), cacheDirectory: directory.child("cache"), bundleDirectory: nil, clock: clock,
-            logger: silentLogger)
-        #expect(withoutBundle.cachedContent(for: .gamesPage(english, categoryId: dropped, offset: 0)) == .miss)
-        await server.simulator.stop()
     }
 
     @Test func manyKeysGoOutInBatchesUnderTheConfiguredSize() async throws {

@@ -27,13 +27,7 @@ struct SnapshotUpdaterKillTests {
 
     @Test func aKillDuringTheDownloadLeavesThePreviousGenerationServing() async throws {
         let fixture = try await PublishedSetFixture()
-        do {
-            try await killDuringDownload(fixture)
-        } catch {
-            await fixture.stop()
-            throw error
-        }
-        await fixture.stop()
+        try await withCleanup({ await fixture.stop() }) { try await killDuringDownload(fixture) }
     }
 
     func killDuringDownload(_ fixture: PublishedSetFixture) async throws {

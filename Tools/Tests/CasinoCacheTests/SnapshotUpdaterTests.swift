@@ -14,13 +14,7 @@ struct SnapshotUpdaterTests {
     /// Runs `body` with a fresh fixture, stopping the simulator afterwards.
     func withFixture(_ body: (PublishedSetFixture) async throws -> Void) async throws {
         let fixture = try await PublishedSetFixture()
-        do {
-            try await body(fixture)
-        } catch {
-            await fixture.stop()
-            throw error
-        }
-        await fixture.stop()
+        try await withCleanup({ await fixture.stop() }) { try await body(fixture) }
     }
 
     func installation(_ outcome: SnapshotUpdater.Outcome) throws -> SnapshotUpdater.Installation {

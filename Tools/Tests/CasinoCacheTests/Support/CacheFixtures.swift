@@ -210,6 +210,22 @@ extension CacheTestEnvironment {
     }
 }
 
+/// Runs `body`, then `cleanup`, also when `body` throws: a fixture that starts a server stops it
+/// whatever the test does.
+nonisolated(nonsending) func withCleanup<Value>(
+    _ cleanup: () async -> Void, _ body: () async throws -> Value
+) async throws -> Value {
+    let value: Value
+    do {
+        value = try await body()
+    } catch {
+        await cleanup()
+        throw error
+    }
+    await cleanup()
+    return value
+}
+
 /// Polls `condition` every 2 ms until it holds or `timeout` passes: generous, because tests run in
 /// parallel on 2 busy cores, and bounded, so a test never hangs.
 nonisolated(nonsending) func eventually(timeout: Duration = .seconds(60), _ condition: () -> Bool) async {

@@ -36,13 +36,7 @@ struct PlayerFixture {
         in directory: TemporaryDirectory, players: [String] = [alice, bob], _ body: (PlayerFixture) async throws -> Void
     ) async throws {
         let fixture = try await start(in: directory, players: players)
-        do {
-            try await body(fixture)
-        } catch {
-            await fixture.stop()
-            throw error
-        }
-        await fixture.stop()
+        try await withCleanup({ await fixture.stop() }) { try await body(fixture) }
     }
 
     var simulator: CatalogSimulator { server.simulator }

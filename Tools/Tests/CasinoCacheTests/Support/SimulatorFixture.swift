@@ -97,12 +97,6 @@ extension SimulatorFixture {
         _ body: (SimulatorFixture) async throws -> Void
     ) async throws {
         let server = try await start(in: directory, serving: change)
-        do {
-            try await body(server)
-        } catch {
-            await server.simulator.stop()
-            throw error
-        }
-        await server.simulator.stop()
+        try await withCleanup({ await server.simulator.stop() }) { try await body(server) }
     }
 }
