@@ -229,10 +229,11 @@ public import Logging
             case .read: entries[entry.key] = entry
             }
         }
+        // Queued writes of keys that have no file yet: a read would answer them.
         let queued = state.withLock { state in
             state.pending.values.compactMap(\.entry).filter { $0.key.scope == .global }
         }
-        for entry in queued where entries[entry.key] == nil { entries[entry.key] = self.entry(for: entry.key) }
+        for entry in queued where entries[entry.key] == nil { entries[entry.key] = entry }
         return entries.values.sorted { $0.key.description < $1.key.description }
     }
 

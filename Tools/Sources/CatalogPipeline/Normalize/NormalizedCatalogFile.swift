@@ -144,24 +144,21 @@ public enum NormalizedCatalogFile {
             let decoded = try ParallelMap.map(count: batch.count) { index throws(PipelineError) in
                 try JSONInput.decode(Line.self, from: batch[index].bytes, file: path, record: "line \(batch[index].number)")
             }
+            // Consecutive pages go to the sink together; the order check keeps them in one edition.
             var pages: [GamesPage] = []
-            var pagesEdition: Edition?
+            func handOverPages() throws(PipelineError) {
+                guard let edition = order.current, !pages.isEmpty else { return }
+                try sink.pages(pages, of: edition)
+                pages = []
+            }
             for (line, (number, _)) in zip(decoded, batch) {
                 let record = "line \(number)"
                 if let page = line.page, let edition = line.edition, line.catalog == nil, line.categories == nil {
                     try order.page(of: edition, file: path, record: record)
-                    if pagesEdition != edition, !pages.isEmpty {
-                        try sink.pages(pages, of: pagesEdition!)
-                        pages = []
-                    }
-                    pagesEdition = edition
                     pages.append(page)
                     continue
                 }
-                if !pages.isEmpty {
-                    try sink.pages(pages, of: pagesEdition!)
-                    pages = []
-                }
+                try handOverPages()
                 if let header = line.catalog, line.edition == nil, line.categories == nil, line.page == nil {
                     try order.begin(header, file: path, record: record)
                     try sink.begin(header)
@@ -175,7 +172,7 @@ public enum NormalizedCatalogFile {
                         file: path, record: record)
                 }
             }
-            if !pages.isEmpty { try sink.pages(pages, of: pagesEdition!) }
+            try handOverPages()
         }
         while true {
             let next: (number: Int, bytes: Data)?
@@ -203,7 +200,8 @@ public enum NormalizedCatalogFile {
     private struct Order {
         private var editions: [Edition]?
         private var next = 0  // index of the edition whose categories come next
-        private var current: Edition?
+        /// The edition whose pages may come now: the last whose categories came.
+        private(set) var current: Edition?
 
         mutating func begin(_ header: CatalogHeader, file: String, record: String) throws(PipelineError) {
             guard editions == nil else { throw misplaced("a second \"catalog\" line", file, record) }
