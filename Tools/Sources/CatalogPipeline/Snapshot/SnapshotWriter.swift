@@ -48,22 +48,13 @@ public struct SnapshotWriter: Sendable {
     public func render(
         _ catalog: Catalog, images: BundledImages? = nil
     ) throws(PipelineError) -> (files: [RenderedFile], manifest: Manifest) {
-        try render(catalog, images: images, reusing: nil)
-    }
-
-    /// Renders the catalogue; a file whose content `previous` already holds keeps its bytes.
-    /// (Image files need no reuse: named by their SHA-256, equal content is equal bytes.)
-    func render(
-        _ catalog: Catalog, images: BundledImages?, reusing previous: PreviousSnapshot?
-    ) throws(PipelineError) -> (files: [RenderedFile], manifest: Manifest) {
-        // The file count is known before anything is encoded: refuse at once what is over it.
-        try checkFileCount(catalog.editions.reduce(0) { $0 + 1 + $1.pages.count })
+        try checkFileCount(of: catalog)
         var jobs: [Job] = []
         for edition in catalog.editions {
             jobs.append(Job(edition.categories, of: edition.edition))
             jobs += edition.pages.map { Job($0, of: edition.edition) }
         }
-        let rendered = try render(jobs, generatedAt: catalog.generatedAt, previous: previous)
+        let rendered = try render(jobs, generatedAt: catalog.generatedAt, previous: nil)
         var files = rendered.map(\.file).sorted { $0.path < $1.path }
         if let images {
             files += images.files.sorted { $0.key < $1.key }.map { RenderedFile(path: $0.key, data: $0.value) }
@@ -91,7 +82,9 @@ public struct SnapshotWriter: Sendable {
         }
     }
 
-    /// Renders `jobs` on every core; results come back in job order.
+    /// Renders `jobs` on every core; results come back in job order. A file whose content
+    /// `previous` already holds keeps its bytes (image files need no such reuse: named by their
+    /// SHA-256, equal content is equal bytes).
     func render(
         _ jobs: [Job], generatedAt: Date, previous: PreviousSnapshot?
     ) throws(PipelineError) -> [(file: RenderedFile, entry: Manifest.Entry)] {
@@ -106,6 +99,12 @@ public struct SnapshotWriter: Sendable {
                 try Self.render(page, key: job.key, count: job.count, total: job.total, generatedAt: generatedAt, previous: previous)
             }
         }
+    }
+
+    /// Refuses a whole catalogue before anything is encoded when its files (a categories list and
+    /// the pages of each edition) are more than an app would take.
+    func checkFileCount(of catalog: Catalog) throws(PipelineError) {
+        try checkFileCount(catalog.editions.reduce(0) { $0 + 1 + $1.pages.count })
     }
 
     /// Refuses a snapshot of `count` files when an app would refuse it.
@@ -254,7 +253,7 @@ public struct SnapshotWriter: Sendable {
     ///   - directory: The snapshot directory to replace.
     @discardableResult
     public func write(_ catalog: Catalog, images: BundledImages? = nil, to directory: URL) throws(PipelineError) -> Manifest {
-        try checkFileCount(catalog.editions.reduce(0) { $0 + 1 + $1.pages.count })
+        try checkFileCount(of: catalog)
         var stream = try stream(to: directory)
         do throws(PipelineError) {
             try catalog.deliver(to: &stream)
