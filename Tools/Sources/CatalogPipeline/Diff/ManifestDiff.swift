@@ -36,22 +36,30 @@ public struct ManifestDiff: Sendable, Hashable {
 
     /// Compares two manifests by ``SnapshotKey``; equal content hashes count as unchanged.
     public init(from old: Manifest, to new: Manifest) {
-        let oldByKey = Dictionary(old.files.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        let newByKey = Dictionary(new.files.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        added = new.files.filter { oldByKey[$0.key] == nil }.sorted { $0.key < $1.key }
-        removed = old.files.filter { newByKey[$0.key] == nil }.sorted { $0.key < $1.key }
-        changed = new.files.compactMap { entry in
-            guard let previous = oldByKey[entry.key], previous.contentHash != entry.contentHash else { return nil }
-            return Change(old: previous, new: entry)
-        }.sorted { $0.new.key < $1.new.key }
-        let oldImages = Dictionary((old.images ?? []).map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
-        let newImages = Dictionary((new.images ?? []).map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
-        addedImages = newImages.values.filter { oldImages[$0.url] == nil }.sorted { $0.url < $1.url }
-        removedImages = oldImages.values.filter { newImages[$0.url] == nil }.sorted { $0.url < $1.url }
-        changedImages = newImages.values.compactMap { image in
-            guard let previous = oldImages[image.url], previous.sha256 != image.sha256 else { return nil }
-            return ImageChange(old: previous, new: image)
-        }.sorted { $0.new.url < $1.new.url }
+        let files = Self.compare(old.files, new.files, by: \.key, version: \.contentHash)
+        (added, removed) = (files.added, files.removed)
+        changed = files.changed.map { Change(old: $0.old, new: $0.new) }
+        let images = Self.compare(old.images ?? [], new.images ?? [], by: \.url, version: \.sha256)
+        (addedImages, removedImages) = (images.added, images.removed)
+        changedImages = images.changed.map { ImageChange(old: $0.old, new: $0.new) }
+    }
+
+    /// What only `new` holds, what only `old` holds, and what both hold under one key in another
+    /// version (the first item of a key counts), each sorted by key.
+    private static func compare<Item, Key: Hashable & Comparable>(
+        _ old: [Item], _ new: [Item], by key: (Item) -> Key, version: (Item) -> String
+    ) -> (added: [Item], removed: [Item], changed: [(old: Item, new: Item)]) {
+        let oldByKey = Dictionary(old.map { (key($0), $0) }, uniquingKeysWith: { first, _ in first })
+        let newByKey = Dictionary(new.map { (key($0), $0) }, uniquingKeysWith: { first, _ in first })
+        let changed = new.compactMap { item -> (old: Item, new: Item)? in
+            guard let previous = oldByKey[key(item)], version(previous) != version(item) else { return nil }
+            return (previous, item)
+        }
+        return (
+            new.filter { oldByKey[key($0)] == nil }.sorted { key($0) < key($1) },
+            old.filter { newByKey[key($0)] == nil }.sorted { key($0) < key($1) },
+            changed.sorted { key($0.new) < key($1.new) }
+        )
     }
 
     /// Whether the two directories hold the same content and images.
