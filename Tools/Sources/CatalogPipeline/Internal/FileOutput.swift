@@ -64,8 +64,7 @@ enum FileOutput {
     /// Writes `data` to `url` through a temporary file and a rename, so readers never see a
     /// partial file and a failure leaves the previous file in place.
     static func writeAtomically(_ data: Data, to url: URL) throws(PipelineError) {
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(
-            ".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        let temporary = temporarySibling(of: url)
         do {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -74,6 +73,16 @@ enum FileOutput {
             try? FileManager.default.removeItem(at: temporary)
             throw PipelineError(.io, "cannot write: \(error.localizedDescription)", file: url.relativePath)
         }
+        try move(temporary, intoPlaceOf: url)
+    }
+
+    /// Where a new version of `url` is written before it replaces it: `.<name>.<UUID>.tmp` beside it.
+    static func temporarySibling(of url: URL) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+    }
+
+    /// Renames `temporary` over `url` in one step; on failure `temporary` is removed and `url` kept.
+    static func move(_ temporary: URL, intoPlaceOf url: URL) throws(PipelineError) {
         guard rename(temporary.path, url.path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: temporary)

@@ -41,8 +41,7 @@ public enum NormalizedCatalogFile {
         /// - Throws: ``PipelineError`` when the temporary file cannot be created.
         public init(to url: URL) throws(PipelineError) {
             self.url = url
-            temporary = url.deletingLastPathComponent().appendingPathComponent(
-                ".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+            temporary = FileOutput.temporarySibling(of: url)
             do {
                 try FileManager.default.createDirectory(
                     at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -77,11 +76,7 @@ public enum NormalizedCatalogFile {
                 discard()
                 throw PipelineError(.io, "cannot write: \(error.localizedDescription)", file: url.relativePath)
             }
-            guard rename(temporary.path, url.path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                discard()
-                throw PipelineError(.io, "cannot move the new file into place: \(reason)", file: url.relativePath)
-            }
+            try FileOutput.move(temporary, intoPlaceOf: url)
         }
 
         /// Removes the temporary file after a failure; the previous file stays.
