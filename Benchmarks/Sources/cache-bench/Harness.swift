@@ -98,6 +98,28 @@ nonisolated(nonsending) func measureAsync(samples: Int = 200, warmup: Int = 20, 
     return Samples(values: values)
 }
 
+/// ``measurePair(samples:warmup:batch:floor:operation:)`` for an async operation against a
+/// synchronous floor, their samples interleaved the same way.
+nonisolated(nonsending) func measurePairAsync(
+    samples: Int = 200, warmup: Int = 20, batch: Int = 1, floor: () -> Void, operation: () async throws -> Void
+) async rethrows -> (floor: Samples, operation: Samples) {
+    for _ in 0..<warmup {
+        for _ in 0..<batch { floor() }
+        for _ in 0..<batch { try await operation() }
+    }
+    var floorValues: [Double] = []
+    var operationValues: [Double] = []
+    for _ in 0..<samples {
+        var start = clock.now
+        for _ in 0..<batch { floor() }
+        floorValues.append(nanoseconds(clock.now - start) / Double(batch))
+        start = clock.now
+        for _ in 0..<batch { try await operation() }
+        operationValues.append(nanoseconds(clock.now - start) / Double(batch))
+    }
+    return (Samples(values: floorValues), Samples(values: operationValues))
+}
+
 func format(_ nanoseconds: Double) -> String {
     if nanoseconds < 1_000 { return String(format: "%.0f ns", nanoseconds) }
     if nanoseconds < 1_000_000 { return String(format: "%.1f µs", nanoseconds / 1_000) }

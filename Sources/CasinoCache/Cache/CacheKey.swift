@@ -69,7 +69,7 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
 
     /// Hashes what tells keys apart in practice (the category and offset of a page, the language
     /// of a category list, a user's id) and leaves the rest to `==`, which compares every field:
-    /// a memory hit hashes its key once, and hashing every string of it cost a third of the hit.
+    /// the fields the memory tier hashes too, with its own hash function.
     public func hash(into hasher: inout Hasher) {
         switch content {
         case .categories(let edition):

@@ -34,7 +34,7 @@ extension CatalogCache {
         let snapshotGeneratedAt = bundled?.generatedAt
         let hit = memory.hit(
             for: key, classify: { Self.answer(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
-            read: { entry, answer -> CacheResult<Value> in
+            read: { entry, answer -> CacheResult<Value>? in
                 if needsFound, answer != .fresh { found = Found(entry: copy entry, tier: .memory, answer: answer) }
                 return Self.result(
                     entry, tier: .memory, answer: answer, now: now, snapshotGeneratedAt: snapshotGeneratedAt, extract)
@@ -43,6 +43,26 @@ extension CatalogCache {
         guard let below = lookupBelowMemory(key, now: now, timeToLive: timeToLive) else { return nil }
         found = below
         return result(below, now: now, extract)
+    }
+
+    /// A memory hit on the page at `offset` of `categoryId` in `edition`, found from those parts
+    /// (no ``CacheKey`` is built): the app's most frequent read. With `freshOnly`, only a fresh
+    /// hit answers; anything else is left uncounted to the full lookup, which starts its refresh.
+    @inline(__always)
+    func memoryHit<Value: Sendable>(
+        gamesPage edition: Edition, categoryId: String, offset: Int, now: Date, freshOnly: Bool,
+        _ extract: (CatalogContent) -> Value
+    ) -> CacheResult<Value>? {
+        let timeToLive = gamesPageTimeToLive
+        let snapshotGeneratedAt = bundled?.generatedAt
+        return memory.hit(
+            gamesPage: edition, categoryId: categoryId, offset: offset, scope: .global,
+            classify: { Self.answer(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
+            read: { entry, answer -> CacheResult<Value>? in
+                if freshOnly, answer != .fresh { return nil }
+                return Self.result(
+                    entry, tier: .memory, answer: answer, now: now, snapshotGeneratedAt: snapshotGeneratedAt, extract)
+            })
     }
 
     /// Disk, then the bundle: the entry found is counted and put in memory.

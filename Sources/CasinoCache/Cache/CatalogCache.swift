@@ -191,7 +191,13 @@ public final class CatalogCache: Sendable {
     /// A page of games from memory, disk or the bundle, without waiting and without touching the
     /// network. `.miss` when nothing is there.
     public func cachedGamesPage(edition: Edition, categoryId: String, offset: Int = 0) -> CacheResult<GamesPage> {
-        cachedAnswer(for: .gamesPage(edition, categoryId: categoryId, offset: offset), Self.gamesPage)
+        let now = currentDate()
+        if let hit = memoryHit(
+            gamesPage: edition, categoryId: categoryId, offset: offset, now: now, freshOnly: false, Self.gamesPage)
+        {
+            return hit
+        }
+        return cachedAnswer(for: .gamesPage(edition, categoryId: categoryId, offset: offset), now: now, Self.gamesPage)
     }
 
     /// An edition's categories: fresh without the network; stale or bundled at once with a
@@ -207,8 +213,28 @@ public final class CatalogCache: Sendable {
     /// from the upstream every time.
     ///
     /// - Throws: ``CacheError`` only when nothing is cached and the upstream fails.
+    ///
+    /// Inlinable: a fresh page in memory is answered by a synchronous call in the caller's own
+    /// frame, so a hit costs no async call (an async call alone costs about as much as a hit).
+    @inlinable
     public nonisolated(nonsending) func gamesPage(
         edition: Edition, categoryId: String, offset: Int = 0
+    ) async throws -> CacheResult<GamesPage> {
+        if let fresh = freshGamesPageInMemory(edition: edition, categoryId: categoryId, offset: offset) { return fresh }
+        return try await answerGamesPage(edition: edition, categoryId: categoryId, offset: offset)
+    }
+
+    /// ``gamesPage(edition:categoryId:offset:)``'s fast path: a fresh memory hit, else `nil`.
+    @usableFromInline
+    func freshGamesPageInMemory(edition: Edition, categoryId: String, offset: Int) -> CacheResult<GamesPage>? {
+        memoryHit(
+            gamesPage: edition, categoryId: categoryId, offset: offset, now: currentDate(), freshOnly: true, Self.gamesPage)
+    }
+
+    /// ``gamesPage(edition:categoryId:offset:)`` when its fast path did not answer.
+    @usableFromInline
+    nonisolated(nonsending) func answerGamesPage(
+        edition: Edition, categoryId: String, offset: Int
     ) async throws -> CacheResult<GamesPage> {
         try await answer(for: .gamesPage(edition, categoryId: categoryId, offset: offset), Self.gamesPage)
     }
@@ -263,9 +289,9 @@ public final class CatalogCache: Sendable {
     /// builds its answer where the caller returns it.
     @inline(__always)
     private func cachedAnswer<Value: Sendable>(
-        for key: CacheKey, _ extract: (CatalogContent) -> Value
+        for key: CacheKey, now: Date? = nil, _ extract: (CatalogContent) -> Value
     ) -> CacheResult<Value> {
-        let now = currentDate()
+        let now = now ?? currentDate()
         var found: Found?
         guard isCached(key), let result = lookup(key, now: now, needsFound: false, found: &found, extract) else {
             record { $0.misses += 1 }

@@ -4,87 +4,116 @@ import Foundation
 /// The in-memory tier: a least-recently-used map bounded by entry count and by approximate cost.
 ///
 /// Guarded by an OS lock (`os_unfair_lock` or `pthread_mutex_t`), not an actor and not `NSCache`
-/// (`NSCache` is about 10× slower on Linux). The entries sit in one array, each with the tick of its
-/// last use, and a dictionary maps each key to its place: a hit is one dictionary lookup and a tick
-/// written in place, and retains nothing but the value it answers. The least recently used entry is
-/// found by a scan only when an insert goes over a limit (at most ``countLimit`` entries).
+/// (`NSCache` is about 10× slower on Linux). The entries sit in one array, each with its key's
+/// hash and the tick of its last use; the tier's own hash table (``MemoryTierIndex``) maps hashes
+/// to places. A hit hashes its key outside the lock, compares the stored key in place, writes a
+/// tick only when the entry was not already the most recently used, and retains nothing but the
+/// value it answers. A page can be looked up from its parts, without building a ``CacheKey``. The
+/// least recently used entry is found by a scan only when an insert goes over a limit (at most
+/// ``countLimit`` entries).
 @_spi(Tiers) public final class MemoryTier: Sendable {
     /// The most entries kept: 500 by default.
     public let countLimit: Int
     /// The most approximate bytes kept (``CatalogContent/approximateCost``): 8 MiB by default.
     public let costLimit: Int
+    /// The seed of this tier's key hashes (``KeyHasher``), drawn once per tier.
+    private let seed = Int.random(in: .min ... .max)
 
-    /// One stored entry and when it was last used.
+    /// One stored entry, its key's hash and parts, and when it was last used.
     private struct Slot {
         let entry: CacheEntry
+        let key: MemoryTierKey
+        let hash: Int
         let cost: Int
         var lastUse: UInt64
-    }
 
-    /// A key as the tier's dictionary hashes it: the fields ``CacheKey/hash(into:)`` combines, through
-    /// ``KeyHasher`` (eight bytes at a time, seeded by the dictionary) instead of SipHash, which was a
-    /// fifth of a memory hit. Swift's dictionaries hash through `_rawHashValue(seed:)`; implementing
-    /// it is how a type chooses its hash function, and it is kept to this private key, so every other
-    /// set or dictionary of ``CacheKey`` hashes as usual. Equal keys hash equal: strings are hashed
-    /// in their NFC form, as `==` compares them.
-    struct TierKey: Hashable {
-        let key: CacheKey
-
-        @inline(__always)
-        init(_ key: CacheKey) { self.key = key }
-
-        @inline(__always)
-        static func == (lhs: TierKey, rhs: TierKey) -> Bool { lhs.key == rhs.key }
-
-        func hash(into hasher: inout Hasher) { hasher.combine(_rawHashValue(seed: 0)) }
-
-        func _rawHashValue(seed: Int) -> Int {
-            var hasher = KeyHasher(seed: seed)
-            switch key.content {
-            case .categories(let edition):
-                hasher.combine(edition.language)
-            case .gamesPage(_, let categoryId, let offset):
-                hasher.combine(categoryId)
-                hasher.combine(offset)
-            }
-            if case .user(let id) = key.scope { hasher.combine(id) }
-            return hasher.finalize()
-        }
+        /// Where `key` lies in a slot, for lookups that compare it through a pointer.
+        static let keyOffset = MemoryLayout<Slot>.offset(of: \.key).unsafelyUnwrapped
     }
 
     private struct State {
-        /// Where each key's slot is in `slots`.
-        var places: [TierKey: Int] = [:]
+        var index = MemoryTierIndex()
         var slots: [Slot] = []
         var tick: UInt64 = 0
         var totalCost = 0
         var evictions = 0
         var answers = AnswerCounts()
 
-        /// The place of `key`'s slot, marked as just used.
+        /// The bucket and place of the entry with `hash` whose key `matches`, compared where it lies.
         @inline(__always)
-        mutating func touch(_ key: CacheKey) -> Int? {
-            guard let place = places[TierKey(key)] else { return nil }
-            tick &+= 1
-            slots[place].lastUse = tick
-            return place
+        func find(hash: Int, where matches: (UnsafePointer<MemoryTierKey>) -> Bool) -> (bucket: Int, place: Int)? {
+            slots.withUnsafeBufferPointer { slots in
+                let base = UnsafeRawPointer(slots.baseAddress.unsafelyUnwrapped)
+                return index.find(hash: hash) { place in
+                    let key = base + place * MemoryLayout<Slot>.stride + Slot.keyOffset
+                    return matches(key.assumingMemoryBound(to: MemoryTierKey.self))
+                }
+            }
         }
 
-        /// Removes `key`'s slot; the last slot moves into its place.
-        mutating func remove(_ key: CacheKey) {
-            guard let place = places.removeValue(forKey: TierKey(key)) else { return }
+        @inline(__always)
+        func find(_ key: CacheKey, hash: Int) -> (bucket: Int, place: Int)? {
+            find(hash: hash) { $0.isKey(key) }
+        }
+
+        /// Marks the slot at `place` as just used; nothing is written when it already is the most
+        /// recently used (a screen reading one page again and again, or two threads reading it).
+        @inline(__always)
+        mutating func touch(_ place: Int) {
+            if slots[place].lastUse != tick {
+                tick &+= 1
+                slots[place].lastUse = tick
+            }
+        }
+
+        /// Removes the slot at `place` (found in `bucket`); the last slot moves into its place.
+        mutating func remove(bucket: Int, place: Int) {
+            index.remove(bucket: bucket)
             totalCost -= slots[place].cost
-            if place != slots.count - 1 {
-                slots.swapAt(place, slots.count - 1)
-                places[TierKey(slots[place].entry.key)] = place
+            let last = slots.count - 1
+            if place != last {
+                index.move(hash: slots[last].hash, from: last, to: place)
+                slots.swapAt(place, last)
             }
             slots.removeLast()
+        }
+
+        mutating func remove(_ key: CacheKey, hash: Int) {
+            if let (bucket, place) = find(key, hash: hash) { remove(bucket: bucket, place: place) }
         }
 
         /// The keys, least recently used first.
         var keysByRecency: [CacheKey] {
             slots.sorted { $0.lastUse < $1.lastUse }.map(\.entry.key)
         }
+    }
+
+    /// The hash of `key` in this tier: the fields that tell keys apart in practice (a page's
+    /// category and offset, a category list's language, a user's id); `==` compares the rest.
+    /// Strings are hashed in their NFC form, as `==` compares them.
+    @inline(__always)
+    private func hash(_ key: CacheKey) -> Int {
+        switch key.content {
+        case .categories(let edition): hash(categories: edition.language, scope: key.scope)
+        case .gamesPage(_, let categoryId, let offset): hash(gamesPage: categoryId, offset: offset, scope: key.scope)
+        }
+    }
+
+    @inline(__always)
+    private func hash(gamesPage categoryId: String, offset: Int, scope: CacheScope) -> Int {
+        var hasher = KeyHasher(seed: seed)
+        hasher.combine(categoryId)
+        hasher.combine(offset)
+        if case .user(let id) = scope { hasher.combine(id) }
+        return hasher.finalize()
+    }
+
+    @inline(__always)
+    private func hash(categories language: String, scope: CacheScope) -> Int {
+        var hasher = KeyHasher(seed: seed)
+        hasher.combine(language)
+        if case .user(let id) = scope { hasher.combine(id) }
+        return hasher.finalize()
     }
 
     private let state = Locked(State())
@@ -99,29 +128,59 @@ import Foundation
 
     /// The entry for `key`, marked as just used.
     public func entry(for key: CacheKey) -> CacheEntry? {
-        state.withLock { state in state.touch(key).map { state.slots[$0].entry } }
+        let hash = hash(key)
+        return state.withLock { state in
+            guard let (_, place) = state.find(key, hash: hash) else { return nil }
+            state.touch(place)
+            return state.slots[place].entry
+        }
     }
 
     /// The cache's hot path: the entry for `key`, marked as just used, answered as `classify` says
-    /// from its origin and storage date, counted in ``answers``, and read by `read`, all under one
-    /// lock. `read` builds the caller's answer from the entry in place: a hit copies out only what
-    /// `read` returns. (`classify` takes two fields, not the entry: passing the entry would copy it.)
+    /// from its origin and storage date, read by `read`, and counted in ``answers`` unless `read`
+    /// declines (returns `nil`), all under one lock. `read` builds the caller's answer from the
+    /// entry in place: a hit copies out only what `read` returns. (`classify` takes two fields,
+    /// not the entry: passing the entry would copy it.)
     @inline(__always)
     func hit<Answer>(
         for key: CacheKey, classify: (CacheOrigin, Date) -> CacheAnswer,
-        read: (borrowing CacheEntry, CacheAnswer) -> Answer
+        read: (borrowing CacheEntry, CacheAnswer) -> Answer?
+    ) -> Answer? {
+        hit(hash: hash(key), where: { $0.isKey(key) }, classify: classify, read: read)
+    }
+
+    /// ``hit(for:classify:read:)`` for the page at `offset` of `categoryId` in `edition`, found from
+    /// those parts: the app's most frequent read builds no ``CacheKey``.
+    @inline(__always)
+    func hit<Answer>(
+        gamesPage edition: Edition, categoryId: String, offset: Int, scope: CacheScope,
+        classify: (CacheOrigin, Date) -> CacheAnswer, read: (borrowing CacheEntry, CacheAnswer) -> Answer?
+    ) -> Answer? {
+        hit(
+            hash: hash(gamesPage: categoryId, offset: offset, scope: scope),
+            where: { $0.isGamesPage(edition, categoryId: categoryId, offset: offset, scope: scope) },
+            classify: classify, read: read)
+    }
+
+    @inline(__always)
+    private func hit<Answer>(
+        hash: Int, where matches: (UnsafePointer<MemoryTierKey>) -> Bool, classify: (CacheOrigin, Date) -> CacheAnswer,
+        read: (borrowing CacheEntry, CacheAnswer) -> Answer?
     ) -> Answer? {
         state.withLock { state -> Answer? in
-            guard let place = state.touch(key) else { return nil }
+            guard let (_, place) = state.find(hash: hash, where: matches) else { return nil }
+            state.touch(place)
             let answer = classify(state.slots[place].entry.origin, state.slots[place].entry.storedAt)
+            guard let result = read(state.slots[place].entry, answer) else { return nil }
             state.answers.count(answer)
-            return read(state.slots[place].entry, answer)
+            return result
         }
     }
 
     /// The entry for `key`, without marking it used.
     func peek(_ key: CacheKey) -> CacheEntry? {
-        state.withLock { state in state.places[TierKey(key)].map { state.slots[$0].entry } }
+        let hash = hash(key)
+        return state.withLock { state in state.find(key, hash: hash).map { state.slots[$0.place].entry } }
     }
 
     /// The entries of `scope` held now, without marking them used: what bulk validation checks.
@@ -134,29 +193,39 @@ import Foundation
 
     public func store(_ entry: CacheEntry) {
         let cost = entry.content.approximateCost
+        let hash = hash(entry.key)
         state.withLock { state in
-            state.remove(entry.key)
+            state.remove(entry.key, hash: hash)
             state.tick &+= 1
-            state.places[TierKey(entry.key)] = state.slots.count
-            state.slots.append(Slot(entry: entry, cost: cost, lastUse: state.tick))
+            state.index.insert(hash: hash, place: state.slots.count)
+            state.slots.append(
+                Slot(entry: entry, key: MemoryTierKey(entry.key), hash: hash, cost: cost, lastUse: state.tick))
             state.totalCost += cost
             while state.slots.count > countLimit || (state.totalCost > costLimit && state.slots.count > 1) {
-                guard let oldest = state.slots.min(by: { $0.lastUse < $1.lastUse })?.entry.key, oldest != entry.key
+                guard let oldest = state.slots.indices.min(by: { state.slots[$0].lastUse < state.slots[$1].lastUse }),
+                    state.slots[oldest].entry.key != entry.key
                 else { break }
-                state.remove(oldest)
+                state.remove(state.slots[oldest].entry.key, hash: state.slots[oldest].hash)
                 state.evictions += 1
             }
         }
     }
 
     public func removeEntry(for key: CacheKey) {
-        state.withLock { $0.remove(key) }
+        let hash = hash(key)
+        state.withLock { $0.remove(key, hash: hash) }
     }
 
     public func removeAll(in scope: CacheScope?) {
         state.withLock { state in
-            for place in state.places.keys where scope == nil || place.key.scope == scope {
-                state.remove(place.key)
+            guard let scope else {
+                state.index.removeAll()
+                state.slots.removeAll()
+                state.totalCost = 0
+                return
+            }
+            for (key, hash) in state.slots.map({ ($0.entry.key, $0.hash) }) where key.scope == scope {
+                state.remove(key, hash: hash)
             }
         }
     }
@@ -172,8 +241,8 @@ import Foundation
     public func trim(keepingMostRecent count: Int) -> Int {
         state.withLock { state in
             guard state.slots.count > max(count, 0) else { return 0 }
-            let victims = state.keysByRecency.dropLast(max(count, 0))
-            for key in victims { state.remove(key) }
+            let victims = state.slots.sorted { $0.lastUse < $1.lastUse }.dropLast(max(count, 0))
+            for victim in victims { state.remove(victim.entry.key, hash: victim.hash) }
             return victims.count
         }
     }

@@ -218,6 +218,46 @@ struct CatalogCacheTests: CacheTestEnvironment {
         #expect(cache.cachedGamesPage(edition: english, categoryId: category.categoryId, offset: 10).value == nil)
     }
 
+    @Test func aPageReadByItsPartsAnswersAsAReadByItsKeyAndIsCountedOnce() async throws {
+        // Given a page fetched into memory (no disk, no bundle: memory is all there is)
+        let cache = makeCache(bundled: false, disk: false)
+        let page = try #require(bundle.catalog.editions[0].pages.first)
+        let key = CacheKey.gamesPage(english, categoryId: page.categoryId, offset: page.offset)
+        _ = try await cache.gamesPage(edition: english, categoryId: page.categoryId, offset: page.offset)
+        let callsAfterFetch = upstream.calls
+        // When it is read fresh by the synchronous, the async and the keyed reads
+        let fresh = [
+            cache.cachedGamesPage(edition: english, categoryId: page.categoryId, offset: page.offset),
+            try await cache.gamesPage(edition: english, categoryId: page.categoryId, offset: page.offset),
+            cache.cachedContent(for: key).map { content -> GamesPage in
+                guard case .gamesPage(let page) = content else { return GamesPage(categoryId: "", offset: 0, limit: 0, total: 0, items: []) }
+                return page
+            },
+        ]
+        // Then all three answer the same fresh page from memory, each counted once, with no upstream call
+        for result in fresh {
+            #expect(result == fresh[0])
+            #expect(result.state == .fresh && result.metadata?.tier == .memory && result.value == page)
+        }
+        #expect(cache.statistics().fresh == 3)
+        #expect(upstream.calls == callsAfterFetch)
+        // When the page's time to live has passed and the synchronous, then the async read answers
+        clock.advance(by: CatalogCache.Configuration.default.gamesPageTTL + .seconds(60))
+        #expect(cache.cachedGamesPage(edition: english, categoryId: page.categoryId, offset: page.offset).state == .stale)
+        let stale = try await cache.gamesPage(edition: english, categoryId: page.categoryId, offset: page.offset)
+        // Then both are stale, each counted once (the async fast path leaves a stale hit to the full
+        // lookup), and the async read refreshes it
+        #expect(stale.state == .stale && stale.value == page)
+        #expect(cache.statistics().stale == 2)
+        #expect(cache.statistics().fresh == 3)
+        await cache.waitForRefreshes()
+        #expect(upstream.calls == callsAfterFetch + 1)
+        // And another category, offset, edition or a user's scope is not this page
+        #expect(cache.cachedGamesPage(edition: english, categoryId: page.categoryId, offset: page.offset + 1).state == .miss)
+        #expect(cache.cachedGamesPage(edition: try Edition(id: "en-Android"), categoryId: page.categoryId, offset: page.offset).state == .miss)
+        #expect(cache.cachedContent(for: CacheKey.gamesPage(english, categoryId: page.categoryId, offset: page.offset, scope: .user("u1"))).state == .miss)
+    }
+
     @Test func aDiskEntryOlderThanTheShippedBundleGivesWayToTheBundle() async throws {
         // Given a page cached on disk long before this app's bundle was generated
         let oldClock = ManualClock(now: bundle.generatedAt.addingTimeInterval(-90 * 86_400))

@@ -137,6 +137,55 @@ import Testing
         #expect(tier.keysByRecency == ["d", "a"].map { Self.entry($0).key })
     }
 
+    @Test(arguments: [1_000, 40])
+    func agreesWithAModelLRUOverRandomStoresReadsAndRemovals(countLimit: Int) {
+        // Given a tier, a model of it (what each id holds, ids from least to most recently used),
+        // and a seeded stream of stores, reads and removals over 300 ids of 2 to 40 bytes (with a
+        // limit of 40, most stores evict)
+        let tier = MemoryTier(countLimit: countLimit, costLimit: .max)
+        var model: [String: Date] = [:]
+        var recency: [String] = []
+        var evictions = 0
+        var random = SplitMix64(seed: UInt64(countLimit))
+        let ids = (0..<300).map { "c\($0)" + String(repeating: "x", count: $0 % 39) }
+        func use(_ id: String) {
+            recency.removeAll { $0 == id }
+            recency.append(id)
+        }
+        for step in 0..<6_000 {
+            let id = ids[Int(random.next() % UInt64(ids.count))]
+            var entry = Self.entry(id)
+            switch random.next() % 10 {
+            case 0..<4:
+                // When an entry is stored
+                entry.storedAt = Date(timeIntervalSince1970: Double(step))
+                tier.store(entry)
+                model[id] = entry.storedAt
+                use(id)
+                if model.count > countLimit {
+                    model[recency.removeFirst()] = nil
+                    evictions += 1
+                }
+            case 4..<9:
+                // When an entry is read, then it is there exactly when the model has it
+                let found = tier.entry(for: entry.key)
+                #expect(found?.storedAt == model[id], "step \(step): \(id)")
+                #expect(found.map { $0.key == entry.key } ?? true, "step \(step): \(id)")
+                if model[id] != nil { use(id) }
+            default:
+                // When an entry is removed
+                tier.removeEntry(for: entry.key)
+                model[id] = nil
+                recency.removeAll { $0 == id }
+            }
+        }
+        // Then the tier holds what the model holds, in the same order of use
+        #expect(tier.count == model.count)
+        #expect(tier.keysByRecency == recency.map { Self.entry($0).key })
+        #expect(tier.evictions == evictions)
+        #expect((countLimit < ids.count) == (evictions > 0))
+    }
+
     @Test(.timeLimit(.minutes(5)))  // a hang detector
     func staysConsistentUnderConcurrentReadsAndWrites() async {
         let tier = MemoryTier(countLimit: 50)
@@ -152,5 +201,20 @@ import Testing
         }
         #expect(tier.count <= 50)
         #expect(tier.keysByRecency.count == tier.count)
+    }
+}
+
+/// A seeded generator (SplitMix64), so a randomized test runs the same operations every time.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
     }
 }
