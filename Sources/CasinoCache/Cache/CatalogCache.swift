@@ -212,10 +212,10 @@ public final class CatalogCache: Sendable {
     /// like ``categories(edition:)``. Pages past ``Configuration/maxCachedPagesPerCategory`` come
     /// from the upstream every time.
     ///
-    /// - Throws: ``CacheError`` only when nothing is cached and the upstream fails.
-    ///
     /// Inlinable: a fresh page in memory is answered by a synchronous call in the caller's own
     /// frame, so a hit costs no async call (an async call alone costs about as much as a hit).
+    ///
+    /// - Throws: ``CacheError`` only when nothing is cached and the upstream fails.
     @inlinable
     public nonisolated(nonsending) func gamesPage(
         edition: Edition, categoryId: String, offset: Int = 0
