@@ -5,12 +5,12 @@ import Foundation
 ///
 /// Guarded by an OS lock (`os_unfair_lock` or `pthread_mutex_t`), not an actor and not `NSCache`
 /// (`NSCache` is about 10× slower on Linux). The entries sit in one array, each with its key's
-/// hash and the tick of its last use; the tier's own hash table (``MemoryTierIndex``) maps hashes
-/// to places. A hit hashes its key outside the lock, compares the stored key in place, writes a
-/// tick only when the entry was not already the most recently used, and retains nothing but the
-/// value it answers. A page can be looked up from its parts, without building a ``CacheKey``. The
-/// least recently used entry is found by a scan only when an insert goes over a limit (at most
-/// ``countLimit`` entries).
+/// hash and parts (``MemoryTierKey``) and the tick of its last use; the tier's own hash table
+/// (``MemoryTierIndex``) maps hashes to places. A hit hashes its key outside the lock, compares the
+/// stored key's parts in place, writes a tick only when the entry was not already the most recently
+/// used, and retains nothing but the value it answers. A page can be looked up from its parts,
+/// without building a ``CacheKey``. The least recently used entry is found by a scan only when an
+/// insert goes over a limit (at most ``countLimit`` entries).
 @_spi(Tiers) public final class MemoryTier: Sendable {
     /// The most entries kept: 500 by default.
     public let countLimit: Int
