@@ -117,3 +117,41 @@ func profileStore(work: URL) async throws {
     }
     print("profile-store: \(format(nanoseconds(clock.now - start) / 5_000)) per store + flush")
 }
+
+/// Every page of every edition from an XML feed of `PROFILE_GAMES` games (40,000 by default) and a
+/// tenth as many categories, the shape of `xml-scale`, in a loop for `perf record`:
+/// `cache-bench profile-xml-source`. Prints the median of `PROFILE_LOOPS` runs (4 by default) of each
+/// phase, and of reading the feed alone (as many runs, before the others).
+func profileXMLFeedSource(work: URL) throws {
+    let environment = ProcessInfo.processInfo.environment
+    let games = Int(environment["PROFILE_GAMES"] ?? "") ?? 40_000
+    let loops = Int(environment["PROFILE_LOOPS"] ?? "") ?? 4
+    let feed = work.appendingPathComponent("feed-profile-source.xml")
+    try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+    try makeFeed(games: games, categories: games / 10).write(to: feed)
+    let parse = try measure(samples: loops, warmup: 0) { _ = try XMLFeedReader.read(contentsOf: feed) }
+    var initTimes: [Double] = [], editionTimes: [Double] = [], pageTimes: [Double] = [], totals: [Double] = []
+    var records = 0
+    for _ in 0..<loops {
+        let start = clock.now
+        let source = try XMLFeedSource(file: feed)
+        let initialized = clock.now
+        let list = try source.editions()
+        let listed = clock.now
+        for edition in list {
+            for category in edition.categories {
+                for page in category.pages { records += try source.page(page).records.count }
+            }
+        }
+        let paged = clock.now
+        initTimes.append(nanoseconds(initialized - start))
+        editionTimes.append(nanoseconds(listed - initialized))
+        pageTimes.append(nanoseconds(paged - listed))
+        totals.append(nanoseconds(paged - start))
+    }
+    func median(_ values: [Double]) -> String { format(values.sorted()[values.count / 2]) }
+    print(
+        "profile-xml-source, \(games) games: read alone \(format(parse.median)); source init \(median(initTimes)),"
+            + " editions \(median(editionTimes)), pages \(median(pageTimes)), total \(median(totals))"
+            + " (\(records / loops) records per run)")
+}

@@ -60,6 +60,7 @@ if sections.contains("profile-disk") { try await profileDiskHit(work: work) }
 if sections.contains("profile-cold") { try profileColdStart(work: work) }
 if sections.contains("profile-pipeline") { try profilePipeline(work: work) }
 if sections.contains("profile-xml") { try profileXMLFeed(work: work) }
+if sections.contains("profile-xml-source") { try profileXMLFeedSource(work: work) }
 if sections.contains("profile-store") { try await profileStore(work: work) }
 if wants("day") {
     print("")

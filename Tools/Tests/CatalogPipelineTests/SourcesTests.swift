@@ -2,6 +2,7 @@ import CasinoCacheTesting
 import CasinoCatalog
 import CatalogPipeline
 import Foundation
+import ProviderAPI
 import Testing
 
 @Suite struct XMLFeedSourceTests {
@@ -17,6 +18,57 @@ import Testing
         #expect(Set(catalog.editions.map(\.edition.language)).isSuperset(of: ["en", "fr"]))
         #expect(manifest.generatedAt == source.fetchedAt)
         #expect(SnapshotValidator().validate(directory: directory.child("out")).isValid)
+    }
+
+    @Test func listsEachCategorysGamesPerEditionByPositionThenDocumentOrder() throws {
+        // Given a feed whose categories are out of position order, with a game naming no platform,
+        // one listing a category twice, one with a lenient spelling and one naming only an unknown platform
+        let directory = try TemporaryDirectory()
+        let file = directory.child("feed.xml")
+        let xml = """
+            <feed provider="test"><categories>
+            <category id="B" position="2"><name lang="en">Bee</name></category>
+            <category id="A" position="1"><name lang="en">Ay</name><name lang="fr">Ah</name></category>
+            <category id="C"><name lang="en">See</name></category>
+            </categories><games>
+            <game id="g1"><platforms><platform>iPhone</platform></platforms>
+              <categories><category ref="A" position="2"/></categories></game>
+            <game id="g2"><categories><category ref="A" position="1"/><category ref="A" position="9"/><category ref="B"/></categories></game>
+            <game id="g3"><platforms><platform> android </platform></platforms>
+              <categories><category ref="A" position="2"/><category ref="C"/></categories></game>
+            <game id="g4"><platforms><platform>Toaster</platform></platforms>
+              <categories><category ref="C" position="5"/></categories></game>
+            </games></feed>
+            """
+        try Data(xml.utf8).write(to: file)
+        let source = try XMLFeedSource(file: file)
+
+        // When every page of every edition is read
+        var listed: [String: [String]] = [:]
+        var totals: [String: Int] = [:]
+        var order: [String: [String]] = [:]
+        for edition in try source.editions() {
+            for category in edition.categories {
+                let categoryId = category.record.value?.id?.text ?? "?"
+                order[edition.edition.id, default: []].append(categoryId)
+                totals["\(edition.edition.id)/\(categoryId)"] = category.record.value?.games?.total
+                for reference in category.pages {
+                    listed["\(edition.edition.id)/\(categoryId)", default: []] += try source.page(reference).records
+                        .map { $0.game.value?.id?.text ?? "?" }
+                }
+            }
+        }
+
+        // Then the editions are the languages × the platforms named, categories come by position then
+        // document order, and games by position then document order, a game naming no known platform everywhere
+        #expect(Set(order.keys) == ["en-iPhone", "en-Android", "fr-iPhone", "fr-Android"])
+        #expect(order.values.allSatisfy { $0 == ["A", "B", "C"] })
+        #expect(listed["en-iPhone/A"] == ["g2", "g1"])
+        #expect(listed["en-Android/A"] == ["g2", "g3"])
+        #expect(listed["fr-iPhone/B"] == ["g2"])
+        #expect(listed["en-iPhone/C"] == ["g4"])
+        #expect(listed["en-Android/C"] == ["g4", "g3"])
+        #expect(totals["en-Android/C"] == 2 && totals["en-iPhone/C"] == 1 && totals["fr-Android/A"] == 2)
     }
 
     @Test(arguments: [

@@ -18,16 +18,47 @@ public struct XMLFeedSource: CatalogSource {
     /// Category id → the games listing it, by position then document order: built once, so
     /// answering every category of every edition reads each game once, not once per category.
     private let members: [String: [Member]]
+    /// Every platform a game names: with the category names' languages, the feed's editions.
+    private let platforms: PlatformSet
+    /// The indices of `feed.categories` by position, then document order: the order of every edition.
+    private let categoryOrder: [Int]
 
-    /// A game's place in one category, and the platforms it runs on (empty: everywhere).
+    /// A game's place in one category, with the platforms it runs on inline: a page checks them for
+    /// every member, and a separate array per game cost a cache miss each on a large feed.
     private struct Member: Sendable {
-        var position: Int
         var index: Int
-        var platforms: [Platform]
+        var platforms: PlatformSet
+    }
 
-        /// Whether the game belongs in `edition`: it names no platform, or the edition's.
-        func isListed(in edition: Edition) -> Bool {
-            platforms.isEmpty || platforms.contains(edition.platform)
+    /// A set of ``Platform``s as bits; empty when a game names none (it then runs everywhere).
+    private struct PlatformSet: Sendable {
+        private var bits: UInt8 = 0
+
+        init() {}
+
+        init(_ platforms: some Sequence<Platform>) {
+            for platform in platforms { insert(platform) }
+        }
+
+        var isEmpty: Bool { bits == 0 }
+
+        /// The platforms, in ``Platform/allCases`` order.
+        var elements: [Platform] { Platform.allCases.filter(contains) }
+
+        func contains(_ platform: Platform) -> Bool { bits & Self.bit(platform) != 0 }
+
+        mutating func insert(_ platform: Platform) { bits |= Self.bit(platform) }
+
+        mutating func formUnion(_ other: PlatformSet) { bits |= other.bits }
+
+        /// Whether a game with these platforms belongs in `edition`: it names none, or the edition's.
+        func isListed(in edition: Edition) -> Bool { isEmpty || contains(edition.platform) }
+
+        private static func bit(_ platform: Platform) -> UInt8 {
+            // Four platforms today; the precondition guards the width if the vocabulary grows.
+            let offset = Platform.allCases.firstIndex(of: platform) ?? 0
+            precondition(offset < UInt8.bitWidth, "PlatformSet holds at most 8 platforms")
+            return 1 << offset
         }
     }
 
@@ -59,21 +90,32 @@ public struct XMLFeedSource: CatalogSource {
         }
         file = url.relativePath
         requestedEditions = editions
-        members = Self.members(of: feed)
+        (members, platforms) = Self.index(feed)
+        let categories = feed.categories
+        categoryOrder = categories.indices.sorted { left, right in
+            (categories[left].position ?? Int.max, left) < (categories[right].position ?? Int.max, right)
+        }
     }
 
-    private static func members(of feed: XMLFeed) -> [String: [Member]] {
-        var members: [String: [Member]] = [:]
+    /// Each category's members sorted by position then document order, and every platform named.
+    private static func index(_ feed: XMLFeed) -> (members: [String: [Member]], platforms: PlatformSet) {
+        var platforms = PlatformSet()
+        var listings: [String: [(position: Int, member: Member)]] = [:]
+        var seen = Set<String>()
         for (index, game) in feed.games.enumerated() {
-            let platforms = game.record.platform?.values.compactMap { Platform(lenient: $0) } ?? []
-            var seen = Set<String>()
+            let gamePlatforms = PlatformSet(game.record.platform?.values.lazy.compactMap { Platform(lenient: $0) } ?? [])
+            platforms.formUnion(gamePlatforms)
+            seen.removeAll(keepingCapacity: true)
             // A game listing a category twice is placed by its first listing.
             for membership in game.memberships where seen.insert(membership.categoryId).inserted {
-                members[membership.categoryId, default: []].append(
-                    Member(position: membership.position ?? Int.max, index: index, platforms: platforms))
+                listings[membership.categoryId, default: []].append(
+                    (membership.position ?? Int.max, Member(index: index, platforms: gamePlatforms)))
             }
         }
-        return members.mapValues { list in list.sorted { ($0.position, $0.index) < ($1.position, $1.index) } }
+        let members = listings.mapValues { list in
+            list.sorted { ($0.position, $0.member.index) < ($1.position, $1.member.index) }.map(\.member)
+        }
+        return (members, platforms)
     }
 
     public var description: String { "XML feed \(file) (provider \(feed.provider))" }
@@ -82,9 +124,7 @@ public struct XMLFeedSource: CatalogSource {
 
     public func editions() throws(PipelineError) -> [SourceEdition] {
         editionList().map { edition in
-            let categories = feed.categories.enumerated()
-                .sorted { ($0.element.position ?? Int.max, $0.offset) < ($1.element.position ?? Int.max, $1.offset) }
-                .map { _, category in sourceCategory(category, edition: edition) }
+            let categories = categoryOrder.map { sourceCategory(feed.categories[$0], edition: edition) }
             return SourceEdition(edition: edition, location: file, categories: categories)
         }
     }
@@ -100,11 +140,12 @@ public struct XMLFeedSource: CatalogSource {
         // the games (their strings' retains) was most of reading a large feed's pages.
         var records: [SourceRecord] = []
         records.reserveCapacity(members[categoryId]?.count ?? 0)
-        for member in members[categoryId] ?? [] where member.isListed(in: edition) {
-            let game = feed.games[member.index]
+        for member in members[categoryId] ?? [] where member.platforms.isListed(in: edition) {
+            let line = feed.games[member.index].line
+            let record = feed.games[member.index].record
             records.append(
                 SourceRecord(
-                    game: Lossy(game.record), location: "line \(game.line) (game \(game.record.bestID ?? "?"))",
+                    game: Lossy(record), location: "line \(line) (game \(record.bestID ?? "?"))",
                     position: records.count))
         }
         return SourcePage(location: file, offset: 0, total: records.count, records: records)
@@ -113,10 +154,8 @@ public struct XMLFeedSource: CatalogSource {
     private func editionList() -> [Edition] {
         if !requestedEditions.isEmpty { return requestedEditions.sorted() }
         let languages = Set(feed.categories.flatMap(\.names.keys)).filter(Edition.isLanguageTag)
-        let platforms = Set(
-            feed.games.flatMap { $0.record.platform?.values.compactMap { Platform(lenient: $0) } ?? [] })
         return languages.flatMap { language in
-            platforms.compactMap { try? Edition(language: language, platform: $0) }
+            platforms.elements.compactMap { try? Edition(language: language, platform: $0) }
         }.sorted()
     }
 
@@ -124,7 +163,7 @@ public struct XMLFeedSource: CatalogSource {
         let name =
             category.names[edition.language] ?? category.names["en"]
             ?? category.names.sorted { $0.key < $1.key }.first?.value
-        let total = (members[category.id] ?? []).count { $0.isListed(in: edition) }
+        let total = (members[category.id] ?? []).count { $0.platforms.isListed(in: edition) }
         let record = ProviderCategory(
             id: .string(category.id), name: name, games: ProviderCollection(count: 0, total: total, items: []))
         let reference = SourcePageReference(location: file, offset: 0, sourceKey: "\(edition.id)/\(category.id)")
