@@ -1,12 +1,12 @@
 import Foundation
 
-/// A seeded hash of a few short strings and integers: what the memory tier's keys hash with
-/// (``MemoryTier/TierKey``) instead of SipHash.
+/// A seeded hash of a few short strings and integers: what the memory tier hashes its keys with
+/// (seeded per tier, for ``MemoryTierIndex``) instead of SipHash.
 ///
 /// A memory hit hashes its key once, and SipHash (its seeding, the string path and the
 /// finalization) was a fifth of the hit. This hash reads UTF-8 eight bytes at a time and mixes each
 /// word with a folded 64×64→128-bit multiply, as wyhash does. It is not keyed against hash
-/// flooding beyond the dictionary's own seed: the keys are the app's and its provider's
+/// flooding beyond the tier's random seed: the keys are the app's and its provider's
 /// identifiers, and the tier holds a few hundred entries.
 ///
 /// Swift's `==` on strings is canonical equivalence ("é" precomposed equals "e" + U+0301, the
