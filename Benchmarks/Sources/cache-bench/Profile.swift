@@ -121,7 +121,7 @@ func profileStore(work: URL) async throws {
 /// Every page of every edition from an XML feed of `PROFILE_GAMES` games (40,000 by default) and a
 /// tenth as many categories, the shape of `xml-scale`, in a loop for `perf record`:
 /// `cache-bench profile-xml-source`. Prints the median of `PROFILE_LOOPS` runs (4 by default) of each
-/// phase, and of reading the feed alone (as many runs, before the others).
+/// phase (freeing is the source going out of scope), and of reading the feed alone (as many runs, before the others).
 func profileXMLFeedSource(work: URL) throws {
     let environment = ProcessInfo.processInfo.environment
     let games = Int(environment["PROFILE_GAMES"] ?? "") ?? 40_000
@@ -130,28 +130,35 @@ func profileXMLFeedSource(work: URL) throws {
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     try makeFeed(games: games, categories: games / 10).write(to: feed)
     let parse = try measure(samples: loops, warmup: 0) { _ = try XMLFeedReader.read(contentsOf: feed) }
-    var initTimes: [Double] = [], editionTimes: [Double] = [], pageTimes: [Double] = [], totals: [Double] = []
+    var initTimes: [Double] = [], editionTimes: [Double] = [], pageTimes: [Double] = [], freeTimes: [Double] = []
+    var totals: [Double] = []
     var records = 0
     for _ in 0..<loops {
         let start = clock.now
-        let source = try XMLFeedSource(file: feed)
-        let initialized = clock.now
-        let list = try source.editions()
-        let listed = clock.now
-        for edition in list {
-            for category in edition.categories {
-                for page in category.pages { records += try source.page(page).records.count }
+        var paged = start
+        do {
+            let source = try XMLFeedSource(file: feed)
+            let initialized = clock.now
+            let list = try source.editions()
+            let listed = clock.now
+            for edition in list {
+                for category in edition.categories {
+                    for page in category.pages { records += try source.page(page).records.count }
+                }
             }
+            paged = clock.now
+            withExtendedLifetime(source) {}  // freed at the end of the scope, not after its last read
+            initTimes.append(nanoseconds(initialized - start))
+            editionTimes.append(nanoseconds(listed - initialized))
+            pageTimes.append(nanoseconds(paged - listed))
         }
-        let paged = clock.now
-        initTimes.append(nanoseconds(initialized - start))
-        editionTimes.append(nanoseconds(listed - initialized))
-        pageTimes.append(nanoseconds(paged - listed))
-        totals.append(nanoseconds(paged - start))
+        let freed = clock.now
+        freeTimes.append(nanoseconds(freed - paged))
+        totals.append(nanoseconds(freed - start))
     }
     func median(_ values: [Double]) -> String { format(values.sorted()[values.count / 2]) }
     print(
         "profile-xml-source, \(games) games: read alone \(format(parse.median)); source init \(median(initTimes)),"
-            + " editions \(median(editionTimes)), pages \(median(pageTimes)), total \(median(totals))"
+            + " editions \(median(editionTimes)), pages \(median(pageTimes)), freeing \(median(freeTimes)), total \(median(totals))"
             + " (\(records / loops) records per run)")
 }

@@ -38,13 +38,13 @@ if wants("pipeline") {
     printTable(pipeline)
     results += pipeline
 }
-if sections.contains("xml-scale") { printTable([try feedSourceScaling(work: work)]) }
+if sections.contains("xml-scale") { printTable(try feedSourceScaling(work: work)) }
 if sections.contains("xml-reader"), let reader = try xmlReaderBenchmark(work: work.appendingPathComponent("xml")) {
     printTable([reader])
 }
 if sections.contains("xml") {
     let xml = [try xmlReaderBenchmark(work: work.appendingPathComponent("xml"))].compactMap { $0 }
-        + (try xmlShapeScaling(work: work.appendingPathComponent("xml"))) + [try feedSourceScaling(work: work)]
+        + (try xmlShapeScaling(work: work.appendingPathComponent("xml"))) + (try feedSourceScaling(work: work))
     print("")
     printTable(xml)
     results += xml

@@ -160,7 +160,7 @@ struct FeedParser {
 
     private func game() throws(XMLFeedError) -> XMLFeed.Game {
         let line = cursor.line
-        var record = ProviderGame()
+        var record = ProviderGame.Fields()
         var id: String?
         try cursor.forEachAttribute { name, value in
             switch name {
@@ -199,7 +199,7 @@ struct FeedParser {
             default: break
             }
         }
-        return XMLFeed.Game(record: record, memberships: memberships, line: line)
+        return XMLFeed.Game(record: ProviderGame(record), memberships: memberships, line: line)
     }
 
     /// The texts of the current element's `<child>` elements, in order.
