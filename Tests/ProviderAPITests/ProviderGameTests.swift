@@ -14,6 +14,8 @@ import Testing
         #expect(original.name == "Cleopatra" && original.tags?.items?.isEmpty == true)
         #expect(copy.name == "Book of Ra" && copy.tags?.items?.map(\.name) == ["Free Spins"])
         #expect(copy.id == original.id && copy != original)
+        // And printing a game shows its fields, not its storage
+        #expect(String(describing: copy).contains(#"name: Optional("Book of Ra")"#))
     }
 
     @Test func gamesWithEqualFieldsAreEqualAndHashAlike() {

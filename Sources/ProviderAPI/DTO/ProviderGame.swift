@@ -134,3 +134,8 @@ public struct ProviderGame: Codable, Sendable, Hashable {
         return nil
     }
 }
+
+extension ProviderGame: CustomReflectable {
+    /// The fields, so that `print`, `dump` and a failed expectation show them rather than the storage.
+    public var customMirror: Mirror { Mirror(reflecting: storage.fields) }
+}
