@@ -24,20 +24,15 @@ func pipelineBenchmarks(work: URL) throws -> [Result] {
         var sample = SampleRecording(games: games, categories: 20)
         sample.editions = [edition]
         try sample.write(to: recording)
-        var configuration = PipelineConfiguration.default
-        configuration.maxPagesPerCategory = 10_000  // every page: the whole catalogue goes through
-        configuration.snapshotLimits.maxFileCount = 200_000  // far more files than an app bundles
-        configuration.snapshotLimits.maxManifestBytes = 64 << 20
+        let configuration = PipelineConfiguration.everyPage
         let runs = games <= 10_000 ? 3 : 1
         var pipeline: [Double] = []
         var manifest: Manifest?
         for run in 0..<runs {
             let out = work.appendingPathComponent("out-\(games)-\(run)")
             let start = clock.now
-            let source = try RecordedProviderSource(directory: recording, limits: configuration.limits)
-            var stream = try SnapshotWriter(limits: configuration.snapshotLimits, logger: benchLogger).stream(to: out)
-            _ = try Normalizer(configuration: configuration, logger: benchLogger).normalize(source, into: &stream)
-            manifest = try stream.publish()
+            manifest = try writeSnapshot(
+                of: RecordedProviderSource(directory: recording, limits: configuration.limits), configuration, to: out)
             pipeline.append(nanoseconds(clock.now - start))
             if run > 0 { try? FileManager.default.removeItem(at: out) }
         }
@@ -158,19 +153,13 @@ func feedSourceScaling(work: URL) throws -> [Result] {
             }
         }
     }
-    var configuration = PipelineConfiguration.default
-    configuration.maxPagesPerCategory = 10_000  // every page: the whole feed goes through
-    configuration.snapshotLimits.maxFileCount = 200_000
-    configuration.snapshotLimits.maxManifestBytes = 64 << 20
+    let configuration = PipelineConfiguration.everyPage
     var runs = 0
     func snapshot(_ feed: URL) throws {
         runs += 1
         let out = work.appendingPathComponent("xml-out-\(runs)")
         defer { try? FileManager.default.removeItem(at: out) }
-        var stream = try SnapshotWriter(limits: configuration.snapshotLimits, logger: benchLogger).stream(to: out)
-        _ = try Normalizer(configuration: configuration, logger: benchLogger).normalize(
-            XMLFeedSource(file: feed, limits: configuration.limits), into: &stream)
-        _ = try stream.publish()
+        _ = try writeSnapshot(of: XMLFeedSource(file: feed, limits: configuration.limits), configuration, to: out)
     }
     let smallFeed = try feed(categories: 400, games: 4_000)
     let largeFeed = try feed(categories: 4_000, games: 40_000)
@@ -199,6 +188,27 @@ func feedSourceScaling(work: URL) throws -> [Result] {
             medianNanoseconds: largeSnapshot.median, p99Nanoseconds: largeSnapshot.median, floor: floor,
             floorMedianNanoseconds: smallSnapshots.median),
     ]
+}
+
+extension PipelineConfiguration {
+    /// The defaults, but every page of every category, and limits for far more files than an app
+    /// bundles: the whole catalogue goes through.
+    static var everyPage: PipelineConfiguration {
+        var configuration = PipelineConfiguration.default
+        configuration.maxPagesPerCategory = 10_000
+        configuration.snapshotLimits.maxFileCount = 200_000
+        configuration.snapshotLimits.maxManifestBytes = 64 << 20
+        return configuration
+    }
+}
+
+/// `catalog snapshot --source` in process: normalizes `source` and streams it into `out`.
+func writeSnapshot(of source: some CatalogSource, _ configuration: PipelineConfiguration, to out: URL) throws
+    -> Manifest
+{
+    var stream = try SnapshotWriter(limits: configuration.snapshotLimits, logger: benchLogger).stream(to: out)
+    _ = try Normalizer(configuration: configuration, logger: benchLogger).normalize(source, into: &stream)
+    return try stream.publish()
 }
 
 /// Peak memory and wall time of each pipeline stage as the release engineer runs it: the `catalog`

@@ -68,10 +68,7 @@ func profilePipeline(work: URL) throws {
     var sample = SampleRecording(games: games, categories: 20)
     sample.editions = [try Edition(id: "en-iPhone")]
     try sample.write(to: recording)
-    var configuration = PipelineConfiguration.default
-    configuration.maxPagesPerCategory = 10_000
-    configuration.snapshotLimits.maxFileCount = 200_000  // every page: far more files than an app bundles
-    configuration.snapshotLimits.maxManifestBytes = 64 << 20
+    let configuration = PipelineConfiguration.everyPage
     let writer = SnapshotWriter(limits: configuration.snapshotLimits, logger: benchLogger)
     for run in 0..<(games > 10_000 ? 1 : 3) {
         let start = clock.now

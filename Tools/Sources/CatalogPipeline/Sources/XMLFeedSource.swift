@@ -140,8 +140,7 @@ public struct XMLFeedSource: CatalogSource {
             throw PipelineError(.invalidContent, "unknown page reference '\(key)'", file: file)
         }
         let categoryId = String(key[key.index(after: slash)...])
-        // Built straight from the feed's games, without an intermediate array of them: copying
-        // the games (their strings' retains) was most of reading a large feed's pages.
+        // Built straight from the feed's games, without an intermediate array of them.
         var records: [SourceRecord] = []
         records.reserveCapacity(members[categoryId]?.count ?? 0)
         for member in members[categoryId] ?? [] where member.platforms.isListed(in: edition) {
