@@ -107,7 +107,8 @@ public struct XMLFeedSource: CatalogSource {
         var listings: [String: [(position: Int, member: Member)]] = [:]
         var seen = Set<String>()
         for (index, game) in feed.games.enumerated() {
-            let gamePlatforms = PlatformSet(game.record.platform?.values.lazy.compactMap { Platform(lenient: $0) } ?? [])
+            let gamePlatforms = PlatformSet(
+                game.record.platform?.values.lazy.compactMap { Platform(lenient: $0) } ?? [])
             platforms.formUnion(gamePlatforms)
             seen.removeAll(keepingCapacity: true)
             // A game listing a category twice is placed by its first listing.
