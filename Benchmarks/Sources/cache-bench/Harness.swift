@@ -2,6 +2,38 @@ import CasinoCatalog
 import CatalogPipeline
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Keeps the memory the process frees instead of handing it back to the system (glibc), so that a
+/// row timing one large run against ten small ones back to back compares like with like: by default
+/// glibc returns a large run's freed heap when it is freed, and each large sample faults it in again,
+/// while the ten small runs reuse one another's. Kept, every sample of either size runs on memory
+/// its warm-up faulted in. `CACHE_BENCH_MALLOC=default` leaves glibc's policy alone.
+/// Returns what it did, for the run's log.
+func keepFreedMemory() -> String {
+    #if canImport(Glibc)
+    guard ProcessInfo.processInfo.environment["CACHE_BENCH_MALLOC"] != "default" else {
+        return "malloc: glibc's default (freed memory goes back to the system)"
+    }
+    // malloc.h is not part of the Glibc module: look mallopt up, with its two parameters' values.
+    typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+    let trimThreshold: Int32 = -1, mmapThreshold: Int32 = -3  // M_TRIM_THRESHOLD, M_MMAP_THRESHOLD
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else {
+        return "malloc: no mallopt; the default policy applies"
+    }
+    let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+    let trim = mallopt(trimThreshold, Int32.max)
+    let mmap = mallopt(mmapThreshold, 32 << 20)  // glibc's ceiling on 64-bit
+    return trim == 1 && mmap == 1
+        ? "malloc: freed memory kept in the process (CACHE_BENCH_MALLOC=default to hand it back)"
+        : "malloc: glibc refused mallopt; its default policy applies"
+    #else
+    return "malloc: the system's default"
+    #endif
+}
+
 /// One measured operation and its floor, both timed in the same run.
 struct Result: Encodable {
     var operation: String

@@ -1,7 +1,8 @@
 // cache-bench: every hot path, timed against its floor in the same run. `make bench` builds it in
 // release mode; arguments: an output .json path, and optionally the sections to run
 // (`runtime`, `pipeline`, `images`, `day`; all by default; `memory` runs only the runtime's memory
-// hit rows, `xml` only the XML feed rows, `xml-reader` only the reader against xmllint).
+// hit rows, `xml` only the XML feed rows, `xml-reader` only the reader against xmllint, `xml-scale`
+// the XML source and snapshot rows, `xml-scale-cache` the source row past the L3 cache).
 
 import Foundation
 
@@ -21,6 +22,7 @@ let benchRoot: URL = {
 }()
 let work = benchRoot.appendingPathComponent("cache-bench-\(UUID().uuidString)")
 print("working in \(benchRoot.path)")
+print(keepFreedMemory())
 try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: work) }
 
@@ -39,12 +41,14 @@ if wants("pipeline") {
     results += pipeline
 }
 if sections.contains("xml-scale") { printTable(try feedSourceScaling(work: work)) }
+if sections.contains("xml-scale-cache") { printTable(try feedSourceScalingPastTheCache(work: work)) }
 if sections.contains("xml-reader"), let reader = try xmlReaderBenchmark(work: work.appendingPathComponent("xml")) {
     printTable([reader])
 }
 if sections.contains("xml") {
     let xml = [try xmlReaderBenchmark(work: work.appendingPathComponent("xml"))].compactMap { $0 }
         + (try xmlShapeScaling(work: work.appendingPathComponent("xml"))) + (try feedSourceScaling(work: work))
+        + (try feedSourceScalingPastTheCache(work: work))
     print("")
     printTable(xml)
     results += xml
