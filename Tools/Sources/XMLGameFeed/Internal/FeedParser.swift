@@ -7,34 +7,18 @@ import ProviderAPI
 /// `<games>` sections in any number and order; anything else is skipped.
 struct FeedParser {
     let cursor: XMLCursor
+    private let scratch = Scratch()
 
-    /// Reads `input` as a feed with a fresh libxml2 reader, freed on every path.
+    /// Lists reused from game to game: a game's memberships and child texts are gathered here,
+    /// then copied out at their exact size, one allocation each rather than one per doubling.
+    private final class Scratch {
+        var memberships: [XMLFeed.Membership] = []
+        var texts: [String] = []
+    }
+
+    /// Reads `input` as a feed with a fresh libxml2 parser, freed on every path.
     static func parse(_ input: FeedInput, file: String, limits: XMLFeedReader.Limits) throws(XMLFeedError) -> XMLFeed {
-        LibXML2.initialized
-        let diagnostics = LibXMLDiagnostics()
-        let reader = xmlReaderForIO(
-            { context, buffer, length in
-                guard let context, let buffer else { return -1 }
-                guard length > 0 else { return 0 }
-                return Unmanaged<FeedInput>.fromOpaque(context).takeUnretainedValue()
-                    .fill(UnsafeMutableRawPointer(buffer), capacity: Int(length))
-            },
-            { _ in 0 },  // the caller owns (and closes) the file descriptor
-            Unmanaged.passUnretained(input).toOpaque(), nil, nil, LibXML2.readerOptions)
-        guard let reader else {
-            if let error = input.stopError(file: file) { throw error }
-            throw XMLFeedError(.io, "libxml2 could not create a reader for the feed (out of memory?)", file: file)
-        }
-        defer {
-            xmlFreeTextReader(reader)
-            // The reader held both as unretained C context pointers until here.
-            withExtendedLifetime(input) {}
-            withExtendedLifetime(diagnostics) {}
-        }
-        diagnostics.install(on: reader)
-        let parser = FeedParser(
-            cursor: XMLCursor(reader: reader, input: input, diagnostics: diagnostics, file: file, limits: limits))
-        return try parser.feed()
+        try FeedParser(cursor: XMLCursor(input: input, file: file, limits: limits)).feed()
     }
 
     // MARK: - Feed
@@ -174,8 +158,7 @@ struct FeedParser {
             default: break
             }
         }
-        var memberships: [XMLFeed.Membership] = []
-
+        scratch.memberships.removeAll(keepingCapacity: true)
         try cursor.forEachChild { name throws(XMLFeedError) in
             switch name {
             case .name: record.name = try cursor.text()
@@ -189,34 +172,41 @@ struct FeedParser {
             case .thumbnail: record.thumbnail = try cursor.text()
             case .background: record.backgroundImageUrl = try cursor.text()
             case .launchUrl: record.launchUrl = try cursor.text()
-            case .platforms: record.platform = .array(try texts(of: .platform))
-            case .categories: memberships += try self.memberships(ofGame: id, line: line)
+            case .platforms:
+                try gatherTexts(of: .platform)
+                record.platform = .array(scratch.texts.withUnsafeBufferPointer { Array($0) })
+            case .categories: try gatherMemberships(ofGame: id, line: line)
             case .popularity: record.popularity = .string(try cursor.text())
             case .rtp: record.theoreticalPayOut = .string(try cursor.text())
             case .tags:
-                record.tags = ProviderCollection(items: try texts(of: .tag).map { ProviderReference(name: $0) })
+                try gatherTexts(of: .tag)
+                record.tags = ProviderCollection(items: scratch.texts.map { ProviderReference(name: $0) })
             case .restrictedTerritories: record.restrictedTerritories = .string(try cursor.text())
             default: break
             }
         }
-        return XMLFeed.Game(record: ProviderGame(record), memberships: memberships, line: line)
+        let memberships = scratch.memberships.withUnsafeBufferPointer { Array($0) }
+        // Moved out, not copied: the closures above captured `record`, so passing it would copy
+        // the fields (a retain of every string) and then release the original.
+        var fields = ProviderGame.Fields()
+        swap(&fields, &record)
+        return XMLFeed.Game(record: ProviderGame(fields), memberships: memberships, line: line)
     }
 
-    /// The texts of the current element's `<child>` elements, in order.
-    private func texts(of child: XMLCursor.Name) throws(XMLFeedError) -> [String] {
-        var result: [String] = []
+    /// Replaces `scratch.texts` with the texts of the current element's `<child>` elements, in order.
+    private func gatherTexts(of child: XMLCursor.Name) throws(XMLFeedError) {
+        scratch.texts.removeAll(keepingCapacity: true)
         try cursor.forEachChild { name throws(XMLFeedError) in
-            if name == child { result.append(try cursor.text()) }
+            if name == child { scratch.texts.append(try cursor.text()) }
         }
-        return result
     }
 
-    /// A game's `<categories><category ref="…" position="…"/></categories>`.
+    /// Appends a game's `<categories><category ref="…" position="…"/></categories>` to
+    /// `scratch.memberships`.
     ///
     /// `id` and `line` are the game's, to name it in an error.
-    private func memberships(ofGame id: String?, line: Int) throws(XMLFeedError) -> [XMLFeed.Membership] {
+    private func gatherMemberships(ofGame id: String?, line: Int) throws(XMLFeedError) {
         func label() -> String { id.map { "game \($0.prefix(40))" } ?? "game at line \(line)" }
-        var result: [XMLFeed.Membership] = []
         try cursor.forEachChild { name throws(XMLFeedError) in
             guard name == .category else { return }
             var ref: String?
@@ -234,10 +224,9 @@ struct FeedParser {
                     .invalidValue, "\(label()): <category> has no ref attribute; it must name a category id",
                     line: cursor.line)
             }
-            result.append(
+            scratch.memberships.append(
                 XMLFeed.Membership(
                     categoryId: ref, position: try self.position(position, of: "\(label()) in \(ref)", line: nil)))
         }
-        return result
     }
 }

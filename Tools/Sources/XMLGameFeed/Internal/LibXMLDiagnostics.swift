@@ -1,7 +1,7 @@
 import CLibXML2
 import Foundation
 
-/// Collects libxml2's first error from the reader's structured error handler, so its message
+/// Collects libxml2's first error from the parser's structured error handler, so its message
 /// and line end up in the ``XMLFeedError`` and nothing is printed.
 ///
 /// A reference type because libxml2 holds it as the handler's opaque context; it lives on one
@@ -41,17 +41,5 @@ final class LibXMLDiagnostics {
             code: error.code, message: message, line: error.line > 0 ? Int(error.line) : nil,
             openElements: parser.map { Int($0.nameNr) } ?? 0, isAfterRoot: parser?.instate == XML_PARSER_EPILOG,
             isAtEndOfData: input.map { $0.cur != nil && $0.cur == $0.end } ?? false)
-    }
-
-    /// Installs `self` as `reader`'s structured error handler. The reader must not outlive
-    /// `self`.
-    func install(on reader: xmlTextReaderPtr) {
-        xmlTextReaderSetStructuredErrorHandler(
-            reader,
-            { context, error in
-                guard let context, let error else { return }
-                Unmanaged<LibXMLDiagnostics>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
-            },
-            Unmanaged.passUnretained(self).toOpaque())
     }
 }

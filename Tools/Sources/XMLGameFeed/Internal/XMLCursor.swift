@@ -1,20 +1,17 @@
 import CLibXML2
 import Foundation
 
-/// A forward-only walk over libxml2's `xmlTextReader` that applies the feed's rules to every
-/// node: no DTD, no entity references, bounded depth and text, and libxml2's or the input's
-/// first error turned into an ``XMLFeedError``.
+/// A forward-only walk over the events of libxml2's push parser (``PushParser``) that applies
+/// the feed's rules to every node: no DTD, no entity references, bounded depth and text, and
+/// libxml2's or the input's first error turned into an ``XMLFeedError``.
 ///
 /// The structural helpers (``forEachChild(_:)``, ``text()``, ``skipElement()``) start on an
 /// element's start tag and leave the cursor on its end (or on the start tag of an empty
 /// element).
 final class XMLCursor {
-    /// What the cursor is on.
-    enum Kind {
-        case element, endElement, text, documentType, entity, other
-    }
+    typealias Kind = PushParser.Kind
 
-    private let reader: xmlTextReaderPtr
+    private let parser: PushParser
     private let input: FeedInput
     private let diagnostics: LibXMLDiagnostics
     /// The feed's name, for errors.
@@ -22,27 +19,34 @@ final class XMLCursor {
     let limits: XMLFeedReader.Limits
     /// Counts ``advance()`` calls, so a helper can tell whether a closure consumed a node.
     private(set) var position = 0
-    /// The libxml2 node type of the current node, read once per ``advance()``.
-    private var nodeType: Int32 = 0
-    /// The current element's (or end tag's) depth, read once per ``advance()``.
-    private var elementDepth = 0
-    /// The current text node's length in bytes, measured once per ``advance()``.
-    private var textByteCount = 0
-    /// Each ``Name`` with its spelling interned in the reader's dictionary: libxml2 hands out
+    /// The node the cursor is on.
+    private var current = PushParser.Event(
+        kind: .documentType, name: nil, prefix: nil, depth: 0, line: 0, isEmpty: false, range: 0..<0)
+    /// The index of the next event in `parser.events`.
+    private var next = 0
+    /// The bytes of text since the last tag, against ``XMLFeedReader/Limits/maxTextBytes``.
+    private var textRun = 0
+    /// The bytes read from the input and pushed to the parser, a chunk at a time.
+    private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
+    private var isStarted = false
+    private var isFinished = false
+    /// Each ``Name`` with its spelling interned in the parser's dictionary: libxml2 hands out
     /// element and attribute names from that dictionary, so a known name is found by comparing
     /// pointers, without making a `String` for every node.
-    private let internedNames: [(bytes: UnsafePointer<xmlChar>?, name: Name)]
+    private var internedNames: [(bytes: UnsafePointer<xmlChar>?, name: Name)] = []
 
-    init(
-        reader: xmlTextReaderPtr, input: FeedInput, diagnostics: LibXMLDiagnostics, file: String,
-        limits: XMLFeedReader.Limits
-    ) {
-        self.reader = reader
-        self.input = input
+    init(input: FeedInput, file: String, limits: XMLFeedReader.Limits) {
+        LibXML2.initialized
+        let diagnostics = LibXMLDiagnostics()
         self.diagnostics = diagnostics
+        parser = PushParser(diagnostics: diagnostics, maxValueBytes: limits.maxTextBytes)
+        self.input = input
         self.file = file
         self.limits = limits
-        internedNames = Name.allCases.map { name in (xmlTextReaderConstString(reader, name.rawValue), name) }
+    }
+
+    deinit {
+        chunk.deallocate()
     }
 
     // MARK: - Moving
@@ -53,24 +57,23 @@ final class XMLCursor {
     /// - Throws: The input's or libxml2's first error; `.doctypeForbidden`,
     ///   `.entityForbidden`, or `.tooLarge` for too deep an element or too long a text.
     func advance() throws(XMLFeedError) -> Bool {
-        let status = xmlTextReaderRead(reader)
         position += 1
-        nodeType = status == 1 ? xmlTextReaderNodeType(reader) : 0
-        try checkHealth()
-        guard status >= 0 else {
-            throw error(.malformed, "libxml2 stopped reading without a diagnostic", line: parserLine)
+        while next == parser.record.pointee.events.count {
+            guard !isFinished else { return false }
+            try read()
         }
-        guard status == 1 else { return false }
-        switch kind {
+        current = parser.record.pointee.events[next]
+        next += 1
+        switch current.kind {
         case .documentType:
             throw error(.doctypeForbidden, Self.doctypeMessage, line: line)
         case .entity:
             throw error(
                 .entityForbidden,
-                "entity reference &\(name.prefix(60)); is not allowed; feeds may use only &amp; &lt; &gt; &quot; &apos; and character references",
+                "entity reference &\(text(of: current).prefix(60)); is not allowed; feeds may use only &amp; &lt; &gt; &quot; &apos; and character references",
                 line: line)
         case .element:
-            elementDepth = Int(xmlTextReaderDepth(reader))
+            textRun = 0
             if depth + 1 > limits.maxDepth {
                 throw error(
                     .tooLarge,
@@ -78,26 +81,50 @@ final class XMLCursor {
                     line: line)
             }
         case .text:
-            let count = valueByteCount
-            textByteCount = count
-            if count > limits.maxTextBytes {
+            textRun += current.length
+            if textRun > limits.maxTextBytes {
                 throw error(
-                    .tooLarge, "a text of \(count) bytes is over the limit of \(limits.maxTextBytes) per element",
-                    line: line)
+                    .tooLarge, "a text of over \(limits.maxTextBytes) bytes is over the limit per element", line: line)
             }
         case .endElement:
-            elementDepth = Int(xmlTextReaderDepth(reader))
-        case .other:
-            break
+            textRun = 0
         }
         return true
     }
 
-    /// Throws what stopped the input or libxml2, input first: libxml2's error is then only a
-    /// consequence (the input refused to go on).
+    /// Reads the next chunk of the input into the parser, replacing the events.
+    private func read() throws(XMLFeedError) {
+        parser.removeEvents()
+        next = 0
+        guard let base = chunk.baseAddress else { return }
+        let count = Int(input.fill(base, capacity: chunk.count))
+        if count < 0 {
+            throw input.stopError(file: file) ?? error(.io, "reading the feed failed")
+        }
+        let bytes = UnsafeRawBufferPointer(start: base, count: count)
+        if !isStarted {
+            isStarted = true
+            guard parser.start(with: bytes, file: file), let dictionary = parser.context?.pointee.dict else {
+                throw XMLFeedError(.io, "libxml2 could not create a parser for the feed (out of memory?)", file: file)
+            }
+            internedNames = Name.allCases.map { name in (xmlDictLookup(dictionary, name.rawValue, -1), name) }
+            if count == 0 { parser.push(bytes, isLast: true) }
+        } else {
+            parser.push(bytes, isLast: count == 0)
+        }
+        if count == 0 { isFinished = true }
+        try checkHealth()
+    }
+
+    /// Throws what stopped the input, a document type or libxml2's first error, in that order:
+    /// libxml2's error is then only a consequence.
     private func checkHealth() throws(XMLFeedError) {
         if input.stop != nil, let error = input.stopError(file: file) {
             throw error
+        }
+        // A DTD is refused as such, before what libxml2 then says of the entities it declared.
+        if let line = parser.record.pointee.documentTypeLine {
+            throw error(.doctypeForbidden, Self.doctypeMessage, line: line)
         }
         if let diagnostic = diagnostics.first {
             throw error(for: diagnostic)
@@ -147,104 +174,82 @@ final class XMLCursor {
 
     // MARK: - The current node
 
-    var kind: Kind {
-        switch nodeType {
-        case Self.elementType: .element
-        case Self.endElementType: .endElement
-        case Self.textType, Self.cdataType, Self.whitespaceType, Self.significantWhitespaceType: .text
-        case Self.documentTypeType: .documentType
-        case Self.entityReferenceType, Self.entityType: .entity
-        default: .other
-        }
-    }
+    var kind: Kind { current.kind }
 
     /// The qualified name (`game`, `ext:game`).
     var name: String {
-        nameBytes.map { String(cString: $0) } ?? ""
+        guard let bytes = current.name else { return "" }
+        return Self.qualifiedName(bytes, prefix: current.prefix)
+    }
+
+    private static func qualifiedName(_ name: UnsafePointer<xmlChar>, prefix: UnsafePointer<xmlChar>?) -> String {
+        let local = String(cString: UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
+        guard let prefix else { return local }
+        return String(cString: UnsafeRawPointer(prefix).assumingMemoryBound(to: CChar.self)) + ":" + local
     }
 
     /// The current element's or attribute's name among those the feed's structure uses; `nil`
     /// for any other name (prefixed names included: `ext:game` is not `game`).
     var knownName: Name? {
-        guard let bytes = xmlTextReaderConstName(reader) else { return nil }
-        if let name = lookUp(bytes) { return name }
-        // A name libxml2 did not take from its dictionary (never seen with the reader, which
-        // always interns them): intern it to compare.
-        guard let interned = xmlTextReaderConstString(reader, bytes), interned != bytes else { return nil }
-        return lookUp(interned)
+        current.prefix == nil ? lookUp(current.name) : nil
     }
 
-    private func lookUp(_ bytes: UnsafePointer<xmlChar>) -> Name? {
+    private func lookUp(_ bytes: UnsafePointer<xmlChar>?) -> Name? {
+        guard let bytes else { return nil }
         for entry in internedNames where entry.bytes == bytes {
             return entry.name
         }
         return nil
     }
 
-    /// The qualified name as libxml2 holds it: interned, valid until the reader is freed.
-    private var nameBytes: UnsafePointer<CChar>? {
-        xmlTextReaderConstName(reader).map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }
-    }
-
     /// The current element's (or end tag's) depth, the root being 0.
-    var depth: Int { elementDepth }
+    var depth: Int { current.depth }
 
     /// Whether the current element is written `<x/>` (no end tag follows).
-    var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(reader) == 1 }
+    var isEmptyElement: Bool { current.kind == .element && current.isEmpty }
 
-    /// The current node's line: exact up to 65,534 (libxml2 stores 16 bits), past that the
-    /// parser's position, which runs a little ahead.
-    var line: Int {
-        if let node = xmlTextReaderCurrentNode(reader) {
-            let line = Int(node.pointee.line)
-            if line > 0 && line < 65_535 { return line }
-        }
-        return parserLine
-    }
+    /// The line where the current node's tag or text ends.
+    var line: Int { current.line }
 
-    private var parserLine: Int { Int(xmlTextReaderGetParserLineNumber(reader)) }
+    private var parserLine: Int { parser.line }
 
-    private var valueByteCount: Int {
-        xmlTextReaderConstValue(reader).map { strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) } ?? 0
+    /// The text (or entity name) of `event`, decoded.
+    private func text(of event: PushParser.Event) -> String {
+        String(decoding: parser.record.pointee.bytes.bytes(event.range), as: UTF8.self)
     }
 
     /// Calls `body` with each of the current element's attributes whose name is a ``Name``,
     /// and its value; checks every attribute's length (namespace declarations included).
     ///
-    /// The value's bytes belong to libxml2 and are valid only inside `body`. The cursor stays
-    /// on the element.
+    /// The value's bytes are valid only inside `body`. The cursor stays on the element.
     ///
     /// - Throws: `.tooLarge` for a value over ``XMLFeedReader/Limits/maxTextBytes``, and what
     ///   `body` throws.
     func forEachAttribute(_ body: (Name, Value) throws(XMLFeedError) -> Void) throws(XMLFeedError) {
-        guard xmlTextReaderHasAttributes(reader) == 1 else { return }
-        defer { _ = xmlTextReaderMoveToElement(reader) }
-        while xmlTextReaderMoveToNextAttribute(reader) == 1 {
-            let bytes = xmlTextReaderConstValue(reader)
-            let count = bytes.map { strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) } ?? 0
-            guard count <= limits.maxTextBytes else {
-                let name = self.name
-                _ = xmlTextReaderMoveToElement(reader)
+        guard current.kind == .element else { return }
+        for index in current.range {
+            let attribute = parser.record.pointee.attributes[index]
+            guard attribute.count <= limits.maxTextBytes else {
+                let name =
+                    attribute.isNamespace
+                    ? "xmlns" + (attribute.name.map { ":" + Self.qualifiedName($0, prefix: nil) } ?? "")
+                    : attribute.name.map { Self.qualifiedName($0, prefix: attribute.prefix) } ?? ""
                 throw error(
                     .tooLarge,
-                    "attribute \(name.prefix(60)) is \(count) bytes, over the limit of \(limits.maxTextBytes)",
+                    "attribute \(name.prefix(60)) is \(attribute.count) bytes, over the limit of \(limits.maxTextBytes)",
                     line: line)
             }
-            guard let name = knownName else { continue }
-            try body(name, Value(bytes: bytes, count: count))
+            guard !attribute.isNamespace, attribute.prefix == nil, let name = lookUp(attribute.name) else { continue }
+            try body(name, Value(bytes: parser.record.pointee.bytes.bytes(attribute.value)))
         }
     }
 
-    /// An attribute value or text as libxml2 holds it, valid until the cursor moves.
+    /// An attribute value or text as the parser holds it, valid until the cursor moves.
     struct Value {
-        fileprivate let bytes: UnsafePointer<xmlChar>?
-        fileprivate let count: Int
+        fileprivate let bytes: UnsafeBufferPointer<UInt8>
 
         /// The value as a string.
-        var string: String {
-            guard let bytes else { return "" }
-            return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-        }
+        var string: String { String(decoding: bytes, as: UTF8.self) }
     }
 
     // MARK: - Structure
@@ -257,7 +262,7 @@ final class XMLCursor {
     func forEachChild(_ body: (Name) throws(XMLFeedError) -> Void) throws(XMLFeedError) {
         guard !isEmptyElement else { return }
         let depth = self.depth
-        let parent = nameBytes  // interned by libxml2 for the reader's life; a String only for an error
+        let parent = current  // its name is interned for the parser's life; a String only for an error
         while try advance() {
             switch kind {
             case .element:
@@ -270,7 +275,7 @@ final class XMLCursor {
                 continue
             }
         }
-        throw unexpectedEnd(in: parent.map { String(cString: $0) } ?? "")
+        throw unexpectedEnd(in: parent)
     }
 
     /// The current element's text (text and CDATA children, concatenated; child elements
@@ -280,26 +285,23 @@ final class XMLCursor {
     func text() throws(XMLFeedError) -> String {
         guard !isEmptyElement else { return "" }
         let depth = self.depth
-        let parentBytes = nameBytes
-        let parent = { parentBytes.map { String(cString: $0) } ?? "" }  // for errors only
+        let parent = current
         let line = self.line
         var text = ""
         var total = 0
         while try advance() {
             switch kind {
             case .text:
-                guard let value = xmlTextReaderConstValue(reader) else { continue }
-                let count = textByteCount
-                guard total + count <= limits.maxTextBytes else {
+                total += current.length
+                guard total <= limits.maxTextBytes else {
                     throw error(
                         .tooLarge,
-                        "the text of <\(parent().prefix(60))> is over the limit of \(limits.maxTextBytes) bytes",
+                        "the text of <\(name(of: parent).prefix(60))> is over the limit of \(limits.maxTextBytes) bytes",
                         line: line)
                 }
-                total += count
-                // Text nodes hold whole characters (libxml2 checked the UTF-8), so decoding
-                // each one and appending equals decoding their concatenation.
-                let piece = String(decoding: UnsafeBufferPointer(start: value, count: count), as: UTF8.self)
+                // libxml2 hands text over in pieces of whole characters (it checked the UTF-8), so
+                // decoding each one and appending equals decoding their concatenation.
+                let piece = self.text(of: current)
                 if text.isEmpty { text = piece } else { text += piece }
             case .element:
                 try skipElement()
@@ -309,37 +311,30 @@ final class XMLCursor {
                 continue
             }
         }
-        throw unexpectedEnd(in: parent())
+        throw unexpectedEnd(in: parent)
     }
 
     /// Moves past the current element and everything in it.
     func skipElement() throws(XMLFeedError) {
         guard !isEmptyElement else { return }
         let depth = self.depth
-        let parent = nameBytes  // interned by libxml2 for the reader's life; a String only for an error
+        let parent = current
         while try advance() {
             if kind == .endElement && self.depth == depth { return }
         }
-        throw unexpectedEnd(in: parent.map { String(cString: $0) } ?? "")
+        throw unexpectedEnd(in: parent)
     }
 
-    private func unexpectedEnd(in element: String) -> XMLFeedError {
+    private func name(of event: PushParser.Event) -> String {
+        event.name.map { Self.qualifiedName($0, prefix: event.prefix) } ?? ""
+    }
+
+    private func unexpectedEnd(in element: PushParser.Event) -> XMLFeedError {
         error(
-            .malformed, "the document ends inside <\(element.prefix(60))>; the feed is truncated, fetch it again",
+            .malformed,
+            "the document ends inside <\(name(of: element).prefix(60))>; the feed is truncated, fetch it again",
             line: parserLine)
     }
 
     static let doctypeMessage = "the feed has a <!DOCTYPE>; feeds must not carry a DTD, remove it at the source"
-
-    // MARK: - libxml2 node types
-
-    private static let elementType = Int32(XML_READER_TYPE_ELEMENT.rawValue)
-    private static let endElementType = Int32(XML_READER_TYPE_END_ELEMENT.rawValue)
-    private static let textType = Int32(XML_READER_TYPE_TEXT.rawValue)
-    private static let cdataType = Int32(XML_READER_TYPE_CDATA.rawValue)
-    private static let whitespaceType = Int32(XML_READER_TYPE_WHITESPACE.rawValue)
-    private static let significantWhitespaceType = Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue)
-    private static let documentTypeType = Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue)
-    private static let entityReferenceType = Int32(XML_READER_TYPE_ENTITY_REFERENCE.rawValue)
-    private static let entityType = Int32(XML_READER_TYPE_ENTITY.rawValue)
 }
