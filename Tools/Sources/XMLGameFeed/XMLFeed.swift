@@ -63,8 +63,7 @@ public struct XMLFeed: Sendable, Hashable {
         /// The categories the game lists (`<categories><category ref="…" position="3"/>`),
         /// in document order.
         public var memberships: [Membership]
-        /// The line of the `<game>` start tag (exact up to line 65,534; past that, the
-        /// parser's position, a few lines further on).
+        /// The line where the `<game>` start tag ends.
         public var line: Int
 
         public init(record: ProviderGame, memberships: [Membership] = [], line: Int) {

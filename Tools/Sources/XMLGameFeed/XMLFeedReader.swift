@@ -10,7 +10,7 @@ import Darwin
 
 /// Reads XML game feeds (docs/PROVIDER_API.md, "The XML game feed") as hostile input.
 ///
-/// The document is streamed through libxml2's `xmlTextReader` with the network off and
+/// The document is streamed through libxml2's SAX2 push parser with the network off and
 /// entity substitution off. A `<!DOCTYPE>` or an entity reference fails the read before
 /// anything is expanded or loaded; so do a document over ``Limits/maxBytes``, more than
 /// ``Limits/maxGames`` games, an element's text over ``Limits/maxTextBytes``, nesting

@@ -8,12 +8,11 @@ import Musl
 import Darwin
 #endif
 
-/// The bytes libxml2's reader pulls, from a file descriptor or from memory, counted against
+/// The bytes the parser is fed, from a file descriptor or from memory, counted against
 /// the byte limit and screened for a `<!DOCTYPE>` and for start tags with too many attributes
 /// before the parser sees them.
 ///
-/// A reference type because libxml2 holds it as the opaque context of its read callback;
-/// it lives on one thread for one read (not `Sendable`).
+/// It lives on one thread for one read (not `Sendable`).
 final class FeedInput {
     private enum Source {
         case descriptor(Int32)

@@ -1,4 +1,3 @@
-import CLibXML2
 @_spi(Internals) import CasinoCatalog
 import Foundation
 import ProviderAPI

@@ -1,7 +1,7 @@
 /// Finds a `<!DOCTYPE` in the bytes before the root element, so a DTD is refused before
 /// libxml2 parses a single declaration of it.
 ///
-/// Defence in depth: the reader also refuses a document-type node, which catches encodings
+/// Defence in depth: the parser also refuses a document type declaration, which catches encodings
 /// this byte scanner cannot see through (UTF-16). It skips comments and processing
 /// instructions and stops at the first other `<`, the root element's start.
 struct PrologScanner {
