@@ -206,13 +206,15 @@ bench: deps
 # Leak detection is off (-detect_leaks=0 while fuzzing, ASAN_OPTIONS at exit): LeakSanitizer
 # reports data held by Swift globals (the fixtures' seed files) as leaked.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= fuzz-gzip fuzz-snapshot fuzz-xml fuzz-provider fuzz-sync fuzz-player fuzz-validator fuzz-images fuzz-normalized
+ALL_FUZZ_TARGETS := fuzz-gzip fuzz-snapshot fuzz-xml fuzz-provider fuzz-sync fuzz-player fuzz-validator fuzz-images fuzz-normalized
+FUZZ_TARGETS ?= $(ALL_FUZZ_TARGETS)
 FUZZ := $(WORK)/fuzz
 fuzz: deps $(RELEASE_CATALOG)
 	$(SWIFT) build -c release --package-path Fuzz --sanitize fuzzer --sanitize address -Xswiftc -sanitize=fuzzer,address
 	rm -rf $(FUZZ)/seed-out && $(RELEASE_CATALOG) snapshot --source data/provider --config data/catalog.json \
 	  --images data/provider/images --out $(FUZZ)/seed-out --quiet
-	@for t in $(FUZZ_TARGETS); do mkdir -p $(FUZZ)/$$t/corpus && rm -f $(FUZZ)/$$t/crash-* $(FUZZ)/$$t/timeout-* $(FUZZ)/$$t/oom-* $(FUZZ)/$$t/leak-*; done
+	@for t in $(ALL_FUZZ_TARGETS); do mkdir -p $(FUZZ)/$$t/corpus; done  # every seed lands, whichever run
+	@for t in $(FUZZ_TARGETS); do rm -f $(FUZZ)/$$t/crash-* $(FUZZ)/$$t/timeout-* $(FUZZ)/$$t/oom-* $(FUZZ)/$$t/leak-*; done
 	@cp Fuzz/Corpus/snapshot/* $(FUZZ)/fuzz-snapshot/corpus/
 	@cp Fuzz/Corpus/provider/* $(FUZZ)/fuzz-provider/corpus/
 	@cp Fuzz/Corpus/sync/* $(FUZZ)/fuzz-sync/corpus/

@@ -8,8 +8,7 @@ import Foundation
 /// again, which cost more than the parsing itself; here nothing is built but the events of the
 /// chunk being read, and they are dropped when the next chunk is pushed.
 ///
-/// A reference type because libxml2 holds it as the callbacks' opaque context; it lives on one
-/// thread for one read (not `Sendable`).
+/// It lives on one thread for one read (not `Sendable`).
 final class PushParser {
     /// What a recorded event is.
     enum Kind {
@@ -17,7 +16,7 @@ final class PushParser {
     }
 
     /// One event. Names are libxml2's interned pointers, valid for the parser's life; text and
-    /// attribute values are ranges of ``bytes``, valid until the next chunk is pushed.
+    /// attribute values are ranges of ``Record/bytes``, valid until the next chunk is pushed.
     struct Event {
         var kind: Kind
         var name: UnsafePointer<xmlChar>?
@@ -28,7 +27,8 @@ final class PushParser {
         var line: Int
         /// Whether the element is written `<x/>`; no end event follows it.
         var isEmpty: Bool
-        /// The element's attributes in ``attributes``, or the text (or entity name) in ``bytes``.
+        /// The element's attributes in ``Record/attributes``, or the text (or entity name) in
+        /// ``Record/bytes``.
         var range: Range<Int>
         /// The text's length in bytes; past the limit its bytes are not kept (`range` is empty).
         var length = 0
@@ -42,12 +42,13 @@ final class PushParser {
         var isNamespace: Bool
         /// The value's length in bytes; only values within the limit are copied.
         var count: Int
-        /// The value in ``bytes`` (empty when it was over the limit).
+        /// The value in ``Record/bytes`` (empty when it was over the limit).
         var value: Range<Int>
     }
 
-    /// What the callbacks record. Behind a pointer: it is written for every node, and as stored
-    /// properties of a class each write paid a run-time exclusivity check.
+    /// What the callbacks record, and all they need to. libxml2 hands the callbacks a pointer
+    /// to it: no reference counting and no run-time exclusivity check per node, which as stored
+    /// properties of a class cost more than recording the node.
     struct Record {
         var events: [Event] = []
         var attributes: [Attribute] = []
@@ -58,71 +59,68 @@ final class PushParser {
         var textRun = 0
         /// The line of a document type declaration, once libxml2 reported one.
         var documentTypeLine: Int?
+        /// Values and texts longer than this are counted, not copied.
+        let maxValueBytes: Int
+        let diagnostics: LibXMLDiagnostics
+        /// The parser, once created.
+        var context: xmlParserCtxtPtr?
     }
 
-    let record: UnsafeMutablePointer<Record> = {
-        let record = UnsafeMutablePointer<Record>.allocate(capacity: 1)
-        record.initialize(to: Record())
-        return record
-    }()
-    private let maxValueBytes: Int
-    private let diagnostics: LibXMLDiagnostics
-    /// The parser; set once created, freed with `self`.
-    private(set) var context: xmlParserCtxtPtr?
+    let record: UnsafeMutablePointer<Record>
 
     init(diagnostics: LibXMLDiagnostics, maxValueBytes: Int) {
-        self.diagnostics = diagnostics
-        self.maxValueBytes = maxValueBytes
+        record = .allocate(capacity: 1)
+        record.initialize(to: Record(maxValueBytes: maxValueBytes, diagnostics: diagnostics))
     }
 
     deinit {
-        if let context { xmlFreeParserCtxt(context) }
+        if let context = record.pointee.context { xmlFreeParserCtxt(context) }
         record.pointee.bytes.deallocate()
         record.deinitialize(count: 1)
         record.deallocate()
     }
+
+    /// The parser, once ``start(with:file:)`` created it.
+    var context: xmlParserCtxtPtr? { record.pointee.context }
 
     /// Creates the parser on the document's first bytes (up to four, for the encoding). Returns
     /// `false` when libxml2 could not.
     func start(with first: UnsafeRawBufferPointer, file: String) -> Bool {
         var handler = xmlSAXHandler()
         handler.initialized = XML_SAX2_MAGIC
-        handler.startElementNs = { context, name, prefix, _, namespaceCount, namespaces, count, _, attributes in
-            guard let context else { return }
-            Unmanaged<PushParser>.fromOpaque(context).takeUnretainedValue().startElement(
+        handler.startElementNs = { record, name, prefix, _, namespaceCount, namespaces, count, _, attributes in
+            record?.assumingMemoryBound(to: Record.self).pointee.startElement(
                 name: name, prefix: prefix, namespaceCount: Int(namespaceCount), namespaces: namespaces,
                 attributeCount: Int(count), attributes: attributes)
         }
-        handler.endElementNs = { context, name, prefix, _ in
-            guard let context else { return }
-            Unmanaged<PushParser>.fromOpaque(context).takeUnretainedValue().endElement(name: name, prefix: prefix)
+        handler.endElementNs = { record, name, prefix, _ in
+            record?.assumingMemoryBound(to: Record.self).pointee.endElement(name: name, prefix: prefix)
         }
-        let text: charactersSAXFunc = { context, bytes, count in
-            guard let context, let bytes, count > 0 else { return }
-            Unmanaged<PushParser>.fromOpaque(context).takeUnretainedValue().text(bytes, count: Int(count))
+        let text: charactersSAXFunc = { record, bytes, count in
+            guard let bytes, count > 0 else { return }
+            record?.assumingMemoryBound(to: Record.self).pointee.text(bytes, count: Int(count))
         }
         handler.characters = text
         handler.ignorableWhitespace = text
         handler.cdataBlock = text
-        handler.reference = { context, name in
-            guard let context else { return }
-            Unmanaged<PushParser>.fromOpaque(context).takeUnretainedValue().record(.entity, name: name)
+        handler.reference = { record, name in
+            record?.assumingMemoryBound(to: Record.self).pointee.append(.entity, name: name)
         }
-        handler.internalSubset = { context, name, _, _ in
-            guard let context else { return }
-            Unmanaged<PushParser>.fromOpaque(context).takeUnretainedValue().record(.documentType, name: name)
+        handler.internalSubset = { record, name, _, _ in
+            record?.assumingMemoryBound(to: Record.self).pointee.append(.documentType, name: name)
         }
-        handler.serror = { context, error in
-            guard let context, let error else { return }
-            Unmanaged<PushParser>.fromOpaque(context).takeUnretainedValue().diagnostics.record(error.pointee)
+        handler.serror = { record, error in
+            guard let error else { return }
+            record?.assumingMemoryBound(to: Record.self).pointee.diagnostics.record(error.pointee)
         }
         let count = Int32(min(first.count, 4))
-        context = file.withCString { name in
+        let context = file.withCString { name in
             xmlCreatePushParserCtxt(
-                &handler, Unmanaged.passUnretained(self).toOpaque(),
-                first.baseAddress?.assumingMemoryBound(to: CChar.self), count, name)
+                &handler, UnsafeMutableRawPointer(record), first.baseAddress?.assumingMemoryBound(to: CChar.self),
+                count, name)
         }
         guard let context else { return false }
+        record.pointee.context = context
         xmlCtxtUseOptions(context, LibXML2.parserOptions)
         if first.count > 4, let base = first.baseAddress {
             push(UnsafeRawBufferPointer(start: base + 4, count: first.count - 4), isLast: false)
@@ -145,28 +143,35 @@ final class PushParser {
     }
 
     /// The line the parser has reached.
+    var line: Int { record.pointee.line }
+}
+
+// MARK: - Callbacks
+
+extension PushParser.Record {
+    typealias Event = PushParser.Event
+
+    /// The line the parser has reached.
     var line: Int {
         guard let context else { return 0 }
         return Int(xmlSAX2GetLineNumber(context))
     }
 
-    // MARK: - Callbacks
-
-    private func startElement(
+    mutating func startElement(
         name: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, namespaceCount: Int,
         namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, attributeCount: Int,
         attributes values: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?
     ) {
-        let first = record.pointee.attributes.count
+        let first = attributes.count
         if let namespaces {
             for index in 0..<namespaceCount {
                 // (prefix, URI) pairs: the declaration's value is the URI.
                 let uri = namespaces[2 * index + 1]
                 let count = uri.map { strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) } ?? 0
-                record.pointee.attributes.append(
-                    Attribute(
-                        name: namespaces[2 * index], prefix: nil, isNamespace: true, count: count,
-                        value: value(uri, count: count)))
+                let value = value(uri, count: count)
+                attributes.append(
+                    PushParser.Attribute(
+                        name: namespaces[2 * index], prefix: nil, isNamespace: true, count: count, value: value))
             }
         }
         if let values {
@@ -175,34 +180,34 @@ final class PushParser {
                 let base = 5 * index
                 let start = values[base + 3]
                 let count = start.flatMap { start in values[base + 4].map { start.distance(to: $0) } } ?? 0
-                record.pointee.attributes.append(
-                    Attribute(
-                        name: values[base], prefix: values[base + 1], isNamespace: false, count: count,
-                        value: value(start, count: count)))
+                let value = value(start, count: count)
+                attributes.append(
+                    PushParser.Attribute(
+                        name: values[base], prefix: values[base + 1], isNamespace: false, count: count, value: value))
             }
         }
-        // libxml2's reader tells `<x/>` the same way: the parser stands on its `/>`.
+        // As libxml2's reader tells `<x/>`: the parser stands on its `/>`.
         var isEmpty = false
         if let input = context?.pointee.input?.pointee, let cursor = input.cur, let end = input.end,
             cursor.distance(to: end) >= 2
         {
             isEmpty = cursor[0] == UInt8(ascii: "/") && cursor[1] == UInt8(ascii: ">")
         }
-        record.pointee.events.append(
+        events.append(
             Event(
-                kind: .element, name: name, prefix: prefix, depth: record.pointee.depth, line: line, isEmpty: isEmpty,
-                range: first..<record.pointee.attributes.count))
-        record.pointee.depth += 1
-        record.pointee.textRun = 0
+                kind: .element, name: name, prefix: prefix, depth: depth, line: line, isEmpty: isEmpty,
+                range: first..<attributes.count))
+        depth += 1
+        textRun = 0
     }
 
     /// Copies an attribute value within the limit. Without entity substitution (deliberately off)
     /// libxml2 leaves each `&` of a value, `&amp;` or `&#38;` as written, as `&#38;` for a tree
     /// builder to decode: every `&#38;` here is one `&`.
-    private func value(_ start: UnsafePointer<xmlChar>?, count: Int) -> Range<Int> {
+    private mutating func value(_ start: UnsafePointer<xmlChar>?, count: Int) -> Range<Int> {
         guard let start, count <= maxValueBytes else { return 0..<0 }
         let raw = UnsafeRawBufferPointer(start: start, count: count)
-        guard memchr(start, Int32(UInt8(ascii: "&")), count) != nil else { return record.pointee.bytes.append(raw) }
+        guard memchr(start, Int32(UInt8(ascii: "&")), count) != nil else { return bytes.append(raw) }
         let escape = Array("&#38;".utf8)
         var decoded: [UInt8] = []
         decoded.reserveCapacity(count)
@@ -218,45 +223,35 @@ final class PushParser {
                 index += 1
             }
         }
-        return decoded.withUnsafeBytes { record.pointee.bytes.append($0) }
+        return decoded.withUnsafeBytes { bytes.append($0) }
     }
 
-    private func endElement(name: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) {
-        record.pointee.depth -= 1
-        record.pointee.textRun = 0
+    mutating func endElement(name: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) {
+        depth -= 1
+        textRun = 0
         // An empty element is one event, as with the reader.
-        if let last = record.pointee.events.last, last.kind == .element, last.isEmpty,
-            last.depth == record.pointee.depth
-        {
-            return
-        }
-        record.pointee.events.append(
-            Event(
-                kind: .endElement, name: name, prefix: prefix, depth: record.pointee.depth, line: line, isEmpty: false,
-                range: 0..<0))
+        if let last = events.last, last.kind == .element, last.isEmpty, last.depth == depth { return }
+        events.append(
+            Event(kind: .endElement, name: name, prefix: prefix, depth: depth, line: line, isEmpty: false, range: 0..<0)
+        )
     }
 
-    private func text(_ start: UnsafePointer<xmlChar>, count: Int) {
+    mutating func text(_ start: UnsafePointer<xmlChar>, count: Int) {
         // Text past the limit is counted, not kept: the cursor refuses it by its length.
-        record.pointee.textRun += count
-        let range =
-            record.pointee.textRun <= maxValueBytes
-            ? record.pointee.bytes.append(UnsafeRawBufferPointer(start: start, count: count)) : 0..<0
-        record.pointee.events.append(
+        textRun += count
+        let range = textRun <= maxValueBytes ? bytes.append(UnsafeRawBufferPointer(start: start, count: count)) : 0..<0
+        events.append(
             Event(
-                kind: .text, name: nil, prefix: nil, depth: record.pointee.depth, line: line, isEmpty: false,
-                range: range,
+                kind: .text, name: nil, prefix: nil, depth: depth, line: line, isEmpty: false, range: range,
                 length: count))
     }
 
-    private func record(_ kind: Kind, name: UnsafePointer<xmlChar>?) {
-        if kind == .documentType, record.pointee.documentTypeLine == nil { record.pointee.documentTypeLine = line }
+    /// An entity reference or a document type, with (up to 200 bytes of) its name.
+    mutating func append(_ kind: PushParser.Kind, name: UnsafePointer<xmlChar>?) {
+        if kind == .documentType, documentTypeLine == nil { documentTypeLine = line }
         let count = name.map { min(strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)), 200) } ?? 0
-        let range = name.map { record.pointee.bytes.append(UnsafeRawBufferPointer(start: $0, count: count)) } ?? 0..<0
-        record.pointee.events.append(
-            Event(
-                kind: kind, name: nil, prefix: nil, depth: record.pointee.depth, line: line, isEmpty: false,
-                range: range))
+        let range = name.map { bytes.append(UnsafeRawBufferPointer(start: $0, count: count)) } ?? 0..<0
+        events.append(Event(kind: kind, name: nil, prefix: nil, depth: depth, line: line, isEmpty: false, range: range))
     }
 }
 
