@@ -1,8 +1,9 @@
 // cache-bench: every hot path, timed against its floor in the same run. `make bench` builds it in
 // release mode; arguments: an output .json path, and optionally the sections to run
 // (`runtime`, `pipeline`, `images`, `day`; all by default; `memory` runs only the runtime's memory
-// hit rows, `xml` only the XML feed rows, `xml-reader` only the reader against xmllint, `xml-scale`
-// the XML source and snapshot rows, `xml-scale-cache` the source row past the L3 cache).
+// hit rows, `xml` only the XML feed rows, `xml-reader` only the reader against xmllint, `xml-shapes`
+// the reader's 10×-larger-feed rows, `xml-scale` the XML source and snapshot rows, `xml-scale-cache`
+// the source row past the L3 cache).
 
 import Foundation
 
@@ -41,6 +42,7 @@ if wants("pipeline") {
     results += pipeline
 }
 if sections.contains("xml-scale") { printTable(try feedSourceScaling(work: work)) }
+if sections.contains("xml-shapes") { printTable(try xmlShapeScaling(work: work.appendingPathComponent("xml"))) }
 if sections.contains("xml-scale-cache") { printTable(try feedSourceScalingPastTheCache(work: work)) }
 if sections.contains("xml-reader"), let reader = try xmlReaderBenchmark(work: work.appendingPathComponent("xml")) {
     printTable([reader])

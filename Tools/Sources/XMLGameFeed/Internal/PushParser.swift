@@ -21,6 +21,8 @@ final class PushParser {
         var kind: Kind
         var name: UnsafePointer<xmlChar>?
         var prefix: UnsafePointer<xmlChar>?
+        /// The element's name among those the feed's structure uses (never a prefixed one).
+        var known: XMLCursor.Name?
         /// The element's depth, the root being 0 (elements and end tags).
         var depth: Int
         /// The line where the start tag, end tag or text ends.
@@ -38,6 +40,8 @@ final class PushParser {
     struct Attribute {
         var name: UnsafePointer<xmlChar>?
         var prefix: UnsafePointer<xmlChar>?
+        /// The attribute's name among those the feed's structure uses (never a prefixed one).
+        var known: XMLCursor.Name?
         /// `xmlns` or `xmlns:prefix` (``name`` is then the declared prefix, if any).
         var isNamespace: Bool
         /// The value's length in bytes; only values within the limit are copied.
@@ -59,6 +63,12 @@ final class PushParser {
         var textRun = 0
         /// The line of a document type declaration, once libxml2 reported one.
         var documentTypeLine: Int?
+        /// Whether each open element is a known one: only their text is ever read, so only their
+        /// text is copied (a feed's unknown elements may hold megabytes).
+        var openElementsAreKnown: [Bool] = []
+        /// Each ``XMLCursor/Name`` with its spelling interned in the parser's dictionary: libxml2
+        /// hands out names from that dictionary, so a known name is found by comparing pointers.
+        var internedNames: [(bytes: UnsafePointer<xmlChar>?, name: XMLCursor.Name)] = []
         /// Values and texts longer than this are counted, not copied.
         let maxValueBytes: Int
         let diagnostics: LibXMLDiagnostics
@@ -121,6 +131,9 @@ final class PushParser {
         }
         guard let context else { return false }
         record.pointee.context = context
+        record.pointee.internedNames = XMLCursor.Name.allCases.map { name in
+            (xmlDictLookup(context.pointee.dict, name.rawValue, -1), name)
+        }
         xmlCtxtUseOptions(context, LibXML2.parserOptions)
         if first.count > 4, let base = first.baseAddress {
             push(UnsafeRawBufferPointer(start: base + 4, count: first.count - 4), isLast: false)
@@ -157,6 +170,15 @@ extension PushParser.Record {
         return Int(xmlSAX2GetLineNumber(context))
     }
 
+    /// `name` among the known names, unless it has a prefix (`ext:game` is not `game`).
+    private func known(_ name: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) -> XMLCursor.Name? {
+        guard prefix == nil, let name else { return nil }
+        for entry in internedNames where entry.bytes == name {
+            return entry.name
+        }
+        return nil
+    }
+
     mutating func startElement(
         name: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?, namespaceCount: Int,
         namespaces: UnsafeMutablePointer<UnsafePointer<xmlChar>?>?, attributeCount: Int,
@@ -171,7 +193,8 @@ extension PushParser.Record {
                 let value = value(uri, count: count)
                 attributes.append(
                     PushParser.Attribute(
-                        name: namespaces[2 * index], prefix: nil, isNamespace: true, count: count, value: value))
+                        name: namespaces[2 * index], prefix: nil, known: nil, isNamespace: true, count: count,
+                        value: value))
             }
         }
         if let values {
@@ -181,9 +204,12 @@ extension PushParser.Record {
                 let start = values[base + 3]
                 let count = start.flatMap { start in values[base + 4].map { start.distance(to: $0) } } ?? 0
                 let value = value(start, count: count)
+                let name = values[base]
+                let prefix = values[base + 1]
                 attributes.append(
                     PushParser.Attribute(
-                        name: values[base], prefix: values[base + 1], isNamespace: false, count: count, value: value))
+                        name: name, prefix: prefix, known: known(name, prefix: prefix), isNamespace: false,
+                        count: count, value: value))
             }
         }
         // As libxml2's reader tells `<x/>`: the parser stands on its `/>`.
@@ -193,10 +219,12 @@ extension PushParser.Record {
         {
             isEmpty = cursor[0] == UInt8(ascii: "/") && cursor[1] == UInt8(ascii: ">")
         }
+        let known = known(name, prefix: prefix)
         events.append(
             Event(
-                kind: .element, name: name, prefix: prefix, depth: depth, line: line, isEmpty: isEmpty,
-                range: first..<attributes.count))
+                kind: .element, name: name, prefix: prefix, known: known, depth: depth, line: line,
+                isEmpty: isEmpty, range: first..<attributes.count))
+        openElementsAreKnown.append(known != nil)
         depth += 1
         textRun = 0
     }
@@ -229,20 +257,25 @@ extension PushParser.Record {
     mutating func endElement(name: UnsafePointer<xmlChar>?, prefix: UnsafePointer<xmlChar>?) {
         depth -= 1
         textRun = 0
+        _ = openElementsAreKnown.popLast()
         // An empty element is one event, as with the reader.
         if let last = events.last, last.kind == .element, last.isEmpty, last.depth == depth { return }
         events.append(
-            Event(kind: .endElement, name: name, prefix: prefix, depth: depth, line: line, isEmpty: false, range: 0..<0)
+            Event(
+                kind: .endElement, name: name, prefix: prefix, known: known(name, prefix: prefix), depth: depth,
+                line: line, isEmpty: false, range: 0..<0)
         )
     }
 
     mutating func text(_ start: UnsafePointer<xmlChar>, count: Int) {
-        // Text past the limit is counted, not kept: the cursor refuses it by its length.
+        // Text past the limit is counted, not kept: the cursor refuses it by its length. Text outside
+        // the known elements is never read, so it is only counted.
         textRun += count
-        let range = textRun <= maxValueBytes ? bytes.append(UnsafeRawBufferPointer(start: start, count: count)) : 0..<0
+        let isRead = textRun <= maxValueBytes && openElementsAreKnown.last == true
+        let range = isRead ? bytes.append(UnsafeRawBufferPointer(start: start, count: count)) : 0..<0
         events.append(
             Event(
-                kind: .text, name: nil, prefix: nil, depth: depth, line: line, isEmpty: false, range: range,
+                kind: .text, name: nil, prefix: nil, known: nil, depth: depth, line: line, isEmpty: false, range: range,
                 length: count))
     }
 
@@ -251,7 +284,9 @@ extension PushParser.Record {
         if kind == .documentType, documentTypeLine == nil { documentTypeLine = line }
         let count = name.map { min(strlen(UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)), 200) } ?? 0
         let range = name.map { bytes.append(UnsafeRawBufferPointer(start: $0, count: count)) } ?? 0..<0
-        events.append(Event(kind: kind, name: nil, prefix: nil, depth: depth, line: line, isEmpty: false, range: range))
+        events.append(
+            Event(
+                kind: kind, name: nil, prefix: nil, known: nil, depth: depth, line: line, isEmpty: false, range: range))
     }
 }
 

@@ -21,7 +21,7 @@ final class XMLCursor {
     private(set) var position = 0
     /// The node the cursor is on.
     private var current = PushParser.Event(
-        kind: .documentType, name: nil, prefix: nil, depth: 0, line: 0, isEmpty: false, range: 0..<0)
+        kind: .documentType, name: nil, prefix: nil, known: nil, depth: 0, line: 0, isEmpty: false, range: 0..<0)
     /// The index of the next event in `parser.events`.
     private var next = 0
     /// The bytes of text since the last tag, against ``XMLFeedReader/Limits/maxTextBytes``.
@@ -30,10 +30,6 @@ final class XMLCursor {
     private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
     private var isStarted = false
     private var isFinished = false
-    /// Each ``Name`` with its spelling interned in the parser's dictionary: libxml2 hands out
-    /// element and attribute names from that dictionary, so a known name is found by comparing
-    /// pointers, without making a `String` for every node.
-    private var internedNames: [(bytes: UnsafePointer<xmlChar>?, name: Name)] = []
 
     init(input: FeedInput, file: String, limits: XMLFeedReader.Limits) {
         LibXML2.initialized
@@ -104,10 +100,9 @@ final class XMLCursor {
         let bytes = UnsafeRawBufferPointer(start: base, count: count)
         if !isStarted {
             isStarted = true
-            guard parser.start(with: bytes, file: file), let dictionary = parser.context?.pointee.dict else {
+            guard parser.start(with: bytes, file: file) else {
                 throw XMLFeedError(.io, "libxml2 could not create a parser for the feed (out of memory?)", file: file)
             }
-            internedNames = Name.allCases.map { name in (xmlDictLookup(dictionary, name.rawValue, -1), name) }
             if count == 0 { parser.push(bytes, isLast: true) }
         } else {
             parser.push(bytes, isLast: count == 0)
@@ -190,17 +185,7 @@ final class XMLCursor {
 
     /// The current element's or attribute's name among those the feed's structure uses; `nil`
     /// for any other name (prefixed names included: `ext:game` is not `game`).
-    var knownName: Name? {
-        current.prefix == nil ? lookUp(current.name) : nil
-    }
-
-    private func lookUp(_ bytes: UnsafePointer<xmlChar>?) -> Name? {
-        guard let bytes else { return nil }
-        for entry in internedNames where entry.bytes == bytes {
-            return entry.name
-        }
-        return nil
-    }
+    var knownName: Name? { current.known }
 
     /// The current element's (or end tag's) depth, the root being 0.
     var depth: Int { current.depth }
@@ -239,7 +224,7 @@ final class XMLCursor {
                     "attribute \(name.prefix(60)) is \(attribute.count) bytes, over the limit of \(limits.maxTextBytes)",
                     line: line)
             }
-            guard !attribute.isNamespace, attribute.prefix == nil, let name = lookUp(attribute.name) else { continue }
+            guard !attribute.isNamespace, let name = attribute.known else { continue }
             try body(name, Value(bytes: parser.record.pointee.bytes.bytes(attribute.value)))
         }
     }
