@@ -272,6 +272,16 @@ extension PushParser.Record {
         // the known elements is never read, so it is only counted.
         textRun += count
         let isRead = textRun <= maxValueBytes && openElementsAreKnown.last == true
+        // libxml2 hands text over in pieces of 300-odd bytes: a piece that continues the last
+        // event's text extends it (its bytes follow in the arena) rather than adding an event.
+        if let last = events.last, last.kind == .text,
+            isRead ? last.range.upperBound == bytes.count && !last.range.isEmpty : last.range.isEmpty
+        {
+            let range = isRead ? bytes.append(UnsafeRawBufferPointer(start: start, count: count)) : 0..<0
+            events[events.count - 1].range = isRead ? last.range.lowerBound..<range.upperBound : 0..<0
+            events[events.count - 1].length += count
+            return
+        }
         let range = isRead ? bytes.append(UnsafeRawBufferPointer(start: start, count: count)) : 0..<0
         events.append(
             Event(
@@ -295,7 +305,8 @@ extension PushParser.Record {
 struct ByteArena {
     private(set) var base: UnsafeMutableRawPointer?
     private var capacity = 0
-    private var count = 0
+    /// The bytes appended since the last ``removeAll()``.
+    private(set) var count = 0
 
     mutating func append(_ source: UnsafeRawBufferPointer) -> Range<Int> {
         let start = count
