@@ -26,8 +26,15 @@ final class XMLCursor {
     private var next = 0
     /// The bytes of text since the last tag, against ``XMLFeedReader/Limits/maxTextBytes``.
     private var textRun = 0
-    /// The bytes read from the input and pushed to the parser, a chunk at a time.
-    private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
+    /// Input read but not yet pushed, at the start of `held`. libxml2 2.9's push parser looks back
+    /// from the end of what it holds for the last `<` at every push, one byte at a time: a push
+    /// ends just after a `<` when one came, and text without one is held until one does (up to
+    /// ``holdLimit``: a longer text fails the read anyway).
+    private var held: UnsafeMutableRawPointer
+    private var heldCapacity: Int
+    private var heldCount = 0
+    private let holdLimit: Int
+    private static let chunkSize = 64 << 10
     private var isStarted = false
     private var isFinished = false
 
@@ -39,10 +46,13 @@ final class XMLCursor {
         self.input = input
         self.file = file
         self.limits = limits
+        heldCapacity = 2 * Self.chunkSize
+        held = .allocate(byteCount: heldCapacity, alignment: 16)
+        holdLimit = min(max(limits.maxTextBytes, Self.chunkSize), 16 << 20) + Self.chunkSize
     }
 
     deinit {
-        chunk.deallocate()
+        held.deallocate()
     }
 
     // MARK: - Moving
@@ -92,23 +102,58 @@ final class XMLCursor {
     private func read() throws(XMLFeedError) {
         parser.removeEvents()
         next = 0
-        guard let base = chunk.baseAddress else { return }
-        let count = Int(input.fill(base, capacity: chunk.count))
+        if heldCount + Self.chunkSize > heldCapacity {
+            let grown = UnsafeMutableRawPointer.allocate(byteCount: 2 * (heldCount + Self.chunkSize), alignment: 16)
+            grown.copyMemory(from: held, byteCount: heldCount)
+            held.deallocate()
+            held = grown
+            heldCapacity = 2 * (heldCount + Self.chunkSize)
+        }
+        let count = Int(input.fill(held + heldCount, capacity: Self.chunkSize))
         if count < 0 {
             throw input.stopError(file: file) ?? error(.io, "reading the feed failed")
         }
-        let bytes = UnsafeRawBufferPointer(start: base, count: count)
+        let first = heldCount
+        heldCount += count
         if !isStarted {
             isStarted = true
-            guard parser.start(with: bytes, file: file) else {
+            guard parser.start(with: UnsafeRawBufferPointer(start: held, count: heldCount), file: file) else {
                 throw XMLFeedError(.io, "libxml2 could not create a parser for the feed (out of memory?)", file: file)
             }
-            if count == 0 { parser.push(bytes, isLast: true) }
-        } else {
-            parser.push(bytes, isLast: count == 0)
+            heldCount = 0
+            if count == 0 { parser.push(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true) }
+        } else if count == 0 {
+            parser.push(UnsafeRawBufferPointer(start: held, count: heldCount), isLast: true)
+            heldCount = 0
+        } else if let open = Self.lastOpen(in: held, from: first, to: heldCount) {
+            parser.push(UnsafeRawBufferPointer(start: held, count: open + 1), isLast: false)
+            heldCount -= open + 1
+            memmove(held, held + open + 1, heldCount)  // the start of a tag, kept for the next push
+        } else if heldCount >= holdLimit {
+            parser.push(UnsafeRawBufferPointer(start: held, count: heldCount), isLast: false)
+            heldCount = 0
         }
         if count == 0 { isFinished = true }
         try checkHealth()
+    }
+
+    /// The index of the last `<` in `base[from..<to]`, eight bytes at a time.
+    private static func lastOpen(in base: UnsafeRawPointer, from: Int, to: Int) -> Int? {
+        var end = to
+        while end - 8 >= from {
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self))
+            let other = word ^ 0x3C3C_3C3C_3C3C_3C3C  // a zero byte where `word` has a `<`
+            // Exact per byte, no borrow between bytes: the high bit is set where the byte is zero.
+            let low = 0x7F7F_7F7F_7F7F_7F7F as UInt64
+            let zeros = ~(((other & low) &+ low) | other | low)
+            if zeros != 0 { return end - 8 + (63 - zeros.leadingZeroBitCount) / 8 }
+            end -= 8
+        }
+        while end > from {
+            end -= 1
+            if base.load(fromByteOffset: end, as: UInt8.self) == UInt8(ascii: "<") { return end }
+        }
+        return nil
     }
 
     /// Throws what stopped the input, a document type or libxml2's first error, in that order:
