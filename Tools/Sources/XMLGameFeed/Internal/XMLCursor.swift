@@ -22,14 +22,15 @@ final class XMLCursor {
     /// The node the cursor is on.
     private var current = PushParser.Event(
         kind: .documentType, name: nil, prefix: nil, known: nil, depth: 0, line: 0, isEmpty: false, range: 0..<0)
-    /// The index of the next event in `parser.events`.
+    /// The index of the next event in the parser's record.
     private var next = 0
     /// The bytes of text since the last tag, against ``XMLFeedReader/Limits/maxTextBytes``.
     private var textRun = 0
     /// Input read but not yet pushed, at the start of `held`. libxml2 2.9's push parser looks back
     /// from the end of what it holds for the last `<` at every push, one byte at a time: a push
-    /// ends just after a `<` when one came, and text without one is held until one does (up to
-    /// ``holdLimit``: a longer text fails the read anyway).
+    /// ends just after a `<` when one came, and input without one is held until one does, up to
+    /// ``holdLimit`` (past it, it is pushed as it is: text that long fails the read anyway, and a
+    /// comment that long only costs libxml2's scan).
     private var held: UnsafeMutableRawPointer
     private var heldCapacity: Int
     private var heldCount = 0
