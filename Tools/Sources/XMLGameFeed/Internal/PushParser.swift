@@ -310,9 +310,20 @@ struct ByteArena {
 
     mutating func append(_ source: UnsafeRawBufferPointer) -> Range<Int> {
         let start = count
-        if count + source.count > capacity {
-            let grown = max(capacity * 2, count + source.count, 4096)
-            let new = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 1)
+        let end = reserve(source.count)
+        if let sourceBase = source.baseAddress {
+            end.copyMemory(from: sourceBase, byteCount: source.count)
+        }
+        count += source.count
+        return start..<count
+    }
+
+    /// Room for `extra` more bytes after ``count``, growing by doubling; the caller writes them
+    /// and adds what it wrote with ``grow(by:)``.
+    mutating func reserve(_ extra: Int) -> UnsafeMutableRawPointer {
+        if count + extra > capacity || base == nil {
+            let grown = max(capacity * 2, count + extra, 4096)
+            let new = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 16)
             if let base {
                 new.copyMemory(from: base, byteCount: count)
                 base.deallocate()
@@ -320,11 +331,18 @@ struct ByteArena {
             base = new
             capacity = grown
         }
-        if let sourceBase = source.baseAddress, let base {
-            (base + count).copyMemory(from: sourceBase, byteCount: source.count)
-        }
-        count += source.count
-        return start..<count
+        // `base` was just set when it was nil.
+        return base.unsafelyUnwrapped + count
+    }
+
+    /// Counts `written` bytes put after ``count`` through ``reserve(_:)``.
+    mutating func grow(by written: Int) { count += written }
+
+    /// Drops the first `prefix` bytes, moving the rest to the start.
+    mutating func removeFirst(_ prefix: Int) {
+        guard let base, prefix > 0 else { return }
+        count -= prefix
+        memmove(base, base + prefix, count)
     }
 
     mutating func removeAll() { count = 0 }

@@ -26,14 +26,12 @@ final class XMLCursor {
     private var next = 0
     /// The bytes of text since the last tag, against ``XMLFeedReader/Limits/maxTextBytes``.
     private var textRun = 0
-    /// Input read but not yet pushed, at the start of `held`. libxml2 2.9's push parser looks back
+    /// Input read but not yet pushed. libxml2 2.9's push parser looks back
     /// from the end of what it holds for the last `<` at every push, one byte at a time: a push
     /// ends just after a `<` when one came, and input without one is held until one does, up to
     /// ``holdLimit`` (past it, it is pushed as it is: text that long fails the read anyway, and a
     /// comment that long only costs libxml2's scan).
-    private var held: UnsafeMutableRawPointer
-    private var heldCapacity: Int
-    private var heldCount = 0
+    private var held = ByteArena()
     private let holdLimit: Int
     private static let chunkSize = 64 << 10
     private var isStarted = false
@@ -47,8 +45,6 @@ final class XMLCursor {
         self.input = input
         self.file = file
         self.limits = limits
-        heldCapacity = 2 * Self.chunkSize
-        held = .allocate(byteCount: heldCapacity, alignment: 16)
         holdLimit = min(max(limits.maxTextBytes, Self.chunkSize), 16 << 20) + Self.chunkSize
     }
 
@@ -103,36 +99,29 @@ final class XMLCursor {
     private func read() throws(XMLFeedError) {
         parser.removeEvents()
         next = 0
-        if heldCount + Self.chunkSize > heldCapacity {
-            let grown = UnsafeMutableRawPointer.allocate(byteCount: 2 * (heldCount + Self.chunkSize), alignment: 16)
-            grown.copyMemory(from: held, byteCount: heldCount)
-            held.deallocate()
-            held = grown
-            heldCapacity = 2 * (heldCount + Self.chunkSize)
-        }
-        let count = Int(input.fill(held + heldCount, capacity: Self.chunkSize))
+        let count = Int(input.fill(held.reserve(Self.chunkSize), capacity: Self.chunkSize))
         if count < 0 {
             throw input.stopError(file: file) ?? error(.io, "reading the feed failed")
         }
-        let first = heldCount
-        heldCount += count
+        let first = held.count
+        held.grow(by: count)
+        let all = UnsafeRawBufferPointer(held.bytes(0..<held.count))
         if !isStarted {
             isStarted = true
-            guard parser.start(with: UnsafeRawBufferPointer(start: held, count: heldCount), file: file) else {
+            guard parser.start(with: all, file: file) else {
                 throw XMLFeedError(.io, "libxml2 could not create a parser for the feed (out of memory?)", file: file)
             }
-            heldCount = 0
+            held.removeAll()
             if count == 0 { parser.push(UnsafeRawBufferPointer(start: nil, count: 0), isLast: true) }
         } else if count == 0 {
-            parser.push(UnsafeRawBufferPointer(start: held, count: heldCount), isLast: true)
-            heldCount = 0
-        } else if let open = Self.lastOpen(in: held, from: first, to: heldCount) {
-            parser.push(UnsafeRawBufferPointer(start: held, count: open + 1), isLast: false)
-            heldCount -= open + 1
-            memmove(held, held + open + 1, heldCount)  // the start of a tag, kept for the next push
-        } else if heldCount >= holdLimit {
-            parser.push(UnsafeRawBufferPointer(start: held, count: heldCount), isLast: false)
-            heldCount = 0
+            parser.push(all, isLast: true)
+            held.removeAll()
+        } else if let base = all.baseAddress, let open = Self.lastOpen(in: base, from: first, to: all.count) {
+            parser.push(UnsafeRawBufferPointer(rebasing: all[...open]), isLast: false)
+            held.removeFirst(open + 1)  // keeps the start of a tag for the next push
+        } else if held.count >= holdLimit {
+            parser.push(all, isLast: false)
+            held.removeAll()
         }
         if count == 0 { isFinished = true }
         try checkHealth()
