@@ -126,7 +126,11 @@ func profileXMLFeedSource(work: URL) throws {
     let feed = work.appendingPathComponent("feed-profile-source.xml")
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     try makeFeed(games: games, categories: games / 10).write(to: feed)
-    let parse = try measure(samples: loops, warmup: 0) { _ = try XMLFeedReader.read(contentsOf: feed) }
+    let limits = PipelineConfiguration.everyPage.limits
+    var readerLimits = XMLFeedReader.Limits.default
+    readerLimits.maxBytes = limits.maxFeedBytes
+    readerLimits.maxGames = limits.maxRecordsPerFile
+    let parse = try measure(samples: loops, warmup: 0) { _ = try XMLFeedReader.read(contentsOf: feed, limits: readerLimits) }
     var initTimes: [Double] = [], editionTimes: [Double] = [], pageTimes: [Double] = [], freeTimes: [Double] = []
     var totals: [Double] = []
     var records = 0
@@ -134,7 +138,7 @@ func profileXMLFeedSource(work: URL) throws {
         let start = clock.now
         var paged = start
         do {
-            let source = try XMLFeedSource(file: feed)
+            let source = try XMLFeedSource(file: feed, limits: limits)
             let initialized = clock.now
             let list = try source.editions()
             let listed = clock.now

@@ -23,6 +23,7 @@ import Testing
     @Test func listsEachCategorysGamesPerEditionByPositionThenDocumentOrder() throws {
         // Given a feed whose categories are out of position order, with a game naming no platform,
         // one listing a category twice, one with a lenient spelling and one naming only an unknown platform
+        // and a category the feed does not declare
         let directory = try TemporaryDirectory()
         let file = directory.child("feed.xml")
         let xml = """
@@ -37,7 +38,7 @@ import Testing
             <game id="g3"><platforms><platform> android </platform></platforms>
               <categories><category ref="A" position="2"/><category ref="C"/></categories></game>
             <game id="g4"><platforms><platform>Toaster</platform></platforms>
-              <categories><category ref="C" position="5"/></categories></game>
+              <categories><category ref="C" position="5"/><category ref="Z"/></categories></game>
             </games></feed>
             """
         try Data(xml.utf8).write(to: file)
@@ -47,14 +48,16 @@ import Testing
         var listed: [String: [String]] = [:]
         var totals: [String: Int] = [:]
         var order: [String: [String]] = [:]
+        var locations: [String: [String]] = [:]
         for edition in try source.editions() {
             for category in edition.categories {
                 let categoryId = category.record.value?.id?.text ?? "?"
                 order[edition.edition.id, default: []].append(categoryId)
                 totals["\(edition.edition.id)/\(categoryId)"] = category.record.value?.games?.total
                 for reference in category.pages {
-                    listed["\(edition.edition.id)/\(categoryId)", default: []] += try source.page(reference).records
-                        .map { $0.game.value?.id?.text ?? "?" }
+                    let records = try source.page(reference).records
+                    listed["\(edition.edition.id)/\(categoryId)", default: []] += records.map { $0.game.value?.id?.text ?? "?" }
+                    locations["\(edition.edition.id)/\(categoryId)", default: []] += records.map(\.location)
                 }
             }
         }
@@ -68,6 +71,7 @@ import Testing
         #expect(listed["fr-iPhone/B"] == ["g2"])
         #expect(listed["en-iPhone/C"] == ["g4"])
         #expect(listed["en-Android/C"] == ["g4", "g3"])
+        #expect(locations["en-iPhone/A"] == ["line 8 (game g2)", "line 6 (game g1)"])
         #expect(totals["en-Android/C"] == 2 && totals["en-iPhone/C"] == 1 && totals["fr-Android/A"] == 2)
     }
 

@@ -80,9 +80,13 @@ public struct SourcePage: Sendable {
     /// The category total the page reports, if any.
     public var total: Int?
     /// The records in provider order.
-    public var records: [SourceRecord]
+    public var records: SourceRecords
 
     public init(location: String, offset: Int, total: Int?, records: [SourceRecord]) {
+        self.init(location: location, offset: offset, total: total, records: SourceRecords(records))
+    }
+
+    public init(location: String, offset: Int, total: Int?, records: SourceRecords) {
         self.location = location
         self.offset = offset
         self.total = total
@@ -90,18 +94,81 @@ public struct SourcePage: Sendable {
     }
 }
 
+/// A page's records: places in a table of games the source already holds, each made a
+/// ``SourceRecord`` when it is read.
+///
+/// A source that has every game parsed (an XML feed) lists a category's page as indices into its
+/// games, not as copies: a copy takes a reference to each game, which on a feed larger than the CPU's
+/// cache is a cache miss per record, paid again in every edition that lists the game.
+public struct SourceRecords: RandomAccessCollection, Sendable {
+    /// One record: which game of the table, its position in the category and where it is.
+    struct Entry: Sendable {
+        var game: Int
+        var position: Int
+        var place: SourceRecord.Place
+    }
+
+    private let games: [Lossy<ProviderGame>]
+    private let entries: [Entry]
+
+    /// Records given one by one.
+    public init(_ records: [SourceRecord]) {
+        games = records.map(\.game)
+        entries = records.indices.map { Entry(game: $0, position: records[$0].position, place: records[$0].place) }
+    }
+
+    /// The records `entries` point at in `games` (an array shared with the source, not copied).
+    init(games: [Lossy<ProviderGame>], entries: [Entry]) {
+        self.games = games
+        self.entries = entries
+    }
+
+    public var startIndex: Int { entries.startIndex }
+
+    public var endIndex: Int { entries.endIndex }
+
+    public subscript(index: Int) -> SourceRecord {
+        let entry = entries[index]
+        return SourceRecord(game: games[entry.game], place: entry.place, position: entry.position)
+    }
+}
+
 /// One game record and where it is.
 public struct SourceRecord: Sendable {
     /// The record, or why it did not decode.
     public var game: Lossy<ProviderGame>
-    /// Where it is inside its page (`items[3]`, `line 120`).
-    public var location: String
     /// Its position in the category (provider order).
     public var position: Int
+    /// Where it is, kept as numbers until someone reads ``location``.
+    var place: Place
+
+    /// Where a record is inside its page: most sources know it as a number, and spelling it out
+    /// for every record (most never appear in an error or a log line) cost a string each.
+    enum Place: Sendable {
+        /// `items[3]`: an element of a JSON page's `items` array.
+        case item(Int)
+        /// `line 120 (game 34795)`: a game of an XML feed, by the line its start tag ends on.
+        case line(Int)
+        /// As given.
+        case text(String)
+    }
+
+    /// Where it is inside its page (`items[3]`, `line 120 (game 34795)`).
+    public var location: String {
+        switch place {
+        case .item(let index): "items[\(index)]"
+        case .line(let line): "line \(line) (game \(game.value?.bestID ?? "?"))"
+        case .text(let text): text
+        }
+    }
 
     public init(game: Lossy<ProviderGame>, location: String, position: Int) {
+        self.init(game: game, place: .text(location), position: position)
+    }
+
+    init(game: Lossy<ProviderGame>, place: Place, position: Int) {
         self.game = game
-        self.location = location
+        self.place = place
         self.position = position
     }
 }

@@ -45,9 +45,10 @@ public struct RecordedProviderSource: CatalogSource {
     public func page(_ reference: SourcePageReference) throws(PipelineError) -> SourcePage {
         let (envelope, items) = try readCollection(
             of: Lossy<ProviderGame>.self, at: URL(fileURLWithPath: reference.location), what: "games page")
-        let records = items.enumerated().map { index, item in
-            SourceRecord(game: item, location: "items[\(index)]", position: reference.offset + index)
+        let entries = items.indices.map { index in
+            SourceRecords.Entry(game: index, position: reference.offset + index, place: .item(index))
         }
+        let records = SourceRecords(games: items, entries: entries)
         return SourcePage(
             location: reference.location, offset: reference.offset, total: envelope.total, records: records)
     }

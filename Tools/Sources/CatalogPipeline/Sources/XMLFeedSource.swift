@@ -15,19 +15,79 @@ public struct XMLFeedSource: CatalogSource {
     public let feed: XMLFeed
     private let file: String
     private let requestedEditions: [Edition]
-    /// Category id → the games listing it, by position then document order: built once, so
+    /// Every category's games, by position then document order, in one array: built once, so
     /// answering every category of every edition reads each game once, not once per category.
-    private let members: [String: [Member]]
+    private let members: Members
     /// Every platform a game names: with the category names' languages, the feed's editions.
     private let platforms: PlatformSet
     /// The indices of `feed.categories` by position, then document order: the order of every edition.
     private let categoryOrder: [Int]
+    /// The feed's games as records, once: every page points into this array.
+    private let records: [Lossy<ProviderGame>]
 
-    /// A game's place in one category, with the platforms it runs on inline: a page checks them for
-    /// every member, and a separate array per game cost a cache miss each on a large feed.
+    /// A game's place in one category, with what a page needs of it inline (its platforms, checked
+    /// for every member, and its line): a page reads nothing else of the game, which on a large feed
+    /// is a cache miss each.
     private struct Member: Sendable {
         var index: Int
+        /// Its position in the category, `Int.max` when the feed gives none.
+        var position: Int
+        /// The line of the game's start tag, for its record's location.
+        var line: Int
         var platforms: PlatformSet
+    }
+
+    /// Category id → its members, as ranges of one array (not an array per category: on a feed of
+    /// 30,000 categories, growing that many arrays one game at a time missed the cache at every append).
+    private struct Members: Sendable {
+        private var slots: [String: Int] = [:]
+        private var ranges: [Range<Int>] = []
+        private var members: [Member] = []
+
+        subscript(categoryId: String) -> ArraySlice<Member> {
+            guard let slot = slots[categoryId] else { return [] }
+            return members[ranges[slot]]
+        }
+
+        /// Each category's members, sorted by position then document order; `platforms` is the
+        /// game's platforms, by document index.
+        init(_ feed: XMLFeed, platforms: [PlatformSet]) {
+            for category in feed.categories where slots[category.id] == nil { slots[category.id] = slots.count }
+            // A listing per (game, category), in document order; a category the feed does not
+            // declare has no page, and a game listing a category twice is placed by its first listing.
+            var listings: [(slot: Int, game: Int, position: Int)] = []
+            var counts = [Int](repeating: 0, count: slots.count)
+            var lastGame = [Int](repeating: -1, count: slots.count)
+            for (index, game) in feed.games.enumerated() {
+                for membership in game.memberships {
+                    guard let slot = slots[membership.categoryId], lastGame[slot] != index else { continue }
+                    lastGame[slot] = index
+                    counts[slot] += 1
+                    listings.append((slot, index, membership.position ?? Int.max))
+                }
+            }
+            var start = 0
+            ranges = counts.map { count in
+                defer { start += count }
+                return start..<start + count
+            }
+            var next = ranges.map(\.lowerBound)
+            members = [Member](unsafeUninitializedCapacity: listings.count) { buffer, initialized in
+                for listing in listings {
+                    let game = listing.game
+                    (buffer.baseAddress! + next[listing.slot]).initialize(
+                        to: Member(
+                            index: game, position: listing.position, line: feed.games[game].line,
+                            platforms: platforms[game]))
+                    next[listing.slot] += 1
+                }
+                initialized = listings.count
+            }
+            // Listed in document order already; sorted by position (a run already in order costs one pass).
+            for range in ranges {
+                members[range].sort { ($0.position, $0.index) < ($1.position, $1.index) }
+            }
+        }
     }
 
     /// A set of ``Platform``s as bits; empty when a game names none (it then runs everywhere).
@@ -94,33 +154,25 @@ public struct XMLFeedSource: CatalogSource {
         }
         file = url.relativePath
         requestedEditions = editions
-        (members, platforms) = Self.index(feed)
+        // One pass over the games' fields; after it only their indices are handled.
+        var records: [Lossy<ProviderGame>] = []
+        var gamePlatforms: [PlatformSet] = []
+        records.reserveCapacity(feed.games.count)
+        gamePlatforms.reserveCapacity(feed.games.count)
+        var platforms = PlatformSet()
+        for game in feed.games {
+            records.append(Lossy(game.record))
+            gamePlatforms.append(
+                PlatformSet(game.record.platform?.values.lazy.compactMap { Platform(lenient: $0) } ?? []))
+            platforms.formUnion(gamePlatforms[gamePlatforms.count - 1])
+        }
+        self.records = records
+        self.platforms = platforms
+        members = Members(feed, platforms: gamePlatforms)
         let categories = feed.categories
         categoryOrder = categories.indices.sorted { left, right in
             (categories[left].position ?? Int.max, left) < (categories[right].position ?? Int.max, right)
         }
-    }
-
-    /// Each category's members sorted by position then document order, and every platform named.
-    private static func index(_ feed: XMLFeed) -> (members: [String: [Member]], platforms: PlatformSet) {
-        var platforms = PlatformSet()
-        var listings: [String: [(position: Int, member: Member)]] = [:]
-        var seen = Set<String>()
-        for (index, game) in feed.games.enumerated() {
-            let gamePlatforms = PlatformSet(
-                game.record.platform?.values.lazy.compactMap { Platform(lenient: $0) } ?? [])
-            platforms.formUnion(gamePlatforms)
-            seen.removeAll(keepingCapacity: true)
-            // A game listing a category twice is placed by its first listing.
-            for membership in game.memberships where seen.insert(membership.categoryId).inserted {
-                listings[membership.categoryId, default: []].append(
-                    (membership.position ?? Int.max, Member(index: index, platforms: gamePlatforms)))
-            }
-        }
-        let members = listings.mapValues { list in
-            list.sorted { ($0.position, $0.member.index) < ($1.position, $1.member.index) }.map(\.member)
-        }
-        return (members, platforms)
     }
 
     public var description: String { "XML feed \(file) (provider \(feed.provider))" }
@@ -141,18 +193,15 @@ public struct XMLFeedSource: CatalogSource {
             throw PipelineError(.invalidContent, "unknown page reference '\(key)'", file: file)
         }
         let categoryId = String(key[key.index(after: slash)...])
-        // Built straight from the feed's games, without an intermediate array of them.
-        var records: [SourceRecord] = []
-        records.reserveCapacity(members[categoryId]?.count ?? 0)
-        for member in members[categoryId] ?? [] where member.platforms.isListed(in: edition) {
-            let line = feed.games[member.index].line
-            let record = feed.games[member.index].record
-            records.append(
-                SourceRecord(
-                    game: Lossy(record), location: "line \(line) (game \(record.bestID ?? "?"))",
-                    position: records.count))
+        // Indices into `records`: no game is touched, so a page costs the same on any size of feed.
+        var entries: [SourceRecords.Entry] = []
+        entries.reserveCapacity(members[categoryId].count)
+        for member in members[categoryId] where member.platforms.isListed(in: edition) {
+            entries.append(
+                SourceRecords.Entry(game: member.index, position: entries.count, place: .line(member.line)))
         }
-        return SourcePage(location: file, offset: 0, total: records.count, records: records)
+        return SourcePage(
+            location: file, offset: 0, total: entries.count, records: SourceRecords(games: records, entries: entries))
     }
 
     private func editionList() -> [Edition] {
@@ -167,7 +216,7 @@ public struct XMLFeedSource: CatalogSource {
         let name =
             category.names[edition.language] ?? category.names["en"]
             ?? category.names.sorted { $0.key < $1.key }.first?.value
-        let total = (members[category.id] ?? []).count { $0.platforms.isListed(in: edition) }
+        let total = members[category.id].count { $0.platforms.isListed(in: edition) }
         let record = ProviderCategory(
             id: .string(category.id), name: name, games: ProviderCollection(count: 0, total: total, items: []))
         let reference = SourcePageReference(location: file, offset: 0, sourceKey: "\(edition.id)/\(category.id)")
