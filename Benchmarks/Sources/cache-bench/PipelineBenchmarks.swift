@@ -197,8 +197,8 @@ func feedSourceScaling(work: URL, smallGames: Int = 4_000, snapshots: Bool = tru
 }
 
 /// The source row from 30,000 to 300,000 games, both past this machine's 32 MiB L3 (a parsed game is
-/// a dozen allocations, its fields, strings and memberships; the cost per game steps up once they
-/// outgrow the cache, between 20,000 and 30,000 games): growth, told apart from that one step. About 40 s.
+/// a dozen allocations, its fields, strings and memberships, which outgrow the cache between 20,000 and
+/// 30,000 games): growth, told apart from a step where the cache runs out. About 40 s.
 func feedSourceScalingPastTheCache(work: URL) throws -> [Result] {
     try feedSourceScaling(work: work, smallGames: 30_000, snapshots: false)
 }
