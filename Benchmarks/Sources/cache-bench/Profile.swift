@@ -127,9 +127,7 @@ func profileXMLFeedSource(work: URL) throws {
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
     try makeFeed(games: games, categories: games / 10).write(to: feed)
     let limits = PipelineConfiguration.everyPage.limits
-    var readerLimits = XMLFeedReader.Limits.default
-    readerLimits.maxBytes = limits.maxFeedBytes
-    readerLimits.maxGames = limits.maxRecordsPerFile
+    let readerLimits = XMLFeedSource.readerLimits(limits)
     let parse = try measure(samples: loops, warmup: 0) { _ = try XMLFeedReader.read(contentsOf: feed, limits: readerLimits) }
     var initTimes: [Double] = [], editionTimes: [Double] = [], pageTimes: [Double] = [], freeTimes: [Double] = []
     var totals: [Double] = []

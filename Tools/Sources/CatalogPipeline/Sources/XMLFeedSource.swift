@@ -136,11 +136,8 @@ public struct XMLFeedSource: CatalogSource {
     public init(
         file url: URL, editions: [Edition] = [], limits: PipelineConfiguration.Limits = .default
     ) throws(PipelineError) {
-        var readerLimits = XMLFeedReader.Limits.default
-        readerLimits.maxBytes = limits.maxFeedBytes
-        readerLimits.maxGames = limits.maxRecordsPerFile
         do {
-            feed = try XMLFeedReader.read(contentsOf: url, limits: readerLimits)
+            feed = try XMLFeedReader.read(contentsOf: url, limits: Self.readerLimits(limits))
         } catch {
             let code: PipelineError.Code =
                 switch error.code {
@@ -161,10 +158,11 @@ public struct XMLFeedSource: CatalogSource {
         gamePlatforms.reserveCapacity(feed.games.count)
         var platforms = PlatformSet()
         for game in feed.games {
+            let gamePlatform = PlatformSet(
+                game.record.platform?.values.lazy.compactMap { Platform(lenient: $0) } ?? [])
             records.append(Lossy(game.record))
-            gamePlatforms.append(
-                PlatformSet(game.record.platform?.values.lazy.compactMap { Platform(lenient: $0) } ?? []))
-            platforms.formUnion(gamePlatforms[gamePlatforms.count - 1])
+            gamePlatforms.append(gamePlatform)
+            platforms.formUnion(gamePlatform)
         }
         self.records = records
         self.platforms = platforms
@@ -173,6 +171,15 @@ public struct XMLFeedSource: CatalogSource {
         categoryOrder = categories.indices.sorted { left, right in
             (categories[left].position ?? Int.max, left) < (categories[right].position ?? Int.max, right)
         }
+    }
+
+    /// The reader's limits under the pipeline's: the defaults, with the feed's size and game count capped
+    /// by ``PipelineConfiguration/Limits/maxFeedBytes`` and ``PipelineConfiguration/Limits/maxRecordsPerFile``.
+    public static func readerLimits(_ limits: PipelineConfiguration.Limits) -> XMLFeedReader.Limits {
+        var readerLimits = XMLFeedReader.Limits.default
+        readerLimits.maxBytes = limits.maxFeedBytes
+        readerLimits.maxGames = limits.maxRecordsPerFile
+        return readerLimits
     }
 
     public var description: String { "XML feed \(file) (provider \(feed.provider))" }

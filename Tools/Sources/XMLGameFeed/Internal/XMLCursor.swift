@@ -231,8 +231,6 @@ final class XMLCursor {
     /// The line where the current node's tag or text ends.
     var line: Int { current.line }
 
-    private var parserLine: Int { parser.line }
-
     /// The text (or entity name) of `event`, decoded.
     private func text(of event: PushParser.Event) -> String {
         String(decoding: parser.record.pointee.bytes.bytes(event.range), as: UTF8.self)
@@ -353,7 +351,7 @@ final class XMLCursor {
         error(
             .malformed,
             "the document ends inside <\(name(of: element).prefix(60))>; the feed is truncated, fetch it again",
-            line: parserLine)
+            line: parser.line)
     }
 
     static let doctypeMessage = "the feed has a <!DOCTYPE>; feeds must not carry a DTD, remove it at the source"
