@@ -11,6 +11,7 @@
 #   publish     sign OUT/ into the CDN-ready set PUBLISHED (key: KEY=<file>, else $CATALOG_SIGNING_KEY)
 #   schema      regenerate docs/snapshot-contract.schema.json, the snapshot contract as a JSON Schema
 #   test        all tests, then the pipeline end to end on data/ (validated, gzip -t, deterministic)
+#   soak        the no-hang soak of test with SOAK_ROUNDS (1000) rounds per loop: faults, stalls, cancellations
 #   sample      write a synthetic recording of GAMES games into .catalog/sample-GAMES
 #   fuzz        libFuzzer + ASan on every decoder of hostile input, FUZZ_SECONDS each (not part of test)
 #   bench       runtime and pipeline benchmarks against same-run floors, and a simulated day (release)
@@ -34,6 +35,7 @@
 #   GAMES=10000               size of `make sample` (and of `make serve` without a recording)
 #   PORT=8080                 the port of `make serve`
 #   FUZZ_SECONDS=60           how long `make fuzz` runs each target; FUZZ_TARGETS picks targets
+#   SOAK_ROUNDS=1000          rounds per loop of `make soak` (make test runs 150)
 #   BENCH_SECTIONS=           the sections `make bench` runs (default: all); e.g. `memory` for the
 #                             memory hit rows alone, `runtime`, `pipeline`, `images`, `day`
 
@@ -83,7 +85,7 @@ IMAGES_FLAG := $(if $(IS_URL),--fetch-images --image-cache $(WORK)/images,$(if $
 PARAMS_TEXT := $(SOURCE)|$(KIND)|$(CONFIG)|$(SOURCE_DATE_EPOCH)
 $(shell mkdir -p $(WORK) && { [ -f $(PARAMS) ] && [ "$$(cat $(PARAMS))" = '$(PARAMS_TEXT)' ] || printf '%s' '$(PARAMS_TEXT)' > $(PARAMS); })
 
-.PHONY: help deps build snapshot validate inspect keygen publish schema test sample bench fuzz serve demo format lint clean FORCE
+.PHONY: help deps build snapshot validate inspect keygen publish schema test soak sample bench fuzz serve demo format lint clean FORCE
 
 help:
 	@sed -n '3,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -146,7 +148,9 @@ test: deps
 	$(SWIFT) test --skip-build 2>&1 | tee $(WORK)/swift-test.log
 	@echo "== the tools package"
 	$(SWIFT) build --build-tests --package-path $(TOOLS)
-	$(SWIFT) test --skip-build --package-path $(TOOLS) 2>&1 | tee $(WORK)/swift-test-tools.log
+	$(SWIFT) test --skip-build --package-path $(TOOLS) --skip NoHangSoakTests 2>&1 | tee $(WORK)/swift-test-tools.log
+	@echo "== no call can hang: the soak, in a process of its own"
+	$(SWIFT) test --skip-build --package-path $(TOOLS) --filter NoHangSoakTests 2>&1 | tee $(WORK)/swift-test-soak.log
 	@echo "== end to end: data/ → $(WORK)/e2e-out (debug build)"
 	rm -rf $(WORK)/e2e-out $(WORK)/e2e-again $(WORK)/e2e-feed $(WORK)/e2e-bad
 	$(DEBUG_CATALOG) snapshot --source data/provider --config data/catalog.json --out $(WORK)/e2e-out --quiet
@@ -167,8 +171,16 @@ test: deps
 	status=0; $(DEBUG_CATALOG) validate $(WORK)/e2e-bad --quiet 2>/dev/null || status=$$?; \
 	  [ $$status -eq 1 ] || { echo "validate exited $$status on a corrupted snapshot, expected 1"; exit 1; }
 	@echo "end to end: passed"
-	@for log in $(WORK)/swift-test.log $(WORK)/swift-test-tools.log; do \
+	@for log in $(WORK)/swift-test.log $(WORK)/swift-test-tools.log $(WORK)/swift-test-soak.log; do \
 	  grep -E '(Test run with [0-9]+ tests?|Executed [0-9]+ tests?)' $$log | tail -n 2; done
+
+# The no-hang soak of make test with more rounds: updates and fetches against the simulator with
+# random faults and cancellations, each call held to its deadline (SOAK_SEED repeats a run).
+SOAK_ROUNDS ?= 1000
+soak: deps
+	$(SWIFT) build --build-tests --package-path $(TOOLS)
+	SOAK_ROUNDS=$(SOAK_ROUNDS) $(SWIFT) test --skip-build --package-path $(TOOLS) --filter NoHangSoakTests 2>&1 \
+	  | tee $(WORK)/swift-test-soak.log | grep -E 'soak|✘|passed after|failed after'
 
 sample: $(RELEASE_CATALOG)
 	$(RELEASE_CATALOG) sample --games $(GAMES) --output $(WORK)/sample-$(GAMES)

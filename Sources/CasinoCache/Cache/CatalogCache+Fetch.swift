@@ -17,23 +17,7 @@ extension CatalogCache {
             state.inflight[key] = task
             return task
         }
-        return try await Self.value(of: task)
-    }
-
-    /// The task's value; a caller that is cancelled stops waiting at once with
-    /// `CancellationError`, while the task itself runs on for the other callers.
-    private nonisolated(nonsending) static func value(of task: Task<CacheEntry, any Error>) async throws -> CacheEntry {
-        let waiter = Locked<OnceResumer<CacheEntry>?>(nil)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let resumer = OnceResumer(continuation)
-                waiter.withLock { $0 = resumer }
-                Task { resumer.resume(with: await task.result) }
-                if Task.isCancelled { resumer.resume(with: .failure(CancellationError())) }
-            }
-        } onCancel: {
-            waiter.withLock { $0 }?.resume(with: .failure(CancellationError()))
-        }
+        return try await task.valueUnlessCancelled()
     }
 
     private func performFetch(_ key: CacheKey, current: CacheEntry?) async throws -> CacheEntry {

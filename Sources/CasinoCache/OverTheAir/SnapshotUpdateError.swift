@@ -84,6 +84,8 @@ public struct SnapshotUpdateError: Error, Sendable, CustomStringConvertible {
         public static let invalidPublicKey = Code(rawValue: "invalid-public-key")
         /// The updater's configuration is unusable (no verifier, caps out of range).
         public static let invalidConfiguration = Code(rawValue: "invalid-configuration")
+        /// The check was cancelled (``SnapshotUpdater/cancelUpdate()``, or every caller's task).
+        public static let cancelled = Code(rawValue: "cancelled")
 
         static let refusals: Set<Code> = [
             .badSignature, .rollback, .expired, .olderThanBundle, .foreignFormat, .malformedManifest, .unsafeEntry,

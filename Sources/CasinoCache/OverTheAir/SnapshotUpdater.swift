@@ -50,7 +50,16 @@ public actor SnapshotUpdater {
     private let bundleManifest: Manifest?
     /// The generation served since launch: never removed while this process runs.
     private let launchGeneration: String?
-    private var inflight: Task<Outcome, any Error>?
+    private var inflight: Check?
+    private var nextCheckID = 0
+
+    /// The check in flight, shared by every caller of ``checkForUpdate()``.
+    private struct Check {
+        var id: Int
+        var task: Task<Outcome, any Error>
+        /// Callers waiting for it: when the last one is cancelled, so is the check.
+        var waiters = 0
+    }
 
     /// Picks the snapshot to serve and removes what earlier runs left behind: interrupted
     /// installs, and generations other than the one picked and the current one. Reads two small
@@ -98,22 +107,75 @@ public actor SnapshotUpdater {
 
     /// Checks the published set and installs it when it is newer and acceptable.
     ///
-    /// Concurrent calls share one check. The check runs in its own task, bounded by
-    /// ``Configuration/updateTimeout``: cancelling a caller does not cut an install short.
+    /// Concurrent calls share one check, which runs in its own task and ends by
+    /// ``Configuration/updateTimeout`` whatever the network does: a download that does not finish,
+    /// or does not stop when cancelled, is abandoned there, and nothing it would have installed
+    /// becomes visible. A caller whose task is cancelled stops waiting at once; the check is
+    /// cancelled when no caller waits for it any more, or by ``cancelUpdate()``. A check that was
+    /// cancelled or timed out never holds up the next one.
     ///
     /// - Returns: ``Outcome/upToDate(version:)``, ``Outcome/installed(_:)``, or
     ///   ``Outcome/refused(_:)`` with the reason (``SnapshotUpdateError/isRefusal``).
     /// - Throws: ``SnapshotUpdateError`` when the set could not be fetched or installed (offline,
-    ///   timed out, an HTTP status, a file-system failure, an unusable configuration). Nothing
+    ///   timed out, cancelled by ``cancelUpdate()``, an HTTP status, a file-system failure, an
+    ///   unusable configuration), or `CancellationError` when the calling task is cancelled. Nothing
     ///   installed changes then.
     public func checkForUpdate() async throws -> Outcome {
-        if let inflight { return try await inflight.value }
+        let check = inflight ?? startCheck()
+        inflight?.waiters += 1
+        do {
+            let outcome = try await check.task.valueUnlessCancelled()
+            leave(check.id, isCancelled: false)
+            return outcome
+        } catch is CancellationError where Task.isCancelled {
+            // The last caller gone, the check stops at once, unless it is already switching to the
+            // new generation (or has): then it installed, and this caller learns so.
+            if leave(check.id, isCancelled: true), case .success(.installed(let installation)) = await check.task.result {
+                return .installed(installation)
+            }
+            throw CancellationError()
+        } catch {
+            leave(check.id, isCancelled: false)
+            throw error
+        }
+    }
+
+    /// Cancels the check in flight, if any: its callers get ``SnapshotUpdateError/Code/cancelled``
+    /// and nothing is installed (unless the check was already switching to the new generation: then
+    /// they get its outcome, a moment later). The next ``checkForUpdate()`` starts a new check.
+    public func cancelUpdate() {
+        inflight?.task.cancel()
+    }
+
+    private func startCheck() -> Check {
+        nextCheckID += 1
+        let id = nextCheckID
         let run = UpdateRun(
             configuration: configuration, store: store, session: session, logger: logger, clock: clock,
-            bundleManifest: bundleManifest, launchGeneration: launchGeneration)
-        let task = Task { try await run.run() }
-        inflight = task
-        defer { inflight = nil }
-        return try await task.value
+            bundleManifest: bundleManifest, launchGeneration: launchGeneration, gate: CommitGate())
+        let task = Task {
+            let outcome: Result<Outcome, any Error>
+            do { outcome = .success(try await run.run()) } catch { outcome = .failure(error) }
+            self.checkEnded(id)  // on the actor: the task inherits its isolation
+            return try outcome.get()
+        }
+        inflight = Check(id: id, task: task)
+        return inflight!
+    }
+
+    /// One caller stops waiting for check `id`. Returns whether the check is over or about to be
+    /// (the caller's cancellation ended it, or it ended already): its result is then at hand.
+    @discardableResult
+    private func leave(_ id: Int, isCancelled: Bool) -> Bool {
+        guard var check = inflight, check.id == id else { return true }
+        check.waiters -= 1
+        inflight = check
+        guard isCancelled, check.waiters == 0 else { return false }
+        check.task.cancel()
+        return true
+    }
+
+    private func checkEnded(_ id: Int) {
+        if inflight?.id == id { inflight = nil }
     }
 }

@@ -196,7 +196,6 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
             ])
         switch status {
         case 200:
-            try checkSize(expected: http.expectedContentLength, received: data.count, url: url)
             if let type = http.value(forHTTPHeaderField: "Content-Type"), !type.lowercased().contains("json") {
                 throw UpstreamError(
                     .invalidResponse, "expected JSON, got Content-Type \(type)", status: status, url: url)
@@ -231,42 +230,23 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
 
     /// Runs the request under the overall deadline, mapping transport failures.
     private func send(_ request: URLRequest, url: URL) async throws -> (Data, URLResponse) {
-        let limit = ResponseLimit(maxBytes: configuration.maxResponseBytes)
-        // A setting is not trusted to be finite or small: `Int64(x)` traps on what it cannot hold.
-        let timeout = configuration.timeout.isFinite ? min(max(configuration.timeout, 0), 86_400) : 86_400
-        let session = self.session
+        let timeout = configuration.timeout
+        let cap = configuration.maxResponseBytes
         do {
-            return try await withThrowingTaskGroup(of: (Data, URLResponse).self) { group in
-                group.addTask { try await session.data(for: request, delegate: limit) }
-                group.addTask {
-                    try await Task.sleep(for: .milliseconds(Int64((timeout * 1000).rounded())))
-                    throw UpstreamError(.timedOut, "the provider did not answer within \(timeout) s", url: url)
-                }
-                defer { group.cancelAll() }
-                return try await group.next()!
-            }
+            return try await HTTPTransfer.data(
+                for: request, session: session, maxBytes: cap, within: Deadline.duration(seconds: timeout),
+                timedOut: { UpstreamError(.timedOut, "the provider did not answer within \(timeout) s", url: url) })
         } catch let error as UpstreamError {
             throw error
-        } catch {
-            if Task.isCancelled { throw CancellationError() }
-            if let exceeded = limit.exceeded {
-                throw UpstreamError(
-                    .invalidResponse, "the answer is larger than \(configuration.maxResponseBytes) bytes (\(exceeded))",
-                    url: url, cause: error)
-            }
-            if let urlError = error as? URLError { throw UpstreamError(urlError, url: url) }
-            throw UpstreamError(.transportFailed, "the request failed: \(error)", url: url, cause: error)
-        }
-    }
-
-    /// Refuses a body over the cap, announced or received (the delegate may not have seen it).
-    private func checkSize(expected: Int64, received: Int, url: URL) throws {
-        let cap = configuration.maxResponseBytes
-        if expected > Int64(cap) || received > cap {
+        } catch let error as CancellationError {
+            throw error
+        } catch let error as HTTPTransfer.TooLarge {
             throw UpstreamError(
-                .invalidResponse,
-                "the answer is larger than \(cap) bytes (Content-Length \(expected), received \(received))",
-                status: 200, url: url)
+                .invalidResponse, "the answer is larger than \(cap) bytes (\(error.detail))", status: 200, url: url, cause: error)
+        } catch let urlError as URLError {
+            throw UpstreamError(urlError, url: url)
+        } catch {
+            throw UpstreamError(.transportFailed, "the request failed: \(error)", url: url, cause: error)
         }
     }
 

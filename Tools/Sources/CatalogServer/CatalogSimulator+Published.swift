@@ -10,6 +10,8 @@ import Hummingbird
 ///   `Cache-Control: no-cache`; a matching `If-None-Match` answers `304`.
 /// - `GET /ota/files/<sha256>`: a content-addressed file, `Cache-Control: public, max-age=31536000,
 ///   immutable`; a name that is not 64 lowercase hex digits is a `404` before the disk is touched.
+///   Injected faults apply to files as to the API routes (`{"kind": "longer", "path": "/ota/files/"}`:
+///   a CDN serving the wrong bytes, a cut or stalled body, a status).
 /// - `POST /_admin/published` with `{"directory": "/path/to/set", "fileDelayMilliseconds": 0}`:
 ///   switches to another set (or slows files down) at run time.
 ///
@@ -65,8 +67,8 @@ extension CatalogSimulator {
             self.servePublishedManifest(request)
         }
         router.get(RouterPath(stringLiteral: Self.publishedPath + "/" + PublishedManifest.filesDirectory + "/:sha256")) {
-            _, context in
-            await self.servePublishedFile(named: context.parameters.get("sha256") ?? "")
+            request, context in
+            await self.servePublishedFile(named: context.parameters.get("sha256") ?? "", request: request)
         }
         router.post("/_admin/published") { request, _ in
             struct Change: Decodable {
@@ -103,7 +105,7 @@ extension CatalogSimulator {
         return Response(status: .ok, headers: headers, body: Self.streamed(url, size: data.count))
     }
 
-    private func servePublishedFile(named name: String) async -> Response {
+    private func servePublishedFile(named name: String, request: Request) async -> Response {
         guard PublishedManifest.isSHA256Hex(name) else { return Response(status: .notFound) }
         let (directory, delay) = published.withLock { ($0.directory, $0.fileDelayMilliseconds) }
         guard let url = directory?.appendingPathComponent(PublishedManifest.filesDirectory).appendingPathComponent(name),
@@ -113,6 +115,14 @@ extension CatalogSimulator {
         published.withLock {
             $0.statistics.fileRequests += 1
             $0.statistics.fileBytes += size
+        }
+        let fault = decide(path: request.uri.path, query: request.uri.query ?? "").1
+        if let fault {
+            if fault.kind == .status { return Self.failure(status: fault.status ?? 500) }
+            guard let data = try? Data(contentsOf: url) else { return Response(status: .notFound) }
+            var response = respond(data, to: request, maxAge: 0, fault: fault)
+            response.headers[.contentType] = "application/octet-stream"
+            return response
         }
         let headers: HTTPFields = [
             .contentType: "application/octet-stream", .cacheControl: "public, max-age=31536000, immutable",

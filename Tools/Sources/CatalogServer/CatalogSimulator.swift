@@ -305,6 +305,14 @@ public final class CatalogSimulator: Sendable {
                 })
         case .body:
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: fault?.body ?? "")))
+        case .longer:
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes + Array("0123456789".utf8))))
+        case .shorter:
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes.dropLast(10))))
+        case .flipped:
+            var flipped = bytes
+            if !flipped.isEmpty { flipped[flipped.count / 2] ^= 0xFF }
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: flipped)))
         case .oversized:
             let announced = 1 << 31
             let chunk = ByteBuffer(repeating: 0x20, count: 64 << 10)

@@ -111,6 +111,13 @@ public struct SimulatorSettings: Codable, Sendable, Hashable {
             case oversized
             /// Answer `302 Found` with `Location: body` (images only).
             case redirect
+            /// Answer the body with 10 bytes more than it has (`Content-Length` agrees), as a CDN
+            /// serving another version of a file would.
+            case longer
+            /// Answer the body 10 bytes short (`Content-Length` agrees).
+            case shorter
+            /// Answer the body with its middle byte flipped: same size, other content.
+            case flipped
         }
     }
 }

@@ -22,22 +22,19 @@ extension UpdateRun {
         request.httpMethod = "GET"
         for (name, value) in configuration.additionalHeaders { request.setValue(value, forHTTPHeaderField: name) }
         if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        let limit = ResponseLimit(maxBytes: maxBytes)
-        let session = self.session
-        let finished = request
         let timeout = configuration.requestTimeout
         let (data, response): (Data, URLResponse)
         do {
-            (data, response) = try await Self.withTimeout(
-                seconds: timeout, SnapshotUpdateError(.timedOut, "no whole answer within \(timeout) s", location: url.absoluteString)
-            ) {
-                try await session.data(for: finished, delegate: limit)
-            }
+            (data, response) = try await HTTPTransfer.data(
+                for: request, session: session, maxBytes: maxBytes, within: Deadline.duration(seconds: timeout),
+                timedOut: { SnapshotUpdateError(.timedOut, "no whole answer within \(timeout) s", location: url.absoluteString) })
         } catch let error as SnapshotUpdateError {
             throw error
+        } catch let error as HTTPTransfer.TooLarge {
+            throw Self.overLimit(url, maxBytes, error.detail)
+        } catch let error as CancellationError {
+            throw error
         } catch {
-            if let exceeded = limit.exceeded { throw Self.overLimit(url, maxBytes, exceeded) }
-            if Task.isCancelled { throw CancellationError() }
             let code: SnapshotUpdateError.Code =
                 switch (error as? URLError)?.code {
                 case .timedOut?: .timedOut
@@ -53,9 +50,6 @@ extension UpdateRun {
         }
         switch http.statusCode {
         case 200:
-            if http.expectedContentLength > Int64(maxBytes) || data.count > maxBytes {
-                throw Self.overLimit(url, maxBytes, "received \(data.count) bytes")
-            }
             return Answer(body: data, etag: http.value(forHTTPHeaderField: "ETag"))
         case 304 where etag != nil:
             return nil
@@ -67,20 +61,5 @@ extension UpdateRun {
 
     private static func overLimit(_ url: URL, _ maxBytes: Int, _ detail: String) -> SnapshotUpdateError {
         SnapshotUpdateError(.overLimit, "the answer is larger than \(maxBytes) bytes (\(detail))", location: url.absoluteString)
-    }
-
-    /// Runs `body`, throwing `timeout` when it takes longer than `seconds` (the body is then cancelled).
-    static func withTimeout<T: Sendable>(
-        seconds: TimeInterval, _ timeout: SnapshotUpdateError, _ body: @escaping @Sendable () async throws -> T
-    ) async throws -> T {
-        try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: .milliseconds(Int64((min(seconds, 86_400) * 1000).rounded())))
-                throw timeout
-            }
-            defer { group.cancelAll() }
-            return try await group.next()!
-        }
     }
 }

@@ -94,6 +94,7 @@ extension UpdateRun {
         for directory in directories { GenerationStore.syncDirectory(incoming.appendingPathComponent(directory)) }
 
         let name = GenerationStore.newGenerationName(version: published.version)
+        guard gate.commit() else { throw CancellationError() }
         try store.commit(
             incoming, as: name, pointer: GenerationStore.Pointer(generation: name, version: published.version, etag: verified.etag))
         isCommitted = true

@@ -16,6 +16,8 @@ struct UpdateRun: Sendable {
     let clock: any CacheClock
     let bundleManifest: Manifest?
     let launchGeneration: String?
+    /// Claimed before the pointer switch: a run abandoned at its deadline or cancelled never installs.
+    let gate: CommitGate
 
     /// A published manifest whose signature verified, with the bytes it came in.
     struct VerifiedManifest {
@@ -31,16 +33,23 @@ struct UpdateRun: Sendable {
         }
         let timeout = configuration.updateTimeout
         do {
-            return try await Self.withTimeout(seconds: timeout, SnapshotUpdateError(.timedOut, "the update took over \(timeout) s; nothing was installed")) {
+            return try await Deadline.run(
+                within: Deadline.duration(seconds: timeout), gate: gate,
+                timedOut: { SnapshotUpdateError(.timedOut, "the update took over \(timeout) s; nothing was installed") }
+            ) {
                 try await self.update()
             }
         } catch let error as SnapshotUpdateError where error.isRefusal {
             logger.info("Published snapshot refused", metadata: ["ota.code": "\(error.code)", "ota.reason": "\(error)"])
             return .refused(error)
+        } catch is CancellationError {
+            throw SnapshotUpdateError(.cancelled, "the update was cancelled; nothing was installed")
         }
     }
 
     private func update() async throws -> SnapshotUpdater.Outcome {
+        // A run abandoned before it began must not touch the store another run may be using.
+        guard !gate.isAbandoned else { throw CancellationError() }
         let pointer = store.pointer()
         store.removeLeftovers(keeping: Set([launchGeneration, pointer?.generation].compactMap { $0 }))
         let installed = pointer.flatMap { pointer in

@@ -1,0 +1,417 @@
+import CasinoCache
+import CasinoCacheTesting
+@_spi(Internals) import CasinoCatalog
+import CatalogPipeline
+import CatalogServer
+import Dispatch
+import Foundation
+import Testing
+
+/// No network wait can hang: hundreds of over-the-air updates and catalogue fetches against the
+/// simulator over loopback, with a random fault (a file longer, shorter or other than signed, a cut
+/// body, a stall, a slow start, a status) and a random cancellation in each round; every call must
+/// return by its deadline plus ``margin``.
+///
+/// The test's own waits cannot be stuck behind the work: each call is awaited through a dispatch
+/// timer (``result(of:within:)``), and a watchdog ends the process with the counts if even that
+/// cannot resume (a cooperative pool whose threads are all deadlocked). `make test` runs the suite
+/// in a process of its own, one test at a time, so the other suites' synchronous work does not
+/// starve its timing; `SOAK_ROUNDS` sets the rounds per loop (`make soak` runs more); `SOAK_SEED`
+/// repeats a run.
+@Suite(.serialized, .timeLimit(.minutes(20)))
+struct NoHangSoakTests {
+    /// How late past its deadline a call may return on a busy 2-core machine.
+    static let margin: Duration = .milliseconds(500)
+    static let rounds = ProcessInfo.processInfo.environment["SOAK_ROUNDS"].flatMap(Int.init) ?? 150
+    static let seed =
+        ProcessInfo.processInfo.environment["SOAK_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...UInt64.max)
+
+    /// What the server does to the next requests of a round.
+    enum Fault: CaseIterable, CustomStringConvertible {
+        case none, longer, shorter, flipped, truncated, stall, slowStart, status
+
+        var description: String { "\(self.kindName)" }
+        private var kindName: String {
+            switch self {
+            case .none: "none"
+            case .longer: "longer"
+            case .shorter: "shorter"
+            case .flipped: "flipped"
+            case .truncated: "truncated"
+            case .stall: "stall"
+            case .slowStart: "slow-start"
+            case .status: "status"
+            }
+        }
+
+        /// The simulator's fault for requests under `path`, hitting the next `count` of them.
+        func simulated(path: String, count: Int) -> SimulatorSettings.Fault? {
+            switch self {
+            case .none, .slowStart: nil
+            case .longer: .init(kind: .longer, path: path, count: count)
+            case .shorter: .init(kind: .shorter, path: path, count: count)
+            case .flipped: .init(kind: .flipped, path: path, count: count)
+            case .truncated: .init(kind: .truncated, path: path, count: count)
+            case .stall: .init(kind: .stall, path: path, count: count, milliseconds: 30_000)
+            case .status: .init(kind: .status, path: path, count: count, status: 503)
+            }
+        }
+    }
+
+    /// What the caller does while the call runs.
+    enum Interruption: CaseIterable {
+        case none, cancelCaller, cancelExplicitly, secondCaller
+    }
+
+    /// A tally printed at the end of each loop, and by the watchdog.
+    struct Tally: CustomStringConvertible {
+        var calls = 0
+        var faults: [String: Int] = [:]
+        var cancellations = 0
+        var outcomes: [String: Int] = [:]
+        var worstPastDeadline: Duration = .zero
+        var late = 0
+        var hung = 0
+
+        var description: String {
+            let faultText = faults.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+            let outcomeText = outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(
+                separator: ", ")
+            return "\(calls) calls; faults: \(faultText); cancellations \(cancellations); outcomes: \(outcomeText); "
+                + "worst past the deadline \(worstPastDeadline); late \(late); hung \(hung)"
+        }
+
+        /// Records a call that ended `elapsed` after it started, against `deadline`.
+        mutating func record(elapsed: Duration, deadline: Duration) {
+            calls += 1
+            let past = elapsed - deadline
+            if past > worstPastDeadline { worstPastDeadline = past }
+            if past > NoHangSoakTests.margin { late += 1 }
+        }
+    }
+
+    // MARK: - Over-the-air updates
+
+    @Test func everyUpdateReturnsByItsDeadlineAndNoAbandonedOneInstalls() async throws {
+        // Given a published set in which every page differs from the bundle (so an update downloads
+        // several files in parallel), and an updater with short deadlines
+        let fixture = try await PublishedSetFixture()
+        var random = SplitMix64(seed: Self.seed)
+        let requestTimeout = 0.5
+        let updateTimeout = 2.0
+        let tally = Locked(Tally())
+        let watchdog = Watchdog(after: .seconds(Double(Self.rounds) * 4 + 60), name: "update soak") {
+            tally.withLock { "\($0)" }
+        }
+        defer { watchdog.cancel() }
+        try await withCleanup({ await fixture.stop() }) {
+            try fixture.publish(Self.changedEverywhere(fixture.bundle.catalog), version: 2)
+            var untouched: [URL] = []  // support directories whose checks all failed: nothing may appear there
+
+            for round in 0..<Self.rounds {
+                let fault = Fault.allCases.randomElement(using: &random)!
+                let interruption = Interruption.allCases.randomElement(using: &random)!
+                fixture.simulator.update {
+                    $0.faults =
+                        fault.simulated(path: "/ota/files/", count: Int.random(in: 1...3, using: &random)).map { [$0] }
+                        ?? []
+                }
+                fixture.simulator.delayPublishedFiles(milliseconds: fault == .slowStart ? 30_000 : 0)
+                let directory = fixture.directory.child("support-\(round)")
+                let updater = try fixture.launch {
+                    $0.directory = directory
+                    $0.requestTimeout = requestTimeout
+                    $0.updateTimeout = updateTimeout
+                }
+
+                // When one or two callers check, and one may be cancelled at a random moment
+                let cancelAfter = Duration.milliseconds(Int.random(in: 0...300, using: &random))
+                let started = ContinuousClock.now
+                let first = Task { try await updater.checkForUpdate() }
+                let second = interruption == .secondCaller ? Task { try await updater.checkForUpdate() } : nil
+                if interruption == .cancelCaller || interruption == .cancelExplicitly {
+                    try await Task.sleep(for: cancelAfter)
+                    if interruption == .cancelCaller { first.cancel() } else { await updater.cancelUpdate() }
+                }
+                var results = [await Self.result(of: first, within: .seconds(30))]
+                if let second { results.append(await Self.result(of: second, within: .seconds(30))) }
+                let elapsed = ContinuousClock.now - started
+
+                // Then each returns by the deadline (the update's, or the cancellation's), plus the margin
+                let deadline =
+                    interruption == .cancelCaller || interruption == .cancelExplicitly
+                    ? min(cancelAfter, .seconds(updateTimeout)) : .seconds(updateTimeout)
+                tally.withLock { tally in
+                    for result in results {
+                        tally.record(elapsed: elapsed, deadline: deadline)
+                        tally.outcomes[Self.describe(result), default: 0] += 1
+                        if result == nil { tally.hung += 1 }
+                    }
+                    tally.faults[fault.description, default: 0] += 1
+                    if interruption == .cancelCaller || interruption == .cancelExplicitly { tally.cancellations += 1 }
+                }
+                #expect(
+                    results.allSatisfy { $0 != nil },
+                    "round \(round) (\(fault), \(interruption)): a call did not return in 30 s")
+                #expect(
+                    elapsed <= deadline + Self.margin,
+                    "round \(round) (\(fault), \(interruption)): returned after \(elapsed), deadline \(deadline)")
+                // Without a fault or an interruption the update installs: the loop is not all failures.
+                if fault == .none, interruption == .none || interruption == .secondCaller {
+                    for result in results {
+                        guard case .success(.installed)? = result else {
+                            Issue.record("round \(round): a clean update answered \(Self.describe(result))")
+                            continue
+                        }
+                    }
+                }
+                let installed = results.contains { if case .success(.installed)? = $0 { true } else { false } }
+
+                // And a failed, hung or cancelled check never blocks the next one on the same updater
+                if !installed, round.isMultiple(of: 2) {
+                    fixture.simulator.update { $0.faults = [] }
+                    fixture.simulator.delayPublishedFiles(milliseconds: 0)
+                    let again = Task { try await updater.checkForUpdate() }
+                    let retried = ContinuousClock.now
+                    let result = await Self.result(of: again, within: .seconds(30))
+                    let retryElapsed = ContinuousClock.now - retried
+                    tally.withLock { $0.record(elapsed: retryElapsed, deadline: .seconds(updateTimeout)) }
+                    guard case .success(.installed)? = result else {
+                        Issue.record(
+                            "round \(round): the check after a \(fault) \(interruption) round answered \(Self.describe(result))"
+                        )
+                        continue
+                    }
+                    #expect(retryElapsed <= .seconds(updateTimeout) + Self.margin)
+                } else if !installed {
+                    untouched.append(directory)
+                }
+            }
+
+            // Then no abandoned check installed anything later (each had time to finish)
+            try await Task.sleep(for: .seconds(updateTimeout) + Self.margin)
+            for directory in untouched {
+                let launched = try fixture.launch { $0.directory = directory }
+                #expect(
+                    launched.activeVersion == nil,
+                    "\(directory.lastPathComponent): an abandoned check installed version \(launched.activeVersion ?? 0)"
+                )
+            }
+            let summary = tally.withLock { "\($0)" }
+            print(
+                "update soak (seed \(Self.seed), \(Self.rounds) rounds, \(untouched.count) abandoned directories checked): \(summary)"
+            )
+            #expect(tally.withLock { $0.late == 0 && $0.hung == 0 })
+        }
+    }
+
+    // MARK: - Catalogue fetches
+
+    @Test func everyFetchReturnsByItsDeadline() async throws {
+        // Given the simulator, and caches whose upstream deadline is shorter or longer than the
+        // HTTP upstream's own (so both deadlines end calls)
+        let directory = try TemporaryDirectory()
+        var random = SplitMix64(seed: Self.seed &+ 1)
+        let upstreamTimeout = Duration.milliseconds(600)
+        let tally = Locked(Tally())
+        let watchdog = Watchdog(after: .seconds(Double(Self.rounds) * 3 + 60), name: "fetch soak") {
+            tally.withLock { "\($0)" }
+        }
+        defer { watchdog.cancel() }
+        try await SimulatorFixture.run(in: directory) { server in
+            let categoryId = server.firstCategoryId
+            for round in 0..<Self.rounds {
+                let fault = Fault.allCases.randomElement(using: &random)!
+                let interruption = [Interruption.none, .cancelCaller, .secondCaller].randomElement(using: &random)!
+                server.simulator.update {
+                    $0.faults =
+                        fault.simulated(path: "/", count: Int.random(in: 1...2, using: &random)).map { [$0] } ?? []
+                    $0.latencyMilliseconds = [fault == .slowStart ? 30_000 : 0]
+                }
+                var configuration = CatalogCache.Configuration.default
+                configuration.upstreamTimeout = upstreamTimeout
+                let httpTimeout = Bool.random(using: &random) ? 0.4 : 10
+                let cache = CatalogCache(
+                    configuration: configuration, upstream: server.upstream(timeout: httpTimeout), cacheDirectory: nil,
+                    bundleDirectory: nil, logger: silentLogger)
+                let asksForPage = Bool.random(using: &random)
+                let call: @Sendable () async throws -> Bool = {
+                    if asksForPage {
+                        try await cache.gamesPage(edition: english, categoryId: categoryId, offset: 0).value != nil
+                    } else {
+                        try await cache.categories(edition: english).value != nil
+                    }
+                }
+
+                let cancelAfter = Duration.milliseconds(Int.random(in: 0...200, using: &random))
+                let started = ContinuousClock.now
+                let first = Task { try await call() }
+                let second = interruption == .secondCaller ? Task { try await call() } : nil
+                if interruption == .cancelCaller {
+                    try await Task.sleep(for: cancelAfter)
+                    first.cancel()
+                }
+                var results = [await Self.result(of: first, within: .seconds(30))]
+                if let second { results.append(await Self.result(of: second, within: .seconds(30))) }
+                let elapsed = ContinuousClock.now - started
+
+                let deadline = interruption == .cancelCaller ? min(cancelAfter, upstreamTimeout) : upstreamTimeout
+                tally.withLock { tally in
+                    for result in results {
+                        tally.record(elapsed: elapsed, deadline: deadline)
+                        tally.outcomes[Self.describe(result), default: 0] += 1
+                        if result == nil { tally.hung += 1 }
+                    }
+                    tally.faults[fault.description, default: 0] += 1
+                    if interruption == .cancelCaller { tally.cancellations += 1 }
+                }
+                #expect(
+                    results.allSatisfy { $0 != nil },
+                    "round \(round) (\(fault), \(interruption)): a call did not return in 30 s")
+                #expect(
+                    elapsed <= deadline + Self.margin,
+                    "round \(round) (\(fault), \(interruption)): returned after \(elapsed), deadline \(deadline)")
+                if fault == .none, interruption != .cancelCaller {
+                    #expect(
+                        results.allSatisfy { if case .success(true)? = $0 { true } else { false } },
+                        "round \(round): a clean fetch failed")
+                }
+            }
+            server.simulator.update {
+                $0.faults = []
+                $0.latencyMilliseconds = [0]
+            }
+        }
+        let summary = tally.withLock { "\($0)" }
+        print("fetch soak (seed \(Self.seed), \(Self.rounds) rounds): \(summary)")
+        #expect(tally.withLock { $0.late == 0 && $0.hung == 0 })
+    }
+
+    // MARK: - Cancellation at the moment a transfer completes
+
+    @Test func requestsCancelledAtRandomMomentsNeverWedgeTheSession() async throws {
+        // Given one upstream (one URLSession) and a small, fast answer: Swift-cancelling
+        // FoundationNetworking's `data(for:)` as its transfer completes deadlocks the session's queue
+        let directory = try TemporaryDirectory()
+        var random = SplitMix64(seed: Self.seed &+ 2)
+        let tally = Locked(Tally())
+        let watchdog = Watchdog(after: .seconds(Double(Self.rounds) + 60), name: "cancellation soak") {
+            tally.withLock { "\($0)" }
+        }
+        defer { watchdog.cancel() }
+        try await SimulatorFixture.run(in: directory) { server in
+            let upstream = server.upstream(timeout: 10)
+            let categoryId = server.firstCategoryId
+            for round in 0..<(Self.rounds * 2) {
+                // When a request is cancelled at a random moment, around the time it completes
+                let call = Task {
+                    try await upstream.gamesPage(
+                        edition: english, categoryId: categoryId, offset: 0, limit: 10, etag: nil)
+                }
+                try await Task.sleep(for: .microseconds(Int.random(in: 0...3000, using: &random)))
+                let cancelled = ContinuousClock.now
+                call.cancel()
+                let result = await Self.result(of: call, within: .seconds(10))
+                let elapsed = ContinuousClock.now - cancelled
+
+                // Then it returns at once (with its answer or CancellationError)
+                tally.withLock {
+                    $0.record(elapsed: elapsed, deadline: .zero)
+                    $0.cancellations += 1
+                    $0.outcomes[
+                        result.map { if case .success = $0 { "answered" } else { Self.describe($0) } } ?? "hung",
+                        default: 0] += 1
+                    if result == nil { $0.hung += 1 }
+                }
+                #expect(result != nil, "round \(round): a cancelled request did not return in 10 s")
+                #expect(
+                    elapsed <= Self.margin,
+                    "round \(round): a cancelled request returned \(elapsed) after its cancellation")
+            }
+            // And the session still serves
+            let page = try await upstream.gamesPage(
+                edition: english, categoryId: categoryId, offset: 0, limit: 10, etag: nil)
+            guard case .modified = page else {
+                Issue.record("the last request answered not modified")
+                return
+            }
+        }
+        let summary = tally.withLock { "\($0)" }
+        print("cancellation soak (seed \(Self.seed), \(Self.rounds * 2) rounds): \(summary)")
+    }
+
+    // MARK: - Support
+
+    /// The bundle's catalogue with the first game of every page renamed: every page file differs.
+    static func changedEverywhere(_ catalog: Catalog) -> Catalog {
+        var catalog = catalog
+        for edition in catalog.editions.indices {
+            for page in catalog.editions[edition].pages.indices
+            where !catalog.editions[edition].pages[page].items.isEmpty {
+                catalog.editions[edition].pages[page].items[0].name += " (soak)"
+            }
+        }
+        return catalog
+    }
+
+    /// The task's result, or `nil` when it has not finished within `limit`. A dispatch timer ends
+    /// the wait, so a call that hangs fails the round instead of hanging the test.
+    static func result<Value: Sendable>(
+        of task: Task<Value, any Error>, within limit: Duration
+    ) async -> Result<Value, any Error>? {
+        let waiting = Locked<CheckedContinuation<Result<Value, any Error>?, Never>?>(nil)
+        let resume: @Sendable (Result<Value, any Error>?) -> Void = { result in
+            waiting.withLock { continuation in
+                defer { continuation = nil }
+                return continuation
+            }?.resume(returning: result)
+        }
+        return await withCheckedContinuation { continuation in
+            waiting.withLock { $0 = continuation }
+            Task { resume(await task.result) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + limit.timeInterval) { resume(nil) }
+        }
+    }
+
+    static func describe<Value>(_ result: Result<Value, any Error>?) -> String {
+        switch result {
+        case nil: "hung"
+        case .success(let value)?:
+            switch value {
+            case let outcome as SnapshotUpdater.Outcome:
+                switch outcome {
+                case .installed: "installed"
+                case .upToDate: "up-to-date"
+                case .refused(let error): "refused \(error.code)"
+                }
+            case let found as Bool: found ? "content" : "nothing"
+            default: "\(value)"
+            }
+        case .failure(let error)?:
+            switch error {
+            case is CancellationError: "CancellationError"
+            case let error as SnapshotUpdateError: "\(error.code)"
+            case let error as CacheError: "\(error.code)"
+            default: "\(type(of: error))"
+            }
+        }
+    }
+}
+
+/// Ends the process with a message when a soak outlives its budget: the last line of defence when
+/// the cooperative pool itself is stuck (dispatch timers still fire then; awaits do not).
+final class Watchdog: Sendable {
+    private let isCancelled = Locked(false)
+
+    init(after budget: Duration, name: String, describe: @escaping @Sendable () -> String) {
+        let isCancelled = self.isCancelled
+        DispatchQueue.global().asyncAfter(deadline: .now() + budget.timeInterval) {
+            guard !isCancelled.withLock({ $0 }) else { return }
+            FileHandle.standardError.write(
+                Data("\(name): still running after \(budget): a call hung (\(describe()))\n".utf8))
+            abort()
+        }
+    }
+
+    func cancel() { isCancelled.withLock { $0 = true } }
+}
