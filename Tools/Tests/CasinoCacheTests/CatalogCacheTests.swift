@@ -82,6 +82,24 @@ struct CatalogCacheTests: CacheTestEnvironment {
         #expect(cache.cachedCategories(edition: english).value == bundle.categories())
     }
 
+    @Test func anUpstreamThatIgnoresCancellationIsAbandonedAtTheDeadlineAndItsLateAnswerDiscarded() async throws {
+        // Given no bundle and an upstream whose calls wait, deaf to cancellation, until let through
+        let cache = makeCache(bundled: false)
+        upstream.close()
+        let asked = Task { try await cache.gamesPage(edition: english, categoryId: bundle.firstCategoryId) }
+        // When the timeout passes on the cache's clock
+        await eventually { clock.sleeperCount > 0 }
+        clock.advance(by: .seconds(31))
+        // Then the read fails as timed out without waiting for the upstream
+        let error = await #expect(throws: CacheError.self) { try await asked.value }
+        #expect(error?.code == .timedOut)
+        // And the answer that arrives later is discarded: nothing shows it
+        upstream.open()
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(cache.cachedGamesPage(edition: english, categoryId: bundle.firstCategoryId, offset: 0).value == nil)
+        #expect(upstream.calls == 1)
+    }
+
     @Test func refusesUpstreamContentWithAWrongItemCount() async throws {
         let cache = makeCache(bundled: false)
         upstream.set { $0.returnsWrongCount = true }
