@@ -18,6 +18,7 @@ import Testing
     static func violations(_ images: [Manifest.Image]?, limits: SnapshotLimits = .default) -> [Violation] {
         var manifest = ManifestContractTests.manifest(files: [ManifestContractTests.entry()])
         manifest.images = images
+        manifest.contentHash = Manifest.contentHash(of: manifest.files, images: images)
         return manifest.violations(limits: limits)
     }
 

@@ -14,8 +14,9 @@ import Logging
 /// - refused by the server (`4xx`, `5xx`, an unusable answer): undone exactly (one `.updated` back
 ///   to the list without it) and reported (`.mutationFailed`);
 /// - the upstream cannot be reached (offline, timed out, `429`, signed out): the change stays shown
-///   and queued, and is sent after a backoff, on ``sendPendingMutations()``, ``refreshStale()``, the
-///   next successful fetch of the player's lists, or the next launch.
+///   and queued, and is sent after a backoff, on ``sendPendingMutations()``, ``refreshStale()``,
+///   ``synchronize()``, the player's next change, or the next successful fetch of the player's lists (after a relaunch too:
+///   reading the queue or the lists sends nothing).
 ///
 /// A refresh that was in flight when a change was made cannot undo it: fetched lists are
 /// installed under the pending changes, and a fetch older than a change's answer is dropped.
@@ -47,7 +48,8 @@ extension CatalogCache {
         try await mutate(PlayerMutation(kind: .removeFavourite, player: player, edition: edition, gameId: gameId, createdAt: clock.now))
     }
 
-    /// The player's changes not yet applied by the upstream, oldest first.
+    /// The player's changes not yet applied by the upstream, oldest first (those a previous launch
+    /// queued included). A read: it sends nothing.
     public func pendingMutations(player: String) -> [PlayerMutation] {
         guard Self.isUsablePlayerID(player) else { return [] }
         loadQueueIfNeeded(player)

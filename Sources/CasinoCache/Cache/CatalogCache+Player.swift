@@ -194,8 +194,10 @@ extension CatalogCache {
     }
 
     /// Reads `player`'s queue file once per process and shows what it holds on their lists (a
-    /// previous run's changes, applied again on what the tiers hold: changes are idempotent), then
-    /// starts sending them.
+    /// previous run's changes, applied again on what the tiers hold: changes are idempotent). It
+    /// sends nothing: reads call it, and a read returns what is there. The changes go out on the
+    /// next trigger (a change, a fetch of the player's list, ``sendPendingMutations()``,
+    /// ``synchronize()``).
     func loadQueueIfNeeded(_ player: String) {
         guard overlay.withLock({ $0.loadedPlayers.insert(player).inserted }) else { return }
         let loaded = mutationQueue?.load(player: player) ?? []
@@ -219,7 +221,6 @@ extension CatalogCache {
         }
         for (entry, previous) in shown { show(entry, replacing: previous, ifStill: generation) }
         logger.info("player changes from a previous run queued again", metadata: ["cache.mutations": "\(loaded.count)"])
-        startSender(for: player, force: true)
     }
 
     /// An empty list stored long ago: what a change builds on when nothing is cached (a read

@@ -21,15 +21,22 @@ extension CatalogCache {
     /// to refreshing the entries that are not fresh key by key; nothing held is lost. Call it at
     /// launch and when the app returns to the foreground.
     ///
+    /// Players' queued changes (those an earlier launch left, once the player's lists or queue have
+    /// been read) are sent meanwhile, as ``sendPendingMutations()`` sends them; it returns when both
+    /// are done.
+    ///
     /// - Returns: What was sent and what each verdict did.
     @discardableResult
     public func synchronize() async -> SynchronizationReport {
+        async let mutationsSent: Void = sendPendingMutations()
         let queued = takeQueued()
         var held = await heldForValidation()
         for key in queued where held[key] == nil {
             if let entry = heldEntry(key) { hold(entry, inMemory: true, in: &held) }
         }
-        return await validate(held, releasing: queued)
+        let report = await validate(held, releasing: queued)
+        await mutationsSent
+        return report
     }
 
     /// Validates the keys that stale and bundled answers queued (``Configuration/refreshBatchWindow``)

@@ -6,8 +6,9 @@ extension Manifest {
     /// them), the page size, the number of files, and for each entry a safe relative path, a
     /// listed edition, unique paths and keys, sizes and counts within range (every integer in a
     /// manifest is hostile: negative or `Int.max` sizes are refused here, before any arithmetic),
-    /// and well-formed hashes. What needs the files or SHA-256 (sizes, digests, the content hash)
-    /// is checked by ``SnapshotReader`` and the pipeline's validator.
+    /// and well-formed hashes; last, when all that holds, that ``contentHash`` is the hash of the
+    /// manifest's own lines (``contentHash(of:images:)``). What needs the files (sizes, digests) is
+    /// checked by ``SnapshotReader`` and the pipeline's validator.
     ///
     /// - Parameter limits: The caps the reader applies.
     /// - Returns: The rules broken, each with its path (`files[3].uncompressedBytes`).
@@ -58,6 +59,13 @@ extension Manifest {
             previousPath = entry.path
         }
         checkImages(into: &check, limits: limits)
+        // One hash over the manifest's own lines: cheap, and it catches an edited or spliced manifest.
+        if check.violations.isEmpty, contentHash != Self.contentHash(of: files, images: images) {
+            check.add(
+                .malformed, at: "contentHash",
+                "is \(contentHash), the files and images listed hash to \(Self.contentHash(of: files, images: images)): "
+                    + "the manifest was changed after it was written; build the snapshot again (make snapshot)")
+        }
         return check.violations
     }
 

@@ -59,13 +59,14 @@ enum SnapshotDirectoryFixture {
         let games = try packed(
             Snapshot(key: pageKey, contentHash: hash("2"), generatedAt: generatedAt, payload: page),
             as: .page, edit: edit)
+        let files = [
+            entry(categoriesPath, key: categoriesKey, count: 2, total: 2, packed: categories, hash: hash("1")),
+            entry(pagePath, key: pageKey, count: 3, total: 3, packed: games, hash: hash("2")),
+        ]
         let manifest = Manifest(
             generator: .init(name: "catalog", version: "test"), generatedAt: generatedAt, source: "fixture",
-            contentHash: hash("3"), pageSize: 10, defaultEdition: edition, editions: [edition],
-            files: [
-                entry(categoriesPath, key: categoriesKey, count: 2, total: 2, packed: categories, hash: hash("1")),
-                entry(pagePath, key: pageKey, count: 3, total: 3, packed: games, hash: hash("2")),
-            ])
+            contentHash: Manifest.contentHash(of: files, images: nil), pageSize: 10, defaultEdition: edition,
+            editions: [edition], files: files)
         let manifestJSON = try edited(CatalogCoding.prettyEncoder().encode(manifest), as: .manifest, edit: edit)
 
         let urls: [File: URL] = [

@@ -172,11 +172,13 @@ struct PlayerLobbyScenarioTests {
                 #expect(offline.cachedPlayerList(.favourites, edition: english, player: alice).value?.ids == [game.id, fixture.games[1].id])
             }
             #expect(fixture.requests(PlayerFixture.put) == 0)
-            // And the app relaunches online
+            // And the app relaunches online: the first frame, then the sync that follows it
             let relaunched = fixture.makeCache()
             let firstFrame = relaunched.cachedPlayerList(.favourites, edition: english, player: alice)
             #expect(firstFrame.value?.ids.first == game.id)  // still shown, from the queue and the disk
             _ = try await relaunched.playerList(.favourites, edition: english, player: alice)
+            #expect(fixture.requests(PlayerFixture.put) == 0)  // reads send nothing
+            await relaunched.synchronize()
             await relaunched.waitUntilSent(alice)
             // Then the change was sent once, and the list matches the server's
             #expect(fixture.requests(PlayerFixture.put) == 1)
@@ -185,6 +187,31 @@ struct PlayerLobbyScenarioTests {
             #expect(relaunched.cachedPlayerList(.favourites, edition: english, player: alice).value == server)
             #expect(!FileManager.default.fileExists(
                 atPath: fixture.queueDirectory.appendingPathComponent(PlayerMutationQueueFile.fileName(for: alice)).path))
+        }
+    }
+
+    @Test func readingQueuedChangesAfterARelaunchOfflineSendsNothingUntilAsked() async throws {
+        try await PlayerFixture.run(in: directory) { fixture in
+            // Given a change made offline, and the app killed
+            let alice = PlayerFixture.alice
+            let game = fixture.games[4]
+            do {
+                let offline = fixture.makeCache(upstream: fixture.offlineUpstream())
+                #expect(try await offline.addFavourite(game, edition: english, player: alice) == .queued)
+                await offline.flush()
+            }
+            // When the app relaunches offline and only reads: the queue, and the first frame
+            let relaunched = fixture.makeCache(upstream: fixture.offlineUpstream())
+            #expect(relaunched.pendingMutations(player: alice).map(\.gameId) == [game.id])
+            #expect(relaunched.cachedPlayerList(.favourites, edition: english, player: alice).value?.ids.first == game.id)
+            try await Task.sleep(for: .milliseconds(300))
+            // Then the reads answered what is queued and made no send attempt
+            #expect(relaunched.mutationStatistics().deferredSends == 0)
+            #expect(relaunched.pendingMutations(player: alice).count == 1)
+            // And an explicit call does try (and keeps the change queued, being offline)
+            await relaunched.sendPendingMutations()
+            #expect(relaunched.mutationStatistics().deferredSends == 1)
+            #expect(relaunched.pendingMutations(player: alice).count == 1)
         }
     }
 

@@ -10,8 +10,9 @@ import FoundationNetworking
 
 /// The updater ends by its deadline whatever the transport does, can be cancelled, and a check that
 /// was cancelled or timed out never holds up the next. (`NoHangSoakTests` runs the same promises
-/// through hundreds of random rounds.)
-@Suite(.timeLimit(.minutes(5)))
+/// through hundreds of random rounds.) `make test` runs it beside the soak, in a process of its
+/// own: it times calls.
+@Suite(.serialized, .timeLimit(.minutes(5)))
 struct SnapshotUpdaterDeadlineTests {
     /// How late past its deadline a call may return on a busy machine.
     static let margin: Duration = .milliseconds(500)
@@ -102,10 +103,10 @@ struct SnapshotUpdaterDeadlineTests {
     }
 }
 
-/// A transport that never answers, and blocks for seconds when told to stop.
+/// A transport that never answers, and blocks for 30 s when told to stop.
 final class StuckURLProtocol: URLProtocol {
     override class func canInit(with request: URLRequest) -> Bool { true }
     override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
     override func startLoading() {}
-    override func stopLoading() { Thread.sleep(forTimeInterval: 3) }
+    override func stopLoading() { Thread.sleep(forTimeInterval: 30) }
 }

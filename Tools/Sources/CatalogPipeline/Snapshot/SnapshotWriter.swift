@@ -123,7 +123,7 @@ public struct SnapshotWriter: Sendable {
         let entries = entries.sorted { $0.path < $1.path }
         let manifest = Manifest(
             generator: generator, generatedAt: header.generatedAt, source: header.source,
-            contentHash: Self.contentHash(of: entries, images: images?.entries), pageSize: header.pageSize,
+            contentHash: Manifest.contentHash(of: entries, images: images?.entries), pageSize: header.pageSize,
             defaultEdition: header.defaultEdition, editions: header.editions.sorted(), files: entries,
             images: images?.entries)
         let manifestData: Data
@@ -262,14 +262,5 @@ public struct SnapshotWriter: Sendable {
             stream.discard()
             throw error
         }
-    }
-
-    /// `sha256:` + the SHA-256 over each entry's key and content hash, one line each, by key; then,
-    /// when images are bundled, one line per image (`image`, its URL and SHA-256), so a snapshot
-    /// without images keeps the hash it always had.
-    public static func contentHash(of entries: [Manifest.Entry], images: [Manifest.Image]? = nil) -> String {
-        let lines = entries.map { "\($0.key)\t\($0.contentHash)\n" }.sorted().joined()
-        let imageLines = (images ?? []).map { "image\t\($0.url)\t\($0.sha256)\n" }.sorted().joined()
-        return "sha256:" + FileNaming.hexSHA256(Data((lines + imageLines).utf8))
     }
 }
