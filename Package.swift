@@ -2,7 +2,8 @@
 //
 // CasinoCache: a bundled-first cache for casino lobbies. This manifest is what an app adds: the
 // runtime (CasinoCache), the snapshot schema it reads (CasinoCatalog), the provider's wire format
-// (ProviderAPI) and gzip over the system zlib. Its one package dependency is swift-log.
+// (ProviderAPI) and gzip over the system zlib. Its one package dependency is swift-log (and, off
+// Apple platforms only, swift-crypto for CatalogSigning).
 //
 // The build-time half (the snapshot pipeline, the XML feed reader, the `catalog` CLI, the provider
 // simulator and the demo) lives in Tools/, a package that depends on this one by path, so an app
@@ -46,6 +47,16 @@ let package = Package(
         .testTarget(name: "ProviderAPITests", dependencies: ["ProviderAPI", "CasinoCatalog"]),
     ]
 )
+
+// Signature checks off Apple platforms: `Ed25519SignatureVerifier`'s initializers over swift-crypto,
+// the same API CasinoCache gives over CryptoKit. A manifest is evaluated on the machine that builds,
+// so on a Mac (Xcode, an iOS app) this dependency does not exist and nothing beyond swift-log resolves.
+#if !canImport(Darwin)
+package.dependencies.append(.package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"))
+package.products.append(.library(name: "CatalogSigning", targets: ["CatalogSigning"]))
+package.targets.append(
+    .target(name: "CatalogSigning", dependencies: ["CasinoCache", .product(name: "Crypto", package: "swift-crypto")]))
+#endif
 
 for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []

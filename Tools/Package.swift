@@ -13,6 +13,14 @@ import PackageDescription
 // SwiftPM names a path dependency after its directory, which differs between checkouts.
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
 
+// The root's swift-crypto verifier (`CatalogSigning`) exists off Apple platforms only; on a Mac,
+// CasinoCache's CryptoKit one serves `catalog update` and the tests.
+#if canImport(Darwin)
+let signing: [Target.Dependency] = []
+#else
+let signing: [Target.Dependency] = [.product(name: "CatalogSigning", package: root)]
+#endif
+
 let package = Package(
     name: "CasinoCacheTools",
     platforms: [.macOS(.v13)],
@@ -78,15 +86,6 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // The swift-crypto twin of the runtime's CryptoKit `Ed25519SignatureVerifier`, for Linux: the
-        // `catalog update` command and the tests check published snapshots with it.
-        .target(
-            name: "CatalogSigning",
-            dependencies: [
-                .product(name: "CasinoCache", package: root),
-                .product(name: "Crypto", package: "swift-crypto"),
-            ]
-        ),
         .executableTarget(
             name: "catalog-server",
             dependencies: [
@@ -112,12 +111,12 @@ let package = Package(
         .executableTarget(
             name: "catalog",
             dependencies: [
-                "CatalogPipeline", "CatalogSigning",
+                "CatalogPipeline",
                 .product(name: "CasinoCache", package: root),
                 .product(name: "CasinoCatalog", package: root),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ] + signing
         ),
 
         // Runs the built `catalog` binary as a subprocess: exit codes and messages.
@@ -141,8 +140,8 @@ let package = Package(
 
         .testTarget(
             name: "CasinoCacheTests",
-            dependencies: [
-                "CatalogPipeline", "CatalogServer", "CatalogSigning", "LobbyExample",
+            dependencies: signing + [
+                "CatalogPipeline", "CatalogServer", "LobbyExample",
                 .product(name: "CasinoCache", package: root),
                 .product(name: "CasinoCacheTesting", package: root),
                 .product(name: "CasinoCatalog", package: root),

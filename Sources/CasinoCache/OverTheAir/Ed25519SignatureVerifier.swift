@@ -9,10 +9,13 @@ public import Foundation
 /// The key is the 32 raw bytes `catalog keygen` prints in base64 (and writes to
 /// `catalog-signing.pub`). The arithmetic comes from a ``Backend``: CryptoKit on Apple platforms,
 /// which comes with the OS (``init(publicKey:)`` and ``init(base64PublicKey:)`` use it); on Linux
-/// the tools' `CatalogSigning` module adds the same two initializers over swift-crypto. One type,
-/// one API, and nothing added to what an app resolves.
+/// the package's `CatalogSigning` product (declared only off Apple platforms, so an iOS app never
+/// resolves swift-crypto) adds the same two initializers over swift-crypto. One type, one API.
 ///
 /// ```swift
+/// #if canImport(CatalogSigning)
+/// import CatalogSigning  // Linux: .product(name: "CatalogSigning", package: "CasinoCache")
+/// #endif
 /// let verifier = try Ed25519SignatureVerifier(base64PublicKey: "nXy3…=")
 /// ```
 public struct Ed25519SignatureVerifier: SnapshotSignatureVerifier {

@@ -5,8 +5,8 @@ public import Foundation
 /// The updater calls it on the exact bytes the publisher signed (the payload embedded in the
 /// signed manifest), before it decodes anything inside them. The runtime carries no cryptography
 /// of its own: on Apple platforms ``Ed25519SignatureVerifier`` uses CryptoKit, which comes with the
-/// OS; elsewhere a conforming type brings its own (the tools' `CatalogSigning` module has one over
-/// swift-crypto with the same API).
+/// OS; on Linux the `CatalogSigning` product gives it the same initializers over swift-crypto, and
+/// any other conforming type may bring its own.
 ///
 /// ```swift
 /// let verifier = try Ed25519SignatureVerifier(base64PublicKey: "nXy3…=")

@@ -1,6 +1,8 @@
 import ArgumentParser
 import CasinoCache
+#if canImport(CatalogSigning)
 import CatalogSigning
+#endif
 import Foundation
 import Logging
 

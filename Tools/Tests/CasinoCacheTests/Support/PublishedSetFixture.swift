@@ -3,7 +3,9 @@ import CasinoCacheTesting
 @_spi(Internals) import CasinoCatalog
 import CatalogPipeline
 import CatalogServer
+#if canImport(CatalogSigning)
 import CatalogSigning
+#endif
 import Foundation
 import Testing
 

@@ -13,7 +13,7 @@ extension Ed25519SignatureVerifier.Backend {
 
 #if !canImport(CryptoKit)
 // The runtime declares these two over CryptoKit where it exists; here they complete the same API
-// over swift-crypto, for `catalog update`, the tests and a Linux client.
+// over swift-crypto: a Linux app adds the `CatalogSigning` product and writes what an iOS app writes.
 extension Ed25519SignatureVerifier {
     /// A verifier over swift-crypto for the key's 32 raw bytes.
     public init(publicKey: Data) throws(SnapshotUpdateError) { try self.init(publicKey: publicKey, backend: .swiftCrypto) }
