@@ -133,29 +133,13 @@ struct NoHangSoakTests {
                     try await Task.sleep(for: cancelAfter)
                     if interruption == .cancelCaller { first.cancel() } else { await updater.cancelUpdate() }
                 }
-                var results = [await Self.result(of: first, within: .seconds(30))]
-                if let second { results.append(await Self.result(of: second, within: .seconds(30))) }
-                let elapsed = ContinuousClock.now - started
-
                 // Then each returns by the deadline (the update's, or the cancellation's), plus the margin
-                let deadline =
-                    interruption == .cancelCaller || interruption == .cancelExplicitly
-                    ? min(cancelAfter, .seconds(updateTimeout)) : .seconds(updateTimeout)
-                tally.withLock { tally in
-                    for result in results {
-                        tally.record(elapsed: elapsed, deadline: deadline)
-                        tally.outcomes[Self.describe(result), default: 0] += 1
-                        if result == nil { tally.hung += 1 }
-                    }
-                    tally.faults[fault.description, default: 0] += 1
-                    if interruption == .cancelCaller || interruption == .cancelExplicitly { tally.cancellations += 1 }
-                }
-                #expect(
-                    results.allSatisfy { $0 != nil },
-                    "round \(round) (\(fault), \(interruption)): a call did not return in 30 s")
-                #expect(
-                    elapsed <= deadline + Self.margin,
-                    "round \(round) (\(fault), \(interruption)): returned after \(elapsed), deadline \(deadline)")
+                let isCancelled = interruption == .cancelCaller || interruption == .cancelExplicitly
+                let results = await Self.awaitRound(
+                    [first] + [second].compactMap { $0 }, started: started,
+                    deadline: isCancelled ? min(cancelAfter, .seconds(updateTimeout)) : .seconds(updateTimeout),
+                    round: "round \(round) (\(fault), \(interruption))", fault: fault, isCancelled: isCancelled,
+                    tally: tally)
                 // Without a fault or an interruption the update installs: the loop is not all failures.
                 if fault == .none, interruption == .none || interruption == .secondCaller {
                     for result in results {
@@ -251,26 +235,11 @@ struct NoHangSoakTests {
                     try await Task.sleep(for: cancelAfter)
                     first.cancel()
                 }
-                var results = [await Self.result(of: first, within: .seconds(30))]
-                if let second { results.append(await Self.result(of: second, within: .seconds(30))) }
-                let elapsed = ContinuousClock.now - started
-
-                let deadline = interruption == .cancelCaller ? min(cancelAfter, upstreamTimeout) : upstreamTimeout
-                tally.withLock { tally in
-                    for result in results {
-                        tally.record(elapsed: elapsed, deadline: deadline)
-                        tally.outcomes[Self.describe(result), default: 0] += 1
-                        if result == nil { tally.hung += 1 }
-                    }
-                    tally.faults[fault.description, default: 0] += 1
-                    if interruption == .cancelCaller { tally.cancellations += 1 }
-                }
-                #expect(
-                    results.allSatisfy { $0 != nil },
-                    "round \(round) (\(fault), \(interruption)): a call did not return in 30 s")
-                #expect(
-                    elapsed <= deadline + Self.margin,
-                    "round \(round) (\(fault), \(interruption)): returned after \(elapsed), deadline \(deadline)")
+                let results = await Self.awaitRound(
+                    [first] + [second].compactMap { $0 }, started: started,
+                    deadline: interruption == .cancelCaller ? min(cancelAfter, upstreamTimeout) : upstreamTimeout,
+                    round: "round \(round) (\(fault), \(interruption))", fault: fault,
+                    isCancelled: interruption == .cancelCaller, tally: tally)
                 if fault == .none, interruption != .cancelCaller {
                     #expect(
                         results.allSatisfy { if case .success(true)? = $0 { true } else { false } },
@@ -352,6 +321,29 @@ struct NoHangSoakTests {
             }
         }
         return catalog
+    }
+
+    /// Awaits a round's calls (each at most 30 s, so a hung one fails the round instead of the run),
+    /// tallies them, and expects each to have returned by `deadline` plus ``margin``.
+    static func awaitRound<Value: Sendable>(
+        _ calls: [Task<Value, any Error>], started: ContinuousClock.Instant, deadline: Duration, round: String,
+        fault: Fault, isCancelled: Bool, tally: Locked<Tally>
+    ) async -> [Result<Value, any Error>?] {
+        var results: [Result<Value, any Error>?] = []
+        for call in calls { results.append(await result(of: call, within: .seconds(30))) }
+        let elapsed = ContinuousClock.now - started
+        tally.withLock { tally in
+            for result in results {
+                tally.record(elapsed: elapsed, deadline: deadline)
+                tally.outcomes[describe(result), default: 0] += 1
+                if result == nil { tally.hung += 1 }
+            }
+            tally.faults[fault.description, default: 0] += 1
+            if isCancelled { tally.cancellations += 1 }
+        }
+        #expect(results.allSatisfy { $0 != nil }, "\(round): a call did not return in 30 s")
+        #expect(elapsed <= deadline + margin, "\(round): returned after \(elapsed), deadline \(deadline)")
+        return results
     }
 
     /// The task's result, or `nil` when it has not finished within `limit`. A dispatch timer ends

@@ -43,15 +43,7 @@ struct SnapshotUpdaterDeadlineTests {
     }
 
     @Test func cancelUpdateEndsTheCheckForEveryCallerAtOnceAndTheNextCheckInstalls() async throws {
-        // Given a CDN whose files take 30 s to start
-        let fixture = try await PublishedSetFixture()
-        try await withCleanup({ await fixture.stop() }) {
-            try fixture.publish(fixture.changedCatalog())
-            fixture.simulator.delayPublishedFiles(milliseconds: 30_000)
-            let updater = try fixture.launch()
-            let first = Task { try await updater.checkForUpdate() }
-            let second = Task { try await updater.checkForUpdate() }
-            await eventually { fixture.simulator.publishedStatistics().manifestRequests > 0 }
+        try await withTwoCallersOnASlowCDN { fixture, updater, first, second in
             try await Task.sleep(for: .milliseconds(100))
             // When the app cancels the check
             let cancelled = ContinuousClock.now
@@ -62,18 +54,33 @@ struct SnapshotUpdaterDeadlineTests {
                 #expect(error?.code == .cancelled)
             }
             #expect(ContinuousClock.now - cancelled <= Self.margin)
-            #expect(try fixture.launch().activeVersion == nil)
-            // And the next check starts afresh and installs
-            fixture.simulator.delayPublishedFiles(milliseconds: 0)
-            guard case .installed = try await updater.checkForUpdate() else {
-                Issue.record("the check after a cancelled one did not install")
-                return
-            }
         }
     }
 
     @Test func aCallerWhoseTaskIsCancelledStopsWaitingAndTheLastOneCancelsTheCheck() async throws {
-        // Given a CDN whose files take 30 s to start, and two callers checking
+        try await withTwoCallersOnASlowCDN { fixture, updater, first, second in
+            // When the first caller's task is cancelled
+            first.cancel()
+            // Then it stops waiting at once, while the check goes on for the second
+            await #expect(throws: CancellationError.self) { try await first.value }
+            try await Task.sleep(for: .milliseconds(100))
+            // When the second is cancelled too, the check stops
+            let cancelled = ContinuousClock.now
+            second.cancel()
+            await #expect(throws: CancellationError.self) { try await second.value }
+            #expect(ContinuousClock.now - cancelled <= Self.margin)
+        }
+    }
+
+    /// Given a CDN whose files take 30 s to start and two callers checking, runs `body`; then
+    /// expects nothing installed, and the next check (files served at once) to install.
+    func withTwoCallersOnASlowCDN(
+        _ body: (
+            PublishedSetFixture, SnapshotUpdater, Task<SnapshotUpdater.Outcome, any Error>,
+            Task<SnapshotUpdater.Outcome, any Error>
+        )
+            async throws -> Void
+    ) async throws {
         let fixture = try await PublishedSetFixture()
         try await withCleanup({ await fixture.stop() }) {
             try fixture.publish(fixture.changedCatalog())
@@ -82,18 +89,8 @@ struct SnapshotUpdaterDeadlineTests {
             let first = Task { try await updater.checkForUpdate() }
             let second = Task { try await updater.checkForUpdate() }
             await eventually { fixture.simulator.publishedStatistics().manifestRequests > 0 }
-            // When the first caller's task is cancelled
-            first.cancel()
-            // Then it stops waiting at once, while the check goes on for the second
-            await #expect(throws: CancellationError.self) { try await first.value }
-            try await Task.sleep(for: .milliseconds(100))
-            // When the second is cancelled too, the check stops: nothing is installed
-            let cancelled = ContinuousClock.now
-            second.cancel()
-            await #expect(throws: CancellationError.self) { try await second.value }
-            #expect(ContinuousClock.now - cancelled <= Self.margin)
+            try await body(fixture, updater, first, second)
             #expect(try fixture.launch().activeVersion == nil)
-            // And the next check installs
             fixture.simulator.delayPublishedFiles(milliseconds: 0)
             guard case .installed = try await updater.checkForUpdate() else {
                 Issue.record("the check after a cancelled one did not install")
