@@ -90,17 +90,25 @@ $(shell mkdir -p $(WORK) && { [ -f $(PARAMS) ] && [ "$$(cat $(PARAMS))" = '$(PAR
 help:
 	@sed -n '3,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
 
+# zlib: the SDK's on Apple platforms (nothing to install; never Homebrew's), zlib1g-dev on Linux.
+# libxml2 (the tools only): libxml2-dev on Linux, Homebrew's libxml2 and pkg-config on a Mac.
 deps:
-	@missing=""; \
-	command -v $(SWIFT) >/dev/null || { echo "missing: swift 6 toolchain (https://www.swift.org/install/)"; exit 1; }; \
-	command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
-	python3 -c 'import jsonschema' 2>/dev/null || echo "missing: Python 3 with jsonschema, for make test (pip install jsonschema)"; \
-	pkg-config --exists zlib 2>/dev/null || missing="$$missing zlib1g-dev"; \
-	pkg-config --exists libxml-2.0 2>/dev/null || missing="$$missing libxml2-dev"; \
-	if [ -n "$$missing" ]; then \
-	  echo "missing system packages:$$missing"; \
-	  echo "install them with: sudo apt-get install -y$$missing   (macOS: brew install pkg-config libxml2)"; \
-	  exit 1; \
+	@command -v $(SWIFT) >/dev/null || { echo "missing: swift 6 toolchain (https://www.swift.org/install/)"; exit 1; }
+	@python3 -c 'import jsonschema' 2>/dev/null || echo "missing: Python 3 with jsonschema, for make test (pip install jsonschema)"
+	@if [ "$$(uname)" = Darwin ]; then \
+	  xcrun --show-sdk-path >/dev/null 2>&1 || { echo "missing: Xcode's command-line tools (xcode-select --install): the SDK brings zlib"; exit 1; }; \
+	  { command -v pkg-config >/dev/null && pkg-config --exists libxml-2.0; } || \
+	    { echo "missing: libxml2 for the tools; install it with: brew install pkg-config libxml2"; exit 1; }; \
+	else \
+	  missing=""; \
+	  command -v pkg-config >/dev/null || missing="$$missing pkg-config"; \
+	  pkg-config --exists zlib 2>/dev/null || missing="$$missing zlib1g-dev"; \
+	  pkg-config --exists libxml-2.0 2>/dev/null || missing="$$missing libxml2-dev"; \
+	  if [ -n "$$missing" ]; then \
+	    echo "missing system packages:$$missing"; \
+	    echo "install them with: sudo apt-get install -y$$missing"; \
+	    exit 1; \
+	  fi; \
 	fi
 
 build: deps
@@ -147,6 +155,10 @@ schema: $(RELEASE_CATALOG)
 DEADLINE_SUITES := NoHangSoakTests|SnapshotUpdaterDeadlineTests
 
 test: deps
+	@echo "== privacy manifests: every required-reason API the app side calls is declared"
+	python3 Scripts/test_check_privacy_manifests.py
+	$(SWIFT) package dump-package > $(WORK)/package.json
+	python3 Scripts/check-privacy-manifests.py Sources $(WORK)/package.json
 	@echo "== the app-side package"
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build 2>&1 | tee $(WORK)/swift-test.log

@@ -27,17 +27,20 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2")
     ],
     targets: [
-        .systemLibrary(
-            name: "CZlib",
-            pkgConfig: "zlib",
-            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
-        ),
+        // The SDK's zlib on Apple platforms (every platform and simulator has one), zlib1g-dev on
+        // Linux: a C target over <zlib.h> linking libz, as swift-nio-extras' CNIOExtrasZlib did.
+        // Not a pkg-config system library: on a Mac, pkg-config may name Homebrew's macOS-only zlib.
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "Gzip", dependencies: ["CZlib"]),
-        .target(name: "CasinoCatalog", dependencies: ["Gzip"]),
+        // Each target that calls a required-reason API (here `fstat`, file modification dates: files
+        // of the app's own containers, reason C617.1) ships a privacy manifest that declares it;
+        // Scripts/check-privacy-manifests.py (make test) keeps the two in step.
+        .target(name: "CasinoCatalog", dependencies: ["Gzip"], resources: [.copy("PrivacyInfo.xcprivacy")]),
         .target(name: "ProviderAPI", dependencies: ["CasinoCatalog"]),
         .target(
             name: "CasinoCache",
-            dependencies: ["CasinoCatalog", "ProviderAPI", "Gzip", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CasinoCatalog", "ProviderAPI", "Gzip", .product(name: "Logging", package: "swift-log")],
+            resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
         .target(name: "CasinoCacheTesting", dependencies: ["CasinoCache"]),
 
@@ -58,7 +61,7 @@ package.targets.append(
     .target(name: "CatalogSigning", dependencies: ["CasinoCache", .product(name: "Crypto", package: "swift-crypto")]))
 #endif
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.name != "CZlib" {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))
