@@ -12,6 +12,7 @@
 #   schema      regenerate docs/snapshot-contract.schema.json, the snapshot contract as a JSON Schema
 #   test        all tests, then the pipeline end to end on data/ (validated, gzip -t, deterministic)
 #   soak        the no-hang soak of test with SOAK_ROUNDS (1000) rounds per loop: faults, stalls, cancellations
+#   apple-check type-check the app side's CryptoKit and Combine branches against Linux stand-ins
 #   sample      write a synthetic recording of GAMES games into .catalog/sample-GAMES
 #   fuzz        libFuzzer + ASan on every decoder of hostile input, FUZZ_SECONDS each (not part of test)
 #   bench       runtime and pipeline benchmarks against same-run floors, and a simulated day (release)
@@ -85,7 +86,7 @@ IMAGES_FLAG := $(if $(IS_URL),--fetch-images --image-cache $(WORK)/images,$(if $
 PARAMS_TEXT := $(SOURCE)|$(KIND)|$(CONFIG)|$(SOURCE_DATE_EPOCH)
 $(shell mkdir -p $(WORK) && { [ -f $(PARAMS) ] && [ "$$(cat $(PARAMS))" = '$(PARAMS_TEXT)' ] || printf '%s' '$(PARAMS_TEXT)' > $(PARAMS); })
 
-.PHONY: help deps build snapshot validate inspect keygen publish schema test soak sample bench fuzz serve demo format lint clean FORCE
+.PHONY: help deps build snapshot validate inspect keygen publish schema test soak apple-check sample bench fuzz serve demo format lint clean FORCE
 
 help:
 	@sed -n '3,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -94,7 +95,7 @@ help:
 # libxml2 (the tools only): libxml2-dev on Linux, Homebrew's libxml2 and pkg-config on a Mac.
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "missing: swift 6 toolchain (https://www.swift.org/install/)"; exit 1; }
-	@python3 -c 'import jsonschema' 2>/dev/null || echo "missing: Python 3 with jsonschema, for make test (pip install jsonschema)"
+	@python3 -c 'import jsonschema, yaml' 2>/dev/null || echo "missing: Python 3 with jsonschema and PyYAML, for make test (pip install jsonschema pyyaml)"
 	@if [ "$$(uname)" = Darwin ]; then \
 	  xcrun --show-sdk-path >/dev/null 2>&1 || { echo "missing: Xcode's command-line tools (xcode-select --install): the SDK brings zlib"; exit 1; }; \
 	  { command -v pkg-config >/dev/null && pkg-config --exists libxml-2.0; } || \
@@ -155,10 +156,11 @@ schema: $(RELEASE_CATALOG)
 DEADLINE_SUITES := NoHangSoakTests|SnapshotUpdaterDeadlineTests
 
 test: deps
-	@echo "== privacy manifests: every required-reason API the app side calls is declared"
+	@echo "== Apple platforms: privacy manifests declare every required-reason API called; the CI files parse"
 	python3 Scripts/test_check_privacy_manifests.py
 	$(SWIFT) package dump-package > $(WORK)/package.json
 	python3 Scripts/check-privacy-manifests.py Sources $(WORK)/package.json
+	python3 Scripts/check-apple-ci.py .github/workflows/apple.yml .spi.yml
 	@echo "== the app-side package"
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build 2>&1 | tee $(WORK)/swift-test.log
@@ -190,6 +192,16 @@ test: deps
 	@for log in $(WORK)/swift-test.log $(WORK)/swift-test-tools.log $(WORK)/swift-test-soak.log; do \
 	  grep -E '(Test run with [0-9]+ tests?|Executed [0-9]+ tests?)' $$log | tail -n 2; done
 
+# The app side's Apple-only branches, type-checked on Linux: AppleCheck/ builds the app-side sources
+# again beside stand-ins named CryptoKit (swift-crypto) and Combine (OpenCombine). Run by CI.
+apple-check: deps
+	$(SWIFT) build --package-path AppleCheck
+	@echo "compiled against a stand-in:"
+	@grep -rl '#if canImport(CryptoKit)' Sources --include=*.swift | sed 's|^|  CryptoKit = swift-crypto: |'
+	@grep -rl '#if canImport(Combine)' Sources --include=*.swift | sed 's|^|  Combine = OpenCombine:   |'
+	@echo "not compiled here (the Darwin branches: os_unfair_lock, F_FULLFSYNC, Darwin's read/write/rename):"
+	@grep -rl 'canImport(Darwin)' Sources --include=*.swift | sed 's|^|  |'
+
 # The no-hang soak of make test with more rounds: updates and fetches against the simulator with
 # random faults and cancellations, each call held to its deadline (SOAK_SEED repeats a run).
 SOAK_ROUNDS ?= 1000
@@ -210,7 +222,7 @@ lint:
 	swift-format lint --recursive Sources Tests Package.swift $(TOOLS)/Sources $(TOOLS)/Tests $(TOOLS)/Package.swift
 
 clean:
-	rm -rf .build $(TOOLS)/.build Benchmarks/.build $(WORK)
+	rm -rf .build $(TOOLS)/.build Benchmarks/.build AppleCheck/.build $(WORK)
 	find $(OUT) -mindepth 1 ! -name README.md -exec rm -rf {} + 2>/dev/null || true
 
 FORCE:
