@@ -35,6 +35,11 @@ extension CatalogCache {
         public var memoryCostLimit = 8 << 20
         /// The most bytes kept on disk: 50 MiB by default.
         public var diskSizeLimit = 50 << 20
+        /// The Data Protection class of the disk tier's and the player queue's files on Apple
+        /// platforms: ``CacheFileProtection/completeUntilFirstUserAuthentication`` by default, so a
+        /// background refresh after a reboot still reads and writes. Ignored off Apple platforms.
+        /// A file the locked device will not let the app read is a miss, never deleted.
+        public var fileProtection: CacheFileProtection = .default
         /// The snapshot contract's caps for the bundled snapshot: `SnapshotLimits.default` by
         /// default, as in the pipeline. Raise them only together with the pipeline configuration's
         /// `snapshotLimits`.

@@ -162,14 +162,16 @@ public final class CatalogCache: Sendable {
     ) {
         let disk = cacheDirectory.map {
             DiskTier(
-                configuration: .init(directory: $0, cacheVersion: configuration.cacheVersion, sizeLimit: configuration.diskSizeLimit),
+                configuration: .init(
+                    directory: $0, cacheVersion: configuration.cacheVersion, sizeLimit: configuration.diskSizeLimit,
+                    fileProtection: configuration.fileProtection),
                 logger: logger)
         }
         let bundled = bundleDirectory.map {
             BundledTier(configuration: .init(directory: $0, limits: configuration.bundleLimits), logger: logger)
         }
         let mutationQueue = (mutationDirectory ?? cacheDirectory?.appendingPathComponent("PlayerMutations", isDirectory: true)).map {
-            PlayerMutationQueue(directory: $0, logger: logger)
+            PlayerMutationQueue(directory: $0, fileProtection: configuration.fileProtection, logger: logger)
         }
         self.init(
             configuration: configuration, upstream: upstream, disk: disk, bundled: bundled, mutationQueue: mutationQueue,

@@ -47,6 +47,11 @@ extension SnapshotUpdater {
         public var maxConcurrentDownloads = 4
         /// Headers added to every request (a user agent, a CDN token): none by default.
         public var additionalHeaders: [String: String] = [:]
+        /// The Data Protection class of the installed generations on Apple platforms:
+        /// ``CacheFileProtection/completeUntilFirstUserAuthentication`` by default, so a background
+        /// check after a reboot can install. ``directory`` is also excluded from backups there (a
+        /// generation can be downloaded again). Ignored off Apple platforms.
+        public var fileProtection: CacheFileProtection = .default
 
         /// - Parameters:
         ///   - manifestURL: The published set's `manifest.json`.

@@ -63,7 +63,9 @@ public actor SnapshotUpdater {
 
     /// Picks the snapshot to serve and removes what earlier runs left behind: interrupted
     /// installs, and generations other than the one picked and the current one. Reads two small
-    /// files and the generation's manifest; call it at launch, before creating the cache.
+    /// files and the generation's manifest; call it at launch, before creating the cache. Creates
+    /// ``Configuration/directory`` when missing; on Apple platforms it gets
+    /// ``Configuration/fileProtection`` and is excluded from backups.
     ///
     /// - Parameters:
     ///   - configuration: The published set, the pinned keys, the directories and the caps.
@@ -81,6 +83,8 @@ public actor SnapshotUpdater {
         self.logger = logger
         let store = GenerationStore(directory: configuration.directory)
         self.store = store
+        StorageAttributes(role: .snapshotGenerations, protection: configuration.fileProtection)
+            .apply(to: configuration.directory, logger: logger)
         let bundleManifest = configuration.bundleDirectory.flatMap {
             try? SnapshotReader(directory: $0, limits: configuration.snapshotLimits).manifest()
         }

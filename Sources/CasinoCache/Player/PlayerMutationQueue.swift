@@ -26,6 +26,8 @@ import Musl
 @_spi(Tiers) public final class PlayerMutationQueue: Sendable {
     /// The directory the queue files live in; created on the first write.
     public let directory: URL
+    /// The Data Protection class the directory gets at the first write (Apple platforms only).
+    public let fileProtection: CacheFileProtection
     private let logger: Logger
     private let files: DiskTierFiles
     private let queue = DispatchQueue(label: "CasinoCache.PlayerMutationQueue", qos: .userInitiated)
@@ -35,6 +37,7 @@ import Musl
         /// Saves not yet on disk: player → (sequence, mutations; empty deletes the file).
         var pending: [String: (sequence: UInt64, mutations: [PlayerMutation])] = [:]
         var hasScanned = false
+        var isDirectoryPrepared = false
         var corruptFiles = 0
         var writeFailures = 0
     }
@@ -44,9 +47,12 @@ import Musl
     /// - Parameters:
     ///   - directory: Where the files live: somewhere the system does not purge (Application
     ///     Support on Apple platforms), since a purged file is a player's change lost.
+    ///   - fileProtection: The Data Protection class of the files:
+    ///     ``CacheFileProtection/completeUntilFirstUserAuthentication`` by default.
     ///   - logger: Where refused files and failed writes are logged (at `.info`).
-    public init(directory: URL, logger: Logger = .casinoCacheDisabled) {
+    public init(directory: URL, fileProtection: CacheFileProtection = .default, logger: Logger = .casinoCacheDisabled) {
         self.directory = directory
+        self.fileProtection = fileProtection
         self.logger = logger
         files = DiskTierFiles(directory: directory)
     }
@@ -129,6 +135,12 @@ import Musl
 
     /// Temporary file, `fsync`, `rename`, `fsync` of the directory.
     private func writeDurably(_ data: Data, to name: String) throws {
+        if state.withLock({ state in
+            defer { state.isDirectoryPrepared = true }
+            return !state.isDirectoryPrepared
+        }) {
+            StorageAttributes(role: .playerChanges, protection: fileProtection).apply(to: directory, logger: logger)
+        }
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let temporary = files.url(for: Self.temporaryPrefix + UUID().uuidString + Self.temporarySuffix).path
         let error = FileDescriptorIO.createFile(atPath: temporary, contents: data, permissions: 0o600, synchronizes: true)

@@ -41,12 +41,19 @@ public import Logging
         /// not written, and larger files are deleted unread. 16 MiB by default; values outside
         /// `0...SnapshotLimits.ceiling` (1 GiB) count as that range's nearest end.
         public var maxEntryBytes: Int = 16 << 20
+        /// The Data Protection class the directory gets at the first write (its files inherit it):
+        /// ``CacheFileProtection/completeUntilFirstUserAuthentication`` by default. Apple platforms only.
+        public var fileProtection: CacheFileProtection = .default
 
-        public init(directory: URL, cacheVersion: Int = 1, sizeLimit: Int = 50 << 20, maxEntryBytes: Int = 16 << 20) {
+        public init(
+            directory: URL, cacheVersion: Int = 1, sizeLimit: Int = 50 << 20, maxEntryBytes: Int = 16 << 20,
+            fileProtection: CacheFileProtection = .default
+        ) {
             self.directory = directory
             self.cacheVersion = cacheVersion
             self.sizeLimit = sizeLimit
             self.maxEntryBytes = maxEntryBytes
+            self.fileProtection = fileProtection
         }
     }
 
@@ -71,6 +78,8 @@ public import Logging
         var corruptEntries = 0
         var evictions = 0
         var writeFailures = 0
+        /// Whether the directory got its storage attributes (at the first write).
+        var isDirectoryPrepared = false
 
         mutating func nextSequence() -> UInt64 {
             sequence += 1
@@ -268,6 +277,16 @@ public import Logging
         state.withLock { $0.index.build(from: scanned) }
     }
 
+    /// Creates the directory with its Data Protection class (``Configuration/fileProtection``), once.
+    private func prepareDirectoryOnce() {
+        guard state.withLock({ state in
+            defer { state.isDirectoryPrepared = true }
+            return !state.isDirectoryPrepared
+        }) else { return }
+        StorageAttributes(role: .cacheEntries, protection: configuration.fileProtection)
+            .apply(to: configuration.directory, logger: logger)
+    }
+
     private func write(_ entry: CacheEntry, sequence: UInt64) {
         buildIndexIfNeeded()
         let key = entry.key
@@ -295,6 +314,7 @@ public import Logging
             return
         }
 
+        prepareDirectoryOnce()
         do {
             try files.writeAtomically(data, to: name)
         } catch {

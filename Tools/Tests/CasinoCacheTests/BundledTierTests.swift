@@ -3,7 +3,6 @@ import CasinoCatalog
 import CatalogPipeline
 import Foundation
 import Gzip
-import InMemoryLogging
 import Logging
 import Testing
 
@@ -182,7 +181,7 @@ struct BundledTierTests {
     @Test func remembersAFileThatFailedVerification() throws {
         // Given a page whose file is truncated, read once
         let fixture = try BundledSnapshotFixture()
-        let logs = BundledLogRecorder()
+        let logs = LogRecorder()
         let tier = fixture.tier(logger: logs.logger)
         let key = CacheKey(fixture.firstPage)
         let original = try Data(contentsOf: fixture.url(of: fixture.firstPage))
@@ -260,7 +259,7 @@ struct BundledTierTests {
         // Given a snapshot directory whose manifest is broken in one way
         let fixture = try BundledSnapshotFixture()
         let directory = try breakage.apply(to: fixture)
-        let logs = BundledLogRecorder()
+        let logs = LogRecorder()
         // When a tier launches on it
         var limits = SnapshotLimits.default
         limits.maxManifestBytes = 64 << 10
@@ -287,7 +286,7 @@ struct BundledTierTests {
         // Given a snapshot directory whose first page was tampered with after the build
         let fixture = try BundledSnapshotFixture()
         try tampering.apply(to: fixture, key: fixture.firstPage)
-        let logs = BundledLogRecorder()
+        let logs = LogRecorder()
         let tier = fixture.tier(logger: logs.logger)
         // When the page is asked for
         let page = tier.entry(for: CacheKey(fixture.firstPage))
@@ -359,7 +358,7 @@ struct BundledTierTests {
             let index = manifest.files.firstIndex { $0.key == fixture.firstPage }!
             manifest.files[index].path = path
         }
-        let logs = BundledLogRecorder()
+        let logs = LogRecorder()
         let tier = fixture.tier(logger: logs.logger)
         // When the page is asked for
         let page = tier.entry(for: CacheKey(fixture.firstPage))
@@ -755,33 +754,5 @@ enum BundledUnsafePath: String, CaseIterable, Sendable {
         case .dotComponent: "./en-iPhone/categories.json.gz"
         case .emptyComponent: "en-iPhone//categories.json.gz"
         }
-    }
-}
-
-// MARK: - Log capture
-
-/// Collects log records in memory, through swift-log's `InMemoryLogHandler`, at every level.
-private struct BundledLogRecorder {
-    struct Record {
-        var level: Logger.Level
-        var message: String
-        var metadata: [String: String]
-    }
-
-    private let handler: InMemoryLogHandler = {
-        var handler = InMemoryLogHandler()
-        handler.logLevel = .trace
-        return handler
-    }()
-
-    var records: [Record] {
-        handler.entries.map {
-            Record(level: $0.level, message: $0.message.description, metadata: $0.metadata.mapValues(\.description))
-        }
-    }
-
-    var logger: Logger {
-        let handler = self.handler
-        return Logger(label: "bundled-tier-tests") { _ in handler }
     }
 }
