@@ -19,6 +19,13 @@ extension CatalogCache {
         /// live pages replace bundled ones exactly. Pages are addressed by offset; this is never
         /// used to turn an offset into a page number.
         public var pageSize: Int?
+        /// The Data Protection class of the disk tier's and the player queue's files on Apple
+        /// platforms: ``CacheFileProtection/completeUntilFirstUserAuthentication`` by default, so a
+        /// background refresh after a reboot still reads and writes. Ignored off Apple platforms.
+        /// A file the locked device will not let the app read is a miss, never deleted.
+        // Declared after `pageSize` so its byte sits in that optional's padding: the configuration,
+        // stored in every cache before the fields a hit reads, keeps its size.
+        public var fileProtection: CacheFileProtection = .default
         /// Pages cached per category, from offset 0: 5 by default. Later pages always come from
         /// the upstream and are not stored.
         public var maxCachedPagesPerCategory = 5
@@ -35,11 +42,6 @@ extension CatalogCache {
         public var memoryCostLimit = 8 << 20
         /// The most bytes kept on disk: 50 MiB by default.
         public var diskSizeLimit = 50 << 20
-        /// The Data Protection class of the disk tier's and the player queue's files on Apple
-        /// platforms: ``CacheFileProtection/completeUntilFirstUserAuthentication`` by default, so a
-        /// background refresh after a reboot still reads and writes. Ignored off Apple platforms.
-        /// A file the locked device will not let the app read is a miss, never deleted.
-        public var fileProtection: CacheFileProtection = .default
         /// The snapshot contract's caps for the bundled snapshot: `SnapshotLimits.default` by
         /// default, as in the pipeline. Raise them only together with the pipeline configuration's
         /// `snapshotLimits`.

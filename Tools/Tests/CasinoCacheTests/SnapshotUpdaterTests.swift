@@ -209,6 +209,28 @@ struct SnapshotUpdaterTests {
         }
     }
 
+    @Test func refusesASnapshotWhoseManifestContentHashIsNotItsOwn() async throws {
+        try await withFixture { fixture in
+            // Given a validly signed set whose snapshot manifest was edited after it was written: its
+            // contentHash (and the signed one, so the two agree) no longer hashes its own entries
+            try fixture.publish()
+            var payload = try fixture.currentPayload()
+            let original = fixture.published.appendingPathComponent(payload.manifest.publishedPath)
+            var manifest = try CatalogCoding.decoder().decode(Manifest.self, from: Data(contentsOf: original))
+            manifest.contentHash = "sha256:" + String(repeating: "0", count: 64)
+            let edited = try CatalogCoding.prettyEncoder().encode(manifest)
+            payload.manifest.sha256 = SHA256Digest.hex(edited)
+            payload.manifest.bytes = edited.count
+            payload.contentHash = manifest.contentHash
+            try edited.write(to: fixture.published.appendingPathComponent(payload.manifest.publishedPath))
+            try fixture.serve(payload)
+            // Then the updater refuses it before installing anything
+            let error = try refusal(try await fixture.launch().checkForUpdate())
+            #expect(error.code == .invalidSnapshot)
+            #expect(fixture.generationNames().isEmpty)
+        }
+    }
+
     @Test(arguments: [
         ("../../escaped.json.gz", nil), ("/etc/passwd", nil), ("en-iPhone/../../x", nil), ("published.json", nil),
         (nil, "../../../../etc/passwd"), (nil, String(repeating: "A", count: 64)),

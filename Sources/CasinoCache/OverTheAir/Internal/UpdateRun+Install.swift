@@ -113,7 +113,9 @@ extension UpdateRun {
     private func checkAgreement(of snapshot: Manifest, with published: PublishedManifest) throws {
         let listed = Set(published.files)
         let given = Set(PublishedManifest.File.listed(in: snapshot))
-        guard listed == given, snapshot.contentHash == published.contentHash, snapshot.generatedAt == published.generatedAt else {
+        guard listed == given, snapshot.contentHash == published.contentHash, snapshot.generatedAt == published.generatedAt,
+            snapshot.contentHashViolation() == nil
+        else {
             throw SnapshotUpdateError(
                 .invalidSnapshot,
                 "the snapshot's manifest disagrees with the signed one (files, contentHash or generatedAt)",

@@ -155,13 +155,16 @@ public struct SnapshotValidator: Sendable {
 
     // MARK: - Manifest
 
-    /// What the reader cannot check without the pipeline's naming (SHA-256 of ids): each file
-    /// where its key belongs. (The manifest's content hash is one of its own rules.)
+    /// What the app's reader does not check: each file where its key belongs (the pipeline's
+    /// naming, SHA-256 of ids), and the manifest's content hash.
     private func checkLayout(_ manifest: Manifest, into report: inout ValidationReport) {
         for (index, entry) in manifest.files.enumerated() where entry.path != SnapshotLayout.path(for: entry.key) {
             report.add(
                 Manifest.fileName, "files[\(index)]",
                 "path \(entry.path.prefix(200)) is not where key \(entry.key) belongs (\(SnapshotLayout.path(for: entry.key)))")
+        }
+        if let violation = manifest.contentHashViolation() {
+            report.add(Manifest.fileName, violation.path, violation.message)
         }
     }
 
