@@ -42,12 +42,13 @@ let package = Package(
             dependencies: ["CasinoCatalog", "ProviderAPI", "Gzip", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
-        .target(name: "CasinoCacheTesting", dependencies: ["CasinoCache"]),
+        .target(name: "CasinoCacheTesting", dependencies: ["CasinoCache", "CasinoCatalog", "Gzip"]),
 
         // The runtime's tests that need neither the pipeline nor the simulator; the rest are in Tools/.
         .testTarget(name: "CasinoCatalogTests", dependencies: ["CasinoCatalog", "Gzip", "CasinoCacheTesting"]),
         .testTarget(name: "GzipTests", dependencies: ["Gzip", "CasinoCacheTesting"]),
         .testTarget(name: "ProviderAPITests", dependencies: ["ProviderAPI", "CasinoCatalog"]),
+        .testTarget(name: "CasinoCacheTestingTests", dependencies: ["CasinoCacheTesting", "CasinoCache", "CasinoCatalog"]),
     ]
 )
 
