@@ -14,12 +14,16 @@ import Testing
     }
 
     /// Listed in path order, which is not the order of their lines.
-    static let files = [
-        entry(.categories(edition), path: "en-iPhone/categories.json.gz", hash: "sha256:" + String(repeating: "11", count: 32)),
-        entry(
-            .gamesPage(edition, categoryId: "VIDEOSLOTS", offset: 0), path: "en-iPhone/games/videoslots-0000000000/0.json.gz",
-            hash: "sha256:" + String(repeating: "22", count: 32)),
-    ].reversed() as [Manifest.Entry]
+    static let files =
+        [
+            entry(
+                .categories(edition), path: "en-iPhone/categories.json.gz",
+                hash: "sha256:" + String(repeating: "11", count: 32)),
+            entry(
+                .gamesPage(edition, categoryId: "VIDEOSLOTS", offset: 0),
+                path: "en-iPhone/games/videoslots-0000000000/0.json.gz",
+                hash: "sha256:" + String(repeating: "22", count: 32)),
+        ].reversed() as [Manifest.Entry]
 
     @Test func isTheSHA256OfOneSortedKeyTabHashLinePerFile() {
         // printf 'en-iPhone/categories\tsha256:11…11\nen-iPhone/games/VIDEOSLOTS/0\tsha256:22…22\n' | sha256sum
@@ -31,7 +35,8 @@ import Testing
 
     @Test func imagesAddOneImageTabURLTabSHA256LineEachAfterTheFiles() {
         let image = Manifest.Image(
-            url: "https://static.example.com/a.jpg", path: Manifest.Image.path(sha256: String(repeating: "33", count: 32), mediaType: .jpeg),
+            url: "https://static.example.com/a.jpg",
+            path: Manifest.Image.path(sha256: String(repeating: "33", count: 32), mediaType: .jpeg),
             bytes: 5, sha256: String(repeating: "33", count: 32), mediaType: .jpeg)
         // … the two lines above, then 'image\thttps://static.example.com/a.jpg\t33…33\n'
         #expect(
@@ -45,7 +50,8 @@ import Testing
         let written = Manifest.contentHash(of: files, images: nil)
         files[0].contentHash = "sha256:" + String(repeating: "44", count: 32)
         let manifest = Manifest(
-            generator: .init(name: "catalog", version: "test"), generatedAt: Date(timeIntervalSince1970: 0), source: "test",
+            generator: .init(name: "catalog", version: "test"), generatedAt: Date(timeIntervalSince1970: 0),
+            source: "test",
             contentHash: written, pageSize: 10, defaultEdition: Self.edition, editions: [Self.edition],
             files: files.sorted { $0.path < $1.path })
         // Then the check names the field and says what to do (the other rules still hold)
@@ -53,9 +59,12 @@ import Testing
         let violation = manifest.contentHashViolation()
         #expect(violation?.path == "contentHash")
         #expect(violation?.message.contains("make snapshot") == true)
-        #expect(Manifest(
-            generator: manifest.generator, generatedAt: manifest.generatedAt, source: "test",
-            contentHash: Manifest.contentHash(of: manifest.files, images: nil), pageSize: 10, defaultEdition: Self.edition,
-            editions: [Self.edition], files: manifest.files).contentHashViolation() == nil)
+        #expect(
+            Manifest(
+                generator: manifest.generator, generatedAt: manifest.generatedAt, source: "test",
+                contentHash: Manifest.contentHash(of: manifest.files, images: nil), pageSize: 10,
+                defaultEdition: Self.edition,
+                editions: [Self.edition], files: manifest.files
+            ).contentHashViolation() == nil)
     }
 }

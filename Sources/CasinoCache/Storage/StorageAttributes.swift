@@ -46,7 +46,8 @@ public import Logging
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
             logger.info(
-                "cannot create a directory to protect", metadata: ["cache.directory": "\(directory.path)", "cache.error": "\(error)"])
+                "cannot create a directory to protect",
+                metadata: ["cache.directory": "\(directory.path)", "cache.error": "\(error)"])
             return
         }
         #if canImport(Darwin)

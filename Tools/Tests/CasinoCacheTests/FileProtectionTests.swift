@@ -36,7 +36,9 @@ struct FileProtectionTests: CacheTestEnvironment {
         ]
         for (role, skipsBackup) in roles {
             let attributes = StorageAttributes(role: role, protection: protection)
-            #expect(attributes.fileAttributes.mapValues(\.rawValue) == [.protectionKey: expected[protection]!.rawValue], "\(role)")
+            #expect(
+                attributes.fileAttributes.mapValues(\.rawValue) == [.protectionKey: expected[protection]!.rawValue],
+                "\(role)")
             #expect(attributes.isExcludedFromBackup == skipsBackup, "\(role)")
             #expect(attributes.resourceValues.isExcludedFromBackup == skipsBackup, "\(role)")
         }

@@ -22,8 +22,9 @@ struct LobbyExampleTests {
         upstream = ScriptedUpstream(clock: clock)
         directory = try TemporaryDirectory()
         let games = (1...2).map {
-            Game(id: "\($0)", name: "Game \($0)", slug: "game-\($0)", launchUrl: "https://launch.example.com/\($0)",
-                 thumbnail: "https://static.example.com/\($0).jpg")
+            Game(
+                id: "\($0)", name: "Game \($0)", slug: "game-\($0)", launchUrl: "https://launch.example.com/\($0)",
+                thumbnail: "https://static.example.com/\($0).jpg")
         }
         slots = GamesPage(categoryId: "SLOTS", offset: 0, limit: 10, total: 2, items: games)
         var bundle = TestBundle(generatedAt: clock.now.addingTimeInterval(-86_400))
@@ -33,7 +34,8 @@ struct LobbyExampleTests {
     }
 
     func makeCache() -> CatalogCache {
-        CatalogCache(upstream: upstream, cacheDirectory: directory.child("cache"), bundleDirectory: bundle, clock: clock)
+        CatalogCache(
+            upstream: upstream, cacheDirectory: directory.child("cache"), bundleDirectory: bundle, clock: clock)
     }
 
     @Test func showsTheBundleOnTheFirstFrameThenTheProvidersNewerContent() async throws {
