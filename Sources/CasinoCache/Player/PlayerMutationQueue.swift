@@ -30,6 +30,7 @@ import Musl
     public let fileProtection: CacheFileProtection
     private let logger: Logger
     private let files: DiskTierFiles
+    private let preparation: StoragePreparation
     private let queue = DispatchQueue(label: "CasinoCache.PlayerMutationQueue", qos: .userInitiated)
 
     private struct State {
@@ -37,7 +38,6 @@ import Musl
         /// Saves not yet on disk: player → (sequence, mutations; empty deletes the file).
         var pending: [String: (sequence: UInt64, mutations: [PlayerMutation])] = [:]
         var hasScanned = false
-        var isDirectoryPrepared = false
         var corruptFiles = 0
         var writeFailures = 0
     }
@@ -55,6 +55,7 @@ import Musl
         self.fileProtection = fileProtection
         self.logger = logger
         files = DiskTierFiles(directory: directory)
+        preparation = StoragePreparation(.playerChanges, protection: fileProtection, directory: directory, logger: logger)
     }
 
     /// `player`'s queued mutations, oldest first: the save not yet written, else the file's. A
@@ -135,12 +136,7 @@ import Musl
 
     /// Temporary file, `fsync`, `rename`, `fsync` of the directory.
     private func writeDurably(_ data: Data, to name: String) throws {
-        if state.withLock({ state in
-            defer { state.isDirectoryPrepared = true }
-            return !state.isDirectoryPrepared
-        }) {
-            StorageAttributes(role: .playerChanges, protection: fileProtection).apply(to: directory, logger: logger)
-        }
+        preparation.prepareOnce()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let temporary = files.url(for: Self.temporaryPrefix + UUID().uuidString + Self.temporarySuffix).path
         let error = FileDescriptorIO.createFile(atPath: temporary, contents: data, permissions: 0o600, synchronizes: true)

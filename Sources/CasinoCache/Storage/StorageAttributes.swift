@@ -1,3 +1,4 @@
+@_spi(Internals) import CasinoCatalog
 public import Foundation
 public import Logging
 
@@ -65,5 +66,29 @@ public import Logging
             "file protection and backup exclusion apply on Apple platforms only; ignored here",
             metadata: ["cache.directory": "\(directory.path)", "cache.fileProtection": "\(protection.rawValue)"])
         #endif
+    }
+}
+
+/// A directory's ``StorageAttributes``, applied at its first write in this process: what the disk
+/// tier and the player queue hold for the directory they write into.
+final class StoragePreparation: Sendable {
+    private let attributes: StorageAttributes
+    private let directory: URL
+    private let logger: Logger
+    private let isPrepared = Locked(false)
+
+    init(_ role: StorageAttributes.Role, protection: CacheFileProtection, directory: URL, logger: Logger) {
+        attributes = StorageAttributes(role: role, protection: protection)
+        self.directory = directory
+        self.logger = logger
+    }
+
+    /// Creates the directory with its attributes, the first time only.
+    func prepareOnce() {
+        guard isPrepared.withLock({ isPrepared in
+            defer { isPrepared = true }
+            return !isPrepared
+        }) else { return }
+        attributes.apply(to: directory, logger: logger)
     }
 }

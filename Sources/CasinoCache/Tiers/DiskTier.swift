@@ -78,8 +78,6 @@ public import Logging
         var corruptEntries = 0
         var evictions = 0
         var writeFailures = 0
-        /// Whether the directory got its storage attributes (at the first write).
-        var isDirectoryPrepared = false
 
         mutating func nextSequence() -> UInt64 {
             sequence += 1
@@ -97,6 +95,7 @@ public import Logging
     private let maxEntryBytes: Int
     private let logger: Logger
     private let files: DiskTierFiles
+    private let preparation: StoragePreparation
     /// Every write, removal, eviction and deletion runs here, in call order.
     private let queue = DispatchQueue(label: "CasinoCache.DiskTier", qos: .utility)
     private let state = Locked(State())
@@ -108,6 +107,8 @@ public import Logging
         maxEntryBytes = min(max(configuration.maxEntryBytes, 0), SnapshotLimits.ceiling)
         self.logger = logger
         files = DiskTierFiles(directory: configuration.directory)
+        preparation = StoragePreparation(
+            .cacheEntries, protection: configuration.fileProtection, directory: configuration.directory, logger: logger)
     }
 
     // MARK: - Entries
@@ -277,16 +278,6 @@ public import Logging
         state.withLock { $0.index.build(from: scanned) }
     }
 
-    /// Creates the directory with its Data Protection class (``Configuration/fileProtection``), once.
-    private func prepareDirectoryOnce() {
-        guard state.withLock({ state in
-            defer { state.isDirectoryPrepared = true }
-            return !state.isDirectoryPrepared
-        }) else { return }
-        StorageAttributes(role: .cacheEntries, protection: configuration.fileProtection)
-            .apply(to: configuration.directory, logger: logger)
-    }
-
     private func write(_ entry: CacheEntry, sequence: UInt64) {
         buildIndexIfNeeded()
         let key = entry.key
@@ -314,7 +305,7 @@ public import Logging
             return
         }
 
-        prepareDirectoryOnce()
+        preparation.prepareOnce()  // the directory's Data Protection class (Configuration.fileProtection)
         do {
             try files.writeAtomically(data, to: name)
         } catch {

@@ -13,7 +13,7 @@ extension Manifest {
     /// image\thttps://cdn.example.com/a.jpg\t1c9e…\n
     /// ```
     ///
-    /// The pipeline writes it; ``violations(limits:)`` checks it wherever a manifest is read.
+    /// The pipeline writes it; ``contentHashViolation()`` checks it where a snapshot is accepted.
     public static func contentHash(of files: [Entry], images: [Image]?) -> String {
         let fileLines = files.map { "\($0.key)\t\($0.contentHash)\n" }
         let imageLines = (images ?? []).map { "image\t\($0.url)\t\($0.sha256)\n" }
