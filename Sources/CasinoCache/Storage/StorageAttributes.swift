@@ -85,10 +85,12 @@ final class StoragePreparation: Sendable {
 
     /// Creates the directory with its attributes, the first time only.
     func prepareOnce() {
-        guard isPrepared.withLock({ isPrepared in
-            defer { isPrepared = true }
-            return !isPrepared
-        }) else { return }
+        guard
+            isPrepared.withLock({ isPrepared in
+                defer { isPrepared = true }
+                return !isPrepared
+            })
+        else { return }
         attributes.apply(to: directory, logger: logger)
     }
 }
