@@ -99,7 +99,7 @@ final class VirtualPlayerProvider: PlayerUpstream {
 /// (recently played, favourites), then favouriting a game and unfavouriting the one favourited the
 /// session before; between sessions they play two games elsewhere. Without a cache every row and
 /// every change waits for the provider; with the cache, rows within the 45-minute player TTL come
-/// from memory or disk, older ones are fetched (seed 004: no expired rows), and a change shows at once.
+/// from memory or disk, older ones are fetched (expired rows are never served), and a change shows at once.
 func simulatedPlayerDay(catalog: Catalog, work: URL) async throws {
     let edition = catalog.editions[0].edition
     let ids = catalog.editions[0].pages.flatMap(\.items).map(\.id)

@@ -101,7 +101,7 @@ final class VirtualProvider: CatalogUpstream {
 }
 
 /// Five app sessions across a day, each opening the lobby and two categories, for: no cache,
-/// the seed-000 design (6 h TTL, no ETag), this cache with its defaults, and with bulk validation. Reports upstream
+/// a TTL-only design (6 h TTL, no ETag), this cache with its defaults, and with bulk validation. Reports upstream
 /// calls, body bytes and the time to first content per screen.
 func simulatedDay() async throws {
     let work = benchRoot.appendingPathComponent("day-\(UUID().uuidString)")
@@ -111,10 +111,10 @@ func simulatedDay() async throws {
     try SnapshotWriter(logger: benchLogger).write(catalog, to: bundle)
     let categoryIds = catalog.editions[0].categories.items.map(\.id)
     let sessionHours = [0.0, 2.0, 5.0, 9.0, 14.0]
-    // Seed 000's assumption: the same two categories every session (a user's favourites).
+    // Favourites: the same two categories every session (a user's favourites).
     let favourites = sessionHours.map { _ in [categoryIds[0], categoryIds[1]] }
     try await simulateDay(
-        "favourites: the same 2 categories each session (seed 000's assumption)", screens: favourites,
+        "favourites: the same 2 categories each session", screens: favourites,
         sessionHours: sessionHours, catalog: catalog, bundle: bundle, work: work)
     // Browsing: two categories drawn at random from 20 each session, mostly ones not seen yet.
     var random: UInt64 = 7
@@ -164,10 +164,10 @@ private func simulateDay(
         outcomes.append(Outcome(name: "no cache", calls: provider.calls, notModified: 0, bytes: provider.bytes, firstContent: times))
     }
 
-    // (b) the seed-000 design and (c) this cache: a new cache per session (an app launch) on the
+    // (b) the TTL-only design and (c) this cache: a new cache per session (an app launch) on the
     // same directories; background refreshes finish before the next screen.
     let designs = [
-        ("seed-000 design (6 h TTL, no ETag)", false, false), ("CasinoCache defaults", true, false),
+        ("TTL only (6 h, no ETag)", false, false), ("CasinoCache defaults", true, false),
         ("CasinoCache + bulk validation (synchronize, 1 s batches)", true, true),
     ]
     for (name, honoursETags, validates) in designs {

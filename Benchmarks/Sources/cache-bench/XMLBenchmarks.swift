@@ -55,7 +55,7 @@ struct ExitStatus: Error {
 }
 
 /// The reader on feeds of one shape ten times larger against ten times the smaller feed: linear
-/// is a ratio of 1, and issue 14 allows 1.1. Each shape stresses one dimension a hostile feed can
+/// is a ratio of 1, and the goal is at most 1.1. Each shape stresses one dimension a hostile feed can
 /// grow in: categories, games, text length, nesting depth, attributes (up to the default
 /// ``XMLFeedReader/Limits/maxAttributes``; past it a tag is refused before libxml2 parses it).
 ///

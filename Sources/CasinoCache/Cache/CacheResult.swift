@@ -57,10 +57,6 @@ public enum CacheResult<Value: Sendable>: Sendable {
         }
     }
 
-    /// Where the value came from originally (the network or the bundled snapshot), unless this is a miss.
-    @inlinable
-    public var origin: CacheOrigin? { metadata?.origin }
-
     /// The same answer with the value transformed: the state and metadata stay.
     ///
     /// ```swift
@@ -96,8 +92,6 @@ public enum CacheState: String, Sendable, Hashable, CaseIterable {
 public struct CacheMetadata: Sendable, Hashable {
     /// The tier that answered.
     public var tier: Tier
-    /// Where the value came from originally.
-    public var origin: CacheOrigin
     /// When it was fetched or last revalidated (for bundled content: the snapshot's generation time).
     public var storedAt: Date
     /// How old it was when answered.
@@ -105,9 +99,8 @@ public struct CacheMetadata: Sendable, Hashable {
     /// When the bundled snapshot shipped with the app was generated, if there is one.
     public var snapshotGeneratedAt: Date?
 
-    public init(tier: Tier, origin: CacheOrigin, storedAt: Date, age: TimeInterval, snapshotGeneratedAt: Date?) {
+    public init(tier: Tier, storedAt: Date, age: TimeInterval, snapshotGeneratedAt: Date?) {
         self.tier = tier
-        self.origin = origin
         self.storedAt = storedAt
         self.age = age
         self.snapshotGeneratedAt = snapshotGeneratedAt

@@ -62,7 +62,7 @@ extension CatalogCache {
         /// How long a player's own content (every ``CacheScope/user(_:)`` key: recently played,
         /// favourites) stays fresh: 45 minutes by default. Player content carries signed image URLs
         /// that expire after 1 hour, so it must be refetched before then: past this time a read waits
-        /// for the upstream instead of serving the old rows (seed 004), and falls back to them, as
+        /// for the upstream instead of serving the old rows, and falls back to them, as
         /// `.stale`, only when the upstream cannot answer.
         public var playerTTL: Duration = .seconds(45 * 60)
         /// Games per player list (``PlayerList``), the `limit` asked of the upstream: 50 by default,
@@ -81,7 +81,7 @@ extension CatalogCache {
 
         public init() {}
 
-        /// The defaults: 6 h time to live, 5 pages of 10 per category (seed 000).
+        /// The defaults: 6 h time to live, 5 pages of 10 per category.
         public static let `default` = Configuration()
 
         /// For development: 5 minute time to live (2 for player content), 3 pages per category, quick retries.

@@ -2,7 +2,7 @@
 import Foundation
 import Logging
 
-/// Push invalidation (seed 003): the provider names what changed; the cache stops calling it fresh.
+/// Push invalidation: the provider names what changed; the cache stops calling it fresh.
 extension CatalogCache {
     /// Marks the catalogue entries a push names as stale, in memory and on disk, and refreshes
     /// the ones in memory (what the app has been showing) now, in one bulk validation with
@@ -43,16 +43,14 @@ extension CatalogCache {
         let onDiskOnly = (disk?.storedGlobalKeys() ?? []).filter { matches($0) && !shownKeys.contains($0) }
         let matched = Set(shownKeys).union(onDiskOnly)
         report.matched = matched.count
-        state.withLock { state in
-            for key in matched { state.cooldowns[key] = nil }
-        }
+        scheduler.endRests(of: matched)
         for key in onDiskOnly {
-            guard let (entry, _) = storedEntryBelowMemory(key), entry.origin == .network else { continue }
-            disk?.store(expired(entry, now: now))
+            guard let (entry, _) = tiers.entryBelowMemory(key), entry.origin == .network else { continue }
+            disk?.store(tiers.expired(entry, now: now))
         }
         var tasks: [Task<Void, Never>] = []
         for entry in shown {
-            let marked = entry.origin == .network ? expired(entry, now: now) : entry
+            let marked = entry.origin == .network ? tiers.expired(entry, now: now) : entry
             if marked != entry {
                 memory.store(marked)
                 disk?.store(marked)
@@ -60,7 +58,7 @@ extension CatalogCache {
             if let task = refreshInBackground(entry.key, current: marked) {
                 tasks.append(task)
                 report.refreshed += 1
-            } else if state.withLock({ $0.queued.contains(entry.key) }) {
+            } else if scheduler.isQueued(entry.key) {
                 report.refreshed += 1
             }
         }
@@ -68,14 +66,6 @@ extension CatalogCache {
         await validateQueued()
         for task in tasks { await task.value }
         return report
-    }
-
-    /// `entry` with its age at its time to live: stale from now on, its content and validator kept.
-    private func expired(_ entry: CacheEntry, now: Date) -> CacheEntry {
-        var expired = entry
-        let timeToLive = timeToLive(for: entry.key)
-        expired.storedAt = min(entry.storedAt, now.addingTimeInterval(-timeToLive))
-        return expired
     }
 
     private struct CategoryPages: Hashable {

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import ProviderAPI
 
-/// Bulk validation (seed 003): one request tells the cache which of the entries it holds are
+/// Bulk validation: one request tells the cache which of the entries it holds are
 /// still current, instead of one refresh per key as each is next seen.
 extension CatalogCache {
     /// Validates every catalogue entry held in memory (the bundled content the app has shown
@@ -29,7 +29,7 @@ extension CatalogCache {
     @discardableResult
     public func synchronize() async -> SynchronizationReport {
         async let mutationsSent: Void = sendPendingMutations()
-        let queued = takeQueued()
+        let queued = scheduler.takeQueued()
         var held = await heldForValidation()
         for key in queued where held[key] == nil {
             if let entry = heldEntry(key) { hold(entry, inMemory: true, in: &held) }
@@ -42,7 +42,7 @@ extension CatalogCache {
     /// Validates the keys that stale and bundled answers queued (``Configuration/refreshBatchWindow``)
     /// in one request: what the batch timer and ``waitForRefreshes()`` call.
     func validateQueued() async {
-        let queued = takeQueued()
+        let queued = scheduler.takeQueued()
         guard !queued.isEmpty else { return }
         var held: [CacheKey: Held] = [:]
         for key in queued {
@@ -51,43 +51,13 @@ extension CatalogCache {
         await validate(held, releasing: queued)
     }
 
-    /// Queues `key` for the next batched validation; starts the window's timer for the first.
-    /// The caller has marked it refreshing.
-    func queueForValidation(_ key: CacheKey, window: Duration, _ state: inout State) {
-        state.queued.insert(key)
-        guard state.batchTimer == nil else { return }
-        let clock = self.clock
-        state.batchTimer = Task {
-            do { try await clock.sleep(for: window) } catch { return }
-            // Registered as running, so ``waitForRefreshes()`` waits for it.
-            let validation = self.state.withLock { state in
-                self.startRunning(&state) { await self.validateQueued() }
-            }
-            await validation.value
-        }
-    }
-
-    /// Empties the queue and stops its timer. Its keys still count as refreshing until
-    /// ``validate(_:releasing:)`` has their verdicts, so a lookup meanwhile does not queue them again.
-    private func takeQueued() -> Set<CacheKey> {
-        let (queued, timer) = state.withLock { state -> (Set<CacheKey>, Task<Void, Never>?) in
-            let queued = state.queued
-            let timer = state.batchTimer
-            state.queued = []
-            state.batchTimer = nil
-            return (queued, timer)
-        }
-        timer?.cancel()
-        return queued
-    }
-
     /// Sends `held` in requests of at most ``Configuration/validationBatchSize`` keys and acts on
     /// the verdicts (see ``synchronize()``); `releasing` (keys taken from the queue) stop counting
     /// as refreshing once the verdicts are in.
     @discardableResult
     private func validate(_ held: [CacheKey: Held], releasing: Set<CacheKey>) async -> SynchronizationReport {
         var report = SynchronizationReport(keys: held.count)
-        let generation = state.withLock { $0.generation(of: .global) }
+        let generation = writer.generation(of: .global)
         let batchSize = min(max(configuration.validationBatchSize, 1), CacheValidation.maxKeys)
         let inlineBytes = max(configuration.validationInlineBytes, 0)
         let keys = held.keys.sorted { $0.description < $1.description }
@@ -101,25 +71,24 @@ extension CatalogCache {
                 let upstream = self.upstream
                 let pageSize = self.pageSize
                 guard
-                    let answered = try await withTimeout(batch[0], {
-                        try await upstream.validate(contentHashes: hashes, pageSize: pageSize, inlineBytes: inlineBytes)
-                    })
+                    let answered = try await UpstreamDeadline(timeout: configuration.upstreamTimeout, clock: clock).run(
+                        batch[0], { try await upstream.validate(contentHashes: hashes, pageSize: pageSize, inlineBytes: inlineBytes) })
                 else {
                     report.isSupported = false
-                    state.withLock { $0.validationUnsupported = true }
+                    scheduler.stopBatching()
                     fallback += batch
                     continue
                 }
                 verdicts = answered
                 report.requests += 1
-                record {
+                statisticsCounter.record {
                     $0.upstreamCalls += 1
                     $0.validationRequests += 1
                 }
             } catch {
                 report.requests += 1
                 report.failedRequests += 1
-                record { $0.upstreamCalls += 1 }
+                statisticsCounter.record { $0.upstreamCalls += 1 }
                 logger.info(
                     "bulk validation failed; refreshing key by key",
                     metadata: ["cache.keys": "\(batch.count)", "cache.error": "\(error)"])
@@ -132,13 +101,13 @@ extension CatalogCache {
                 switch verdicts[key.content] {
                 case .current(let etag)?:
                     let etag = etag ?? (entry.origin == .network ? entry.etag : nil)
-                    _ = renew(entry, etag: etag, ifStill: generation, inMemory: inMemory)
+                    _ = writer.renew(entry, etag: etag, ifStill: generation, inMemory: inMemory)
                     report.current += 1
-                    record { $0.validatedCurrent += 1 }
+                    statisticsCounter.record { $0.validatedCurrent += 1 }
                 case .changed(let content?, let etag)? where (try? check(content, for: key)) != nil:
-                    _ = install(content, etag: etag, for: key, replacing: entry, ifStill: generation, inMemory: inMemory)
+                    _ = writer.install(content, etag: etag, for: key, replacing: entry, ifStill: generation, inMemory: inMemory)
                     report.installed += 1
-                    record { $0.validatedInline += 1 }
+                    statisticsCounter.record { $0.validatedInline += 1 }
                 case .changed?:
                     refetch.append(key)
                 case .removed?:
@@ -150,9 +119,7 @@ extension CatalogCache {
                 }
             }
         }
-        state.withLock { state in
-            for key in releasing { state.refreshing.remove(key) }
-        }
+        scheduler.release(releasing)
         await withTaskGroup(of: Bool.self) { group in
             for key in refetch {
                 let current = held[key]!.entry
@@ -163,8 +130,8 @@ extension CatalogCache {
                 if !fetched { report.failedFetches += 1 }
             }
         }
-        record { $0.validatedRefetched += report.refetched }
-        report.refreshedKeyByKey = await refreshKeyByKey(fallback.filter { held[$0].map { !isFresh($0.entry, now: clock.now) } ?? false })
+        statisticsCounter.record { $0.validatedRefetched += report.refetched }
+        report.refreshedKeyByKey = await refreshKeyByKey(fallback.filter { held[$0].map { !tiers.isFresh($0.entry, now: clock.now) } ?? false })
         return report
     }
 
@@ -175,7 +142,7 @@ extension CatalogCache {
         var held: [CacheKey: Held] = [:]
         for entry in memory.entries(in: .global) { hold(entry, inMemory: true, in: &held) }
         for stored in await disk?.storedGlobalEntries() ?? [] where held[stored.key] == nil {
-            if let (entry, _) = entryBelowMemory(stored.key, onDisk: stored) { hold(entry, inMemory: false, in: &held) }
+            if let (entry, _) = tiers.entryBelowMemory(stored.key, onDisk: stored) { hold(entry, inMemory: false, in: &held) }
         }
         return held
     }
@@ -183,11 +150,11 @@ extension CatalogCache {
     /// What the tiers hold for `key`, as a lookup would find it, without counting an answer or
     /// marking it used.
     private func heldEntry(_ key: CacheKey) -> CacheEntry? {
-        memory.peek(key) ?? storedEntryBelowMemory(key)?.0
+        tiers.shownEntry(key)
     }
 
     private func hold(_ entry: CacheEntry, inMemory: Bool, in held: inout [CacheKey: Held]) {
-        guard isCached(entry.key), let hash = try? entry.content.contentHash() else { return }
+        guard tiers.isCached(entry.key), let hash = try? entry.content.contentHash() else { return }
         held[entry.key] = Held(entry: entry, contentHash: hash, inMemory: inMemory)
     }
 
@@ -203,7 +170,7 @@ extension CatalogCache {
     private func refreshKeyByKey(_ keys: [CacheKey]) async -> Int {
         var tasks: [Task<Void, Never>] = []
         for key in keys {
-            guard let entry = storedEntry(key), let task = refreshInBackground(key, current: entry, batching: false) else {
+            guard let entry = tiers.entry(key), let task = refreshInBackground(key, current: entry, batching: false) else {
                 continue
             }
             tasks.append(task)

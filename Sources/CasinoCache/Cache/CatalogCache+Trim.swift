@@ -1,4 +1,4 @@
-/// The memory warning (seed 004): keep what is on screen, drop the rest.
+/// The memory warning: keep what is on screen, drop the rest.
 extension CatalogCache {
     /// Keeps in memory only the ``Configuration/entriesKeptOnTrim`` most recently read (or stored)
     /// entries, what the screen shows, and drops the rest; disk and bundle still hold them. Call it

@@ -29,37 +29,6 @@ extension CatalogCache {
     ///   - hook: The app's adapter to its image library.
     ///   - prefetching: How many images per page, which fields, on which networks.
     public func setImageHook(_ hook: (any CatalogImageHook)?, prefetching: ImagePrefetching = .default) {
-        imageHooks.withLock { state in
-            state.hook = hook
-            state.prefetching = prefetching
-        }
-    }
-
-    /// Asks the hook to prefetch the first images of `entry`'s page (stored or served): those not
-    /// bundled, not asked for before in its scope, and only on an unconstrained network if so
-    /// configured.
-    func prefetchImages(of entry: CacheEntry) {
-        guard case .gamesPage(let page) = entry.content else { return }
-        let (hook, prefetching) = imageHooks.withLock { ($0.hook, $0.prefetching) }
-        guard let hook else { return }
-        var urls: [String] = []
-        for game in page.items.prefix(max(prefetching.imagesPerPage, 0)) {
-            if prefetching.fields.contains(.thumbnail) { urls.append(game.thumbnail) }
-            if prefetching.fields.contains(.backgroundImage), let background = game.backgroundImageUrl { urls.append(background) }
-        }
-        let bundledImages = bundled?.images
-        urls.removeAll { bundledImages?.contains($0) == true }
-        guard !urls.isEmpty else { return }
-        if prefetching.requiresUnconstrainedNetwork, !hook.isNetworkUnconstrained { return }
-        let new = imageHooks.withLock { $0.remember(urls, scope: entry.key.scope) }
-        guard !new.isEmpty else { return }
-        hook.prefetchImages(new.compactMap(URL.init(string:)), for: entry.key)
-    }
-
-    /// Tells the hook to drop what it prefetched for `scope` (every scope when `nil`).
-    func clearImages(scope: CacheScope?) {
-        let (hook, urls) = imageHooks.withLock { state in (state.hook, state.forget(scope: scope)) }
-        guard let hook else { return }
-        hook.clearImages(urls.compactMap(URL.init(string:)), scope: scope)
+        images.setHook(hook, prefetching: prefetching)
     }
 }

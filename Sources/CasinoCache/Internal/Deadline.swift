@@ -54,22 +54,41 @@ enum Deadline {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 race.start(continuation, work: work)
-                switch timer {
-                case .clock(let clock) where !(clock is SystemClock):
-                    race.startDeadline {
-                        do { try await clock.sleep(for: limit) } catch { return }
-                        race.settle(.failure(timedOut()), abandoning: true)
-                    }
-                case .realTime, .clock:
-                    let seconds = min(max(limit.timeInterval, 0), 366 * 86_400)  // DispatchTime traps far out
-                    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak race] in
+                race.hold(
+                    schedule(after: limit, on: timer) { [weak race] in
                         race?.settle(.failure(timedOut()), abandoning: true)
-                    }
-                }
+                    })
             }
         } onCancel: {
             race.settle(.failure(CancellationError()), abandoning: true)
         }
+    }
+
+    /// Calls `fire` once `limit` has passed on `timer`, unless the returned alarm is cancelled
+    /// first. Real time (and a ``SystemClock``) is a dispatch timer: it fires even when every thread
+    /// of the cooperative pool is busy or stuck, and starts no task. An injected clock is waited
+    /// for in a task of its own.
+    static func schedule(after limit: Duration, on timer: Timer, _ fire: @escaping @Sendable () -> Void) -> Alarm {
+        switch timer {
+        case .clock(let clock) where !(clock is SystemClock):
+            let task = Task {
+                do { try await clock.sleep(for: limit) } catch { return }
+                fire()
+            }
+            return Alarm { task.cancel() }
+        case .realTime, .clock:
+            let isCancelled = Locked(false)
+            let seconds = min(max(limit.timeInterval, 0), 366 * 86_400)  // DispatchTime traps far out
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+                if !isCancelled.withLock({ $0 }) { fire() }
+            }
+            return Alarm { isCancelled.withLock { $0 = true } }
+        }
+    }
+
+    /// A scheduled deadline (``schedule(after:on:_:)``), cancelled when the work settles first.
+    struct Alarm: Sendable {
+        let cancel: @Sendable () -> Void
     }
 
     /// `seconds` as a `Duration` a deadline can wait for: within 0 s...1 day, a day when not finite
@@ -84,7 +103,7 @@ enum Deadline {
         private struct State {
             var continuation: CheckedContinuation<Value, any Error>?
             var work: Task<Void, Never>?
-            var deadline: Task<Void, Never>?
+            var alarm: Alarm?
             /// Settled before it started: the caller was cancelled before the work began.
             var isSettled = false
         }
@@ -114,14 +133,13 @@ enum Deadline {
             if !started { continuation.resume(throwing: CancellationError()) }
         }
 
-        /// Runs a deadline measured by a task (an injected clock), cancelled when the race settles.
-        func startDeadline(_ deadline: @escaping @Sendable () async -> Void) {
-            let task = Task { await deadline() }
+        /// Keeps the deadline's alarm, cancelled when the race settles.
+        func hold(_ alarm: Alarm) {
             let isSettled = state.withLock { state -> Bool in
-                if !state.isSettled { state.deadline = task }
+                if !state.isSettled { state.alarm = alarm }
                 return state.isSettled
             }
-            if isSettled { task.cancel() }
+            if isSettled { alarm.cancel() }
         }
 
         /// Resumes the caller with `result` unless someone already did. `abandoning`: the work did
@@ -129,17 +147,17 @@ enum Deadline {
         /// caller waits for its result, which is near).
         func settle(_ result: Result<Value, any Error>, abandoning: Bool) {
             if abandoning, let gate, !gate.abandon() { return }
-            let (continuation, work, deadline) = state.withLock { state in
+            let (continuation, work, alarm) = state.withLock { state in
                 defer {
                     state.isSettled = true
                     state.continuation = nil
                     state.work = nil
-                    state.deadline = nil
+                    state.alarm = nil
                 }
-                return (state.continuation, state.work, state.deadline)
+                return (state.continuation, state.work, state.alarm)
             }
             guard let continuation else { return }
-            deadline?.cancel()
+            alarm?.cancel()
             if abandoning, let work {
                 switch stop {
                 case .cancelTask: DispatchQueue.global().async { work.cancel() }

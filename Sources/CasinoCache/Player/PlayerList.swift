@@ -1,6 +1,6 @@
 public import CasinoCatalog
 
-/// One of a player's own lobby rows: what they played last, and their favourites (seed 004).
+/// One of a player's own lobby rows: what they played last, and their favourites.
 ///
 /// A player list is cached as a ``GamesPage`` under the player's ``CacheScope/user(_:)`` scope, so
 /// the memory and disk tiers, the update stream and logout (``CatalogCache/clear(scope:)``) treat

@@ -14,10 +14,9 @@ public import Logging
 /// file is a `nil` answer, counted in ``corruptFiles``; both are logged at `.error`, since the
 /// app's own bundle is broken. Files are read with `SnapshotReader`, the reader the pipeline's
 /// validator uses, under the same `SnapshotLimits`: what `catalog validate` accepts, the tier
-/// serves. There is no SHA-256 in the runtime; a file is checked against the manifest's sizes, its
-/// gzip CRC, its envelope (schema version, key, content hash) and the schema rules.
-///
-/// Read-only: ``store(_:)``, ``removeEntry(for:)`` and ``removeAll(in:)`` do nothing.
+/// serves. A file's SHA-256 is left to the validator (build time) and the updater (install); a file
+/// is checked against the manifest's sizes, its gzip CRC, its envelope (schema version, key, content
+/// hash) and the schema rules. Read-only.
 ///
 /// ```swift
 /// let directory = Bundle.main.url(forResource: "out", withExtension: nil)!
@@ -159,15 +158,6 @@ public import Logging
         guard case .content(let content)? = outcome else { return nil }
         return CacheEntry(key: key, content: content, storedAt: manifest.generatedAt, etag: nil, origin: .bundled)
     }
-
-    /// Does nothing: the bundled tier is read-only.
-    public func store(_ entry: CacheEntry) {}
-
-    /// Does nothing: the bundled tier is read-only.
-    public func removeEntry(for key: CacheKey) {}
-
-    /// Does nothing: the bundled tier is read-only.
-    public func removeAll(in scope: CacheScope?) {}
 
     /// How many snapshot files failed verification so far (each counted once).
     public var corruptFiles: Int { state.withLock { $0.corruptFiles } }

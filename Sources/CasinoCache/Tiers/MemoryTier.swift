@@ -143,8 +143,8 @@ import Foundation
     /// not the entry: passing the entry would copy it.)
     @inline(__always)
     func hit<Answer>(
-        for key: CacheKey, classify: (CacheOrigin, Date) -> CacheAnswer,
-        read: (borrowing CacheEntry, CacheAnswer) -> Answer?
+        for key: CacheKey, classify: (CacheOrigin, Date) -> CacheState,
+        read: (borrowing CacheEntry, CacheState) -> Answer?
     ) -> Answer? {
         hit(hash: hash(key), where: { $0.isKey(key) }, classify: classify, read: read)
     }
@@ -154,7 +154,7 @@ import Foundation
     @inline(__always)
     func hit<Answer>(
         gamesPage edition: Edition, categoryId: String, offset: Int, scope: CacheScope,
-        classify: (CacheOrigin, Date) -> CacheAnswer, read: (borrowing CacheEntry, CacheAnswer) -> Answer?
+        classify: (CacheOrigin, Date) -> CacheState, read: (borrowing CacheEntry, CacheState) -> Answer?
     ) -> Answer? {
         hit(
             hash: hash(gamesPage: categoryId, offset: offset, scope: scope),
@@ -164,8 +164,8 @@ import Foundation
 
     @inline(__always)
     private func hit<Answer>(
-        hash: Int, where matches: (UnsafePointer<MemoryTierKey>) -> Bool, classify: (CacheOrigin, Date) -> CacheAnswer,
-        read: (borrowing CacheEntry, CacheAnswer) -> Answer?
+        hash: Int, where matches: (UnsafePointer<MemoryTierKey>) -> Bool, classify: (CacheOrigin, Date) -> CacheState,
+        read: (borrowing CacheEntry, CacheState) -> Answer?
     ) -> Answer? {
         state.withLock { state -> Answer? in
             guard let (_, place) = state.find(hash: hash, where: matches) else { return nil }

@@ -1,7 +1,7 @@
 public import CasinoCatalog
 public import Foundation
 
-/// A push invalidation (seed 003): the keys, and categories' pages, the provider changed, as a
+/// A push invalidation: the keys, and categories' pages, the provider changed, as a
 /// remote notification carries them. Hand it to ``CatalogCache/markStale(_:)``.
 ///
 /// The payload, under the notification's own keys (`aps` and others are ignored):

@@ -2,18 +2,14 @@ public import Foundation
 import Gzip
 
 /// Reads and verifies a snapshot directory: the one reader of the snapshot contract, used by the
-/// pipeline's validator and by the app's bundled tier alike, so both accept exactly the same files.
+/// pipeline's validator, the app's bundled tier and the over-the-air updater alike, so all three
+/// accept exactly the same files.
 ///
-/// Every file is hostile input. The manifest is read under ``SnapshotLimits/maxManifestBytes``,
-/// its schema version checked before its shape, and its rules (``Manifest/violations(limits:)``)
-/// before any file is opened. A snapshot file is opened inside the directory only
-/// (`openat(O_NOFOLLOW)` component by component: no link is followed, no path leaves the
-/// directory), checked against the manifest's size with `fstat` before it is read, inflated under
-/// the manifest's uncompressed size, and decoded; its envelope must name the manifest's entry
-/// (key, kind, edition, content hash, generation time, schema version) and its payload must keep
-/// the schema's rules and agree with the entry (page position, page size, counts), and its bytes
-/// must be canonical (``CanonicalJSON``). The SHA-256 of
-/// each file is left to the pipeline's validator: the runtime carries no SHA-256.
+/// Every file is hostile input. ``manifest()`` checks the manifest's size, schema version and rules
+/// before any file is opened; ``categories(of:in:packed:)`` and ``gamesPage(of:in:packed:)`` open a
+/// file inside the directory only and check its size, gzip, envelope, payload and canonical bytes
+/// against its manifest entry, in the order <doc:SnapshotFormat> gives. A file's SHA-256 is not
+/// checked here: the pipeline's validator checks it at build time, the updater at install.
 ///
 /// ```swift
 /// let reader = SnapshotReader(directory: URL(fileURLWithPath: "out"))

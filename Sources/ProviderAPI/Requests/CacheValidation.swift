@@ -1,7 +1,7 @@
 public import CasinoCatalog
 import Foundation
 
-/// The bulk validation call (seed 003): one `POST /v1/casino/cache/validate` tells the app, for
+/// The bulk validation call: one `POST /v1/casino/cache/validate` tells the app, for
 /// every key it holds, whether its content is still current, with changed content inline within
 /// a byte budget. The app's HTTP upstream sends it; the simulator answers it.
 ///

@@ -3,7 +3,7 @@ public import Foundation
 import Hummingbird
 import ProviderAPI
 
-/// The player's own rows (seed 004): recently played and favourites, behind a session cookie.
+/// The player's own rows: recently played and favourites, behind a session cookie.
 ///
 /// Routes (``PlayerRequest`` builds and parses them):
 /// - `GET /v1/player/{playerId}/games/last-played?language=…&platform=…&offset=…&limit=…` (the

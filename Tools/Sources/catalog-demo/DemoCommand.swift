@@ -3,13 +3,13 @@ import CasinoCatalog
 import Foundation
 import Logging
 
-/// `catalog-demo`: the seed-000 story, live: a provider simulator answering in 2–5 s, an app
+/// `catalog-demo`: five app sessions, live: a provider simulator answering in 2–5 s, an app
 /// that ships a snapshot, and a cache that makes the lobby appear at once in every session.
 @main
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog-demo",
-        abstract: "Run the seed-000 story against the provider simulator and print what the user saw.",
+        abstract: "Play five app sessions against the provider simulator and print what the user saw.",
         discussion: """
             Starts the provider simulator on a loopback port (a generated catalogue, version 1), builds
             the app's bundled snapshot from that catalogue with the pipeline, moves the provider on to

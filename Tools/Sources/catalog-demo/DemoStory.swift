@@ -6,7 +6,7 @@ import CatalogServer
 import Foundation
 import Logging
 
-/// Seed 000's manual checklist, played for real: the provider simulator over loopback HTTP, the
+/// Five app sessions, played for real: the provider simulator over loopback HTTP, the
 /// app's bundled snapshot built by the pipeline, a cache directory on disk, and a manual clock
 /// to jump hours between sessions.
 ///

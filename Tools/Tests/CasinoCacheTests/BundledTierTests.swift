@@ -238,16 +238,12 @@ struct BundledTierTests {
         #expect(tier.entry(for: .categories(bundledEnglish)) != nil)
     }
 
-    @Test func ignoresWritesAndRemovals() throws {
-        // Given a tier
+    @Test func answersGlobalKeysOnly() throws {
+        // Given a tier (read-only: it has no way to store or remove)
         let fixture = try BundledSnapshotFixture()
         let tier = fixture.tier()
         let german = CacheKey.categories(try Edition(language: "de", platform: .iPad), scope: .user("1"))
-        // When an entry is stored and everything is removed
-        tier.store(CacheEntry(key: german, content: .categories(CategoryList(items: [])), storedAt: Date()))
-        tier.removeEntry(for: .categories(bundledEnglish))
-        tier.removeAll(in: nil)
-        // Then nothing changed: the tier is read-only
+        // Then a player's key finds nothing, and the bundled content is there
         #expect(tier.entry(for: german) == nil)
         #expect(tier.entry(for: .categories(bundledEnglish))?.origin == .bundled)
     }

@@ -17,13 +17,12 @@ struct CatalogCacheAPITests: CacheTestEnvironment {
         (directory, bundle, upstream, clock) = try Self.makeParts()
     }
 
-    @Test func answersCompareAsValuesWithTheirStateAndOrigin() async throws {
+    @Test func answersCompareAsValuesWithTheirState() async throws {
         // Given a first launch: the categories come from the bundle
         let cache = makeCache()
         let first = cache.cachedCategories(edition: english)
         // Then the answer says so without a switch, and equal lookups give equal answers
         #expect(first.state == .bundled)
-        #expect(first.origin == .bundled)
         let second = cache.cachedCategories(edition: english)  // now from memory: same value, another tier
         #expect(second != first && second.value == first.value && second.metadata?.tier == .memory)
         #expect(second == cache.cachedCategories(edition: english))
@@ -31,7 +30,7 @@ struct CatalogCacheAPITests: CacheTestEnvironment {
         #expect(first.map { $0.items.count }.value == bundle.categories().items.count)
         // And a miss is a miss
         let miss = makeCache(bundled: false).cachedCategories(edition: english)
-        #expect(miss.state == .miss && miss.origin == nil && miss == .miss)
+        #expect(miss.state == .miss && miss.metadata == nil && miss == .miss)
     }
 
     @Test func takesThePageSizeFromTheBundledSnapshot() throws {

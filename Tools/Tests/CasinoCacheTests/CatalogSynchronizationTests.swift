@@ -72,7 +72,7 @@ struct CatalogSynchronizationTests {
                     Issue.record("\(key) is not fresh")
                     continue
                 }
-                #expect(metadata.origin == .network)
+                #expect(metadata.tier != .bundled)  // fresh: network content
                 #expect(metadata.storedAt == clock.now)
                 #expect(!content.ids.isEmpty)
             }

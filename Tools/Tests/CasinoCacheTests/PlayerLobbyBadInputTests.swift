@@ -6,7 +6,7 @@ import Foundation
 import ProviderAPI
 import Testing
 
-/// Issue 12's bad input, one test each: refused sessions mid-session, damaged queue files, a flood
+/// Bad input, one test each: refused sessions mid-session, damaged queue files, a flood
 /// of offline changes, a server that answers another list, and hostile player ids.
 @Suite(.timeLimit(.minutes(5)))
 struct PlayerLobbyBadInputTests {

@@ -5,7 +5,7 @@ import CatalogServer
 import Foundation
 import Testing
 
-/// Seed 004's testing checklist, automated for the player's own lobby rows: the simulator over
+/// The player's lobby, end to end, for the player's own lobby rows: the simulator over
 /// loopback HTTP with sessions, the app's HTTP upstream, a real cache directory, an injected clock.
 @Suite(.timeLimit(.minutes(5)))
 struct PlayerLobbyScenarioTests {

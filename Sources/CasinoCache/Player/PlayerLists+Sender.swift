@@ -1,10 +1,11 @@
 @_spi(Internals) import CasinoCatalog
 import Foundation
 import Logging
+import ProviderAPI
 
 /// The per-player sender of player mutations: one change at a time, in order, each on disk
-/// before it is sent (see `CatalogCache+Mutations.swift` for what each answer does).
-extension CatalogCache {
+/// before it is sent (see ``CatalogCache`` `+Player.swift` for what each answer does).
+extension PlayerLists {
     /// Starts `player`'s sender unless one runs or nothing waits, and returns it. A player whose
     /// last send could not reach the upstream is parked: without `force`, their changes stay
     /// queued (waiting callers learn `.queued`) until a retry, a successful fetch, or
@@ -26,7 +27,7 @@ extension CatalogCache {
             overlay.senders[player] = (token, task)
             return (task, [])
         }
-        Self.resume(waiters)
+        PlayerOverlay.resume(waiters)
         return task
     }
 
@@ -36,7 +37,7 @@ extension CatalogCache {
     /// the sender is replaced (logout).
     private func drain(_ player: String, token: UInt64) async {
         guard let upstream = upstream as? any PlayerUpstream else { return }
-        let limit = playerListLimit
+        let limit = listLimit
         while true {
             let next = overlay.withLock { overlay -> PlayerMutation? in
                 guard overlay.senders[player]?.token == token else { return nil }
@@ -48,10 +49,10 @@ extension CatalogCache {
                 return head
             }
             guard let mutation = next else { return }
-            await mutationQueue?.flush()  // on disk before it is sent
-            let generation = state.withLock { $0.generation(of: .user(player)) }
+            await queue?.flush()  // on disk before it is sent
+            let generation = writer.generation(of: .user(player))
             do {
-                let page = try await withTimeout(mutation.key) { try await upstream.send(mutation, limit: limit) }
+                let page = try await deadline.run(mutation.key) { try await upstream.send(mutation, limit: limit) }
                 let usable = page.playerListProblem(.favourites, limit: limit) == nil ? page : nil
                 if usable == nil { logger.info("a favourites change answered an unusable list; refetching it", metadata: ["cache.key": "\(mutation.key)"]) }
                 settleApplied(mutation, answer: usable, generation: generation, token: token)
@@ -66,7 +67,7 @@ extension CatalogCache {
                         cause: cacheError.cause)
                     settleRejected(mutation, error: refused, generation: generation, token: token, mayHaveApplied: upstreamCode == .invalidResponse)
                 case .unauthorized?:
-                    dropPlayerRows(player, reason: cacheError)
+                    dropRows(player, reason: cacheError)
                     park(player, token: token, after: cacheError, retrying: false)
                     return
                 default:
@@ -80,64 +81,64 @@ extension CatalogCache {
 
     /// The upstream applied `mutation`: its answer becomes the list's truth, the changes still
     /// pending go on top, and an update follows only if that differs from what is shown.
-    private func settleApplied(_ mutation: PlayerMutation, answer: GamesPage?, generation: [Int], token: UInt64) {
+    private func settleApplied(_ mutation: PlayerMutation, answer: GamesPage?, generation: CacheWriter.Generation, token: UInt64) {
         let key = mutation.key
         let player = mutation.player
-        guard state.withLock({ $0.generation(of: key.scope) }) == generation else { return }
+        guard writer.generation(of: key.scope) == generation else { return }
         let now = clock.now
-        let empty = emptyPlayerEntry(key)
+        let empty = emptyEntry(key)
         let settled = overlay.withLock { overlay -> (CacheEntry, CacheEntry, [PlayerMutation], Settled?)? in
             guard overlay.senders[player]?.token == token else { return nil }
             let (oldPending, pending) = overlay.take(mutation)
             overlay.statistics.applied += 1
-            let old = overlay.confirmed[key] ?? Confirmed(entry: empty, isVerified: false, settled: 0)
-            var truth = Self.composed(key, confirmed: old.entry, pending: [mutation])
+            let old = overlay.confirmed[key] ?? PlayerOverlay.Confirmed(entry: empty, isVerified: false, settled: 0)
+            var truth = PlayerOverlay.composed(key, confirmed: old.entry, pending: [mutation])
             if let answer { truth = CacheEntry(key: key, content: .gamesPage(answer), storedAt: now, etag: nil, origin: .network) }
-            overlay.confirmed[key] = Confirmed(entry: truth, isVerified: answer != nil, settled: old.settled + 1)
-            let previous = Self.composed(key, confirmed: old.entry, pending: oldPending)
-            let shown = Self.composed(key, confirmed: truth, pending: pending)
+            overlay.confirmed[key] = PlayerOverlay.Confirmed(entry: truth, isVerified: answer != nil, settled: old.settled + 1)
+            let previous = PlayerOverlay.composed(key, confirmed: old.entry, pending: oldPending)
+            let shown = PlayerOverlay.composed(key, confirmed: truth, pending: pending)
             let waiter = overlay.settle(mutation.id, with: .success(.applied(Self.page(truth.content))))
             return (shown, previous, pending, waiter)
         }
         guard let (shown, previous, pending, waiter) = settled else { return }
-        mutationQueue?.save(pending, player: player)
-        show(shown, replacing: previous, ifStill: generation)
-        if let waiter { Self.resume([waiter]) }
+        queue?.save(pending, player: player)
+        writer.show(shown, replacing: previous, ifStill: generation)
+        if let waiter { PlayerOverlay.resume([waiter]) }
         // The favourites of the player's other editions changed too: refetch them when next read.
-        for entry in memory.entries(in: key.scope) where entry.key.playerList == .favourites && entry.key != key {
+        for entry in tiers.memory.entries(in: key.scope) where entry.key.playerList == .favourites && entry.key != key {
             guard overlay.withLock({ $0.confirmed[entry.key] == nil }) else { continue }
             var expired = entry
             expired.storedAt = .distantPast
             expired.etag = nil
-            store(expired, ifStill: generation)
+            writer.store(expired, ifStill: generation)
         }
         if answer == nil { refetch(key) }
     }
 
     /// The server refused `mutation`: the list goes back to what it was without it (one update)
     /// and the failure is reported.
-    private func settleRejected(_ mutation: PlayerMutation, error: CacheError, generation: [Int], token: UInt64, mayHaveApplied: Bool) {
+    private func settleRejected(_ mutation: PlayerMutation, error: CacheError, generation: CacheWriter.Generation, token: UInt64, mayHaveApplied: Bool) {
         let key = mutation.key
         let player = mutation.player
-        guard state.withLock({ $0.generation(of: key.scope) }) == generation else { return }
-        let empty = emptyPlayerEntry(key)
+        guard writer.generation(of: key.scope) == generation else { return }
+        let empty = emptyEntry(key)
         let settled = overlay.withLock { overlay -> (CacheEntry, CacheEntry, [PlayerMutation], Settled?, Bool)? in
             guard overlay.senders[player]?.token == token else { return nil }
             let (oldPending, pending) = overlay.take(mutation)
             overlay.statistics.rejected += 1
-            let confirmed = overlay.confirmed[key] ?? Confirmed(entry: empty, isVerified: false, settled: 0)
+            let confirmed = overlay.confirmed[key] ?? PlayerOverlay.Confirmed(entry: empty, isVerified: false, settled: 0)
             if mayHaveApplied { overlay.confirmed[key]?.isVerified = false }
-            let previous = Self.composed(key, confirmed: confirmed.entry, pending: oldPending)
-            let shown = Self.composed(key, confirmed: confirmed.entry, pending: pending)
+            let previous = PlayerOverlay.composed(key, confirmed: confirmed.entry, pending: oldPending)
+            let shown = PlayerOverlay.composed(key, confirmed: confirmed.entry, pending: pending)
             let waiter = overlay.settle(mutation.id, with: .failure(error))
             return (shown, previous, pending, waiter, mayHaveApplied || !confirmed.isVerified)
         }
         guard let (shown, previous, pending, waiter, mustRefetch) = settled else { return }
-        mutationQueue?.save(pending, player: player)
-        show(shown, replacing: previous, ifStill: generation)
+        queue?.save(pending, player: player)
+        writer.show(shown, replacing: previous, ifStill: generation)
         logger.info("player change refused by the server; undone", metadata: ["cache.key": "\(key)", "cache.error": "\(error.message)"])
-        broadcaster.publish(CacheUpdate(key: key, event: .mutationFailed(mutation, error)))
-        if let waiter { Self.resume([waiter]) }
+        tiers.answers.publish(CacheUpdate(key: key, event: .mutationFailed(mutation, error)))
+        if let waiter { PlayerOverlay.resume([waiter]) }
         // The list the change was undone onto was never confirmed by the server in this run
         // (read from the tiers, or empty): ask the server what it holds (TanStack's invalidate on settle).
         if mustRefetch { refetch(key) }
@@ -168,13 +169,11 @@ extension CatalogCache {
         logger.info(
             "player changes kept queued: the upstream cannot be reached",
             metadata: ["cache.error": "\(error.message)"])
-        Self.resume(waiters)
+        PlayerOverlay.resume(waiters)
     }
 
     /// Fetches `key` again in the background (waited for by ``waitForRefreshes()``).
     private func refetch(_ key: CacheKey) {
-        state.withLock { state in
-            _ = startRunning(&state) { _ = try? await self.fetch(key, current: nil) }
-        }
+        scheduler.run { _ = try? await self.fetch(key, current: nil) }
     }
 }

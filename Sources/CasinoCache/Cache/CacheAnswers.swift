@@ -1,0 +1,53 @@
+@_spi(Internals) import CasinoCatalog
+import Foundation
+
+/// The one path by which content leaves the cache: every ``CacheResult`` a read returns is built by
+/// ``result(_:tier:state:now:extract:)``, and every update on the stream is sent by
+/// ``publish(_:)``. A rule that applies to everything an app is shown belongs here.
+final class CacheAnswers: Sendable {
+    /// When the bundled snapshot was generated: every answer's metadata carries it.
+    let snapshotGeneratedAt: Date?
+    private let broadcaster = UpdateBroadcaster()
+    private let statistics: StatisticsCounter
+
+    init(snapshotGeneratedAt: Date?, statistics: StatisticsCounter) {
+        self.snapshotGeneratedAt = snapshotGeneratedAt
+        self.statistics = statistics
+    }
+
+    /// The answer for `entry`, found in `tier` and classified as `state` (never `.miss`); `extract`
+    /// picks the typed value. Inlined into the memory tier's hit, which calls it under its lock
+    /// with the entry in place.
+    @inline(__always)
+    func result<Value: Sendable>(
+        _ entry: borrowing CacheEntry, tier: CacheMetadata.Tier, state: CacheState, now: Date,
+        extract: (CatalogContent) -> Value
+    ) -> CacheResult<Value> {
+        let metadata = CacheMetadata(
+            tier: tier, storedAt: entry.storedAt,
+            age: max(now.timeIntervalSince(entry.storedAt), 0), snapshotGeneratedAt: snapshotGeneratedAt)
+        let value = extract(entry.content)
+        switch state {
+        case .fresh: return .fresh(value, metadata)
+        case .stale: return .stale(value, metadata)
+        case .bundled: return .bundled(value, metadata)
+        case .miss: return .miss
+        }
+    }
+
+    /// Sends `update` to its subscribers; new content is counted in ``CacheStatistics/updatesEmitted``.
+    func publish(_ update: CacheUpdate) {
+        if case .updated = update.event { statistics.record { $0.updatesEmitted += 1 } }
+        broadcaster.publish(update)
+    }
+
+    /// Ends every subscription: the cache is gone.
+    func finish() {
+        broadcaster.finish()
+    }
+
+    /// A new stream of the updates of `key` from now on, or of every update when `key` is `nil`.
+    func subscribe(to key: CacheKey? = nil) -> AsyncStream<CacheUpdate> {
+        broadcaster.subscribe(to: key)
+    }
+}

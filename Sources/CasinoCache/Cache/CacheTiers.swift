@@ -1,0 +1,172 @@
+@_spi(Internals) import CasinoCatalog
+import Foundation
+
+/// The tiers in lookup order (memory → disk → bundle) and how what they hold is classified: fresh
+/// within its time to live, stale after, bundled when it came from the snapshot. Holds no state of
+/// its own: each tier owns its entries.
+///
+/// A disk entry older than the bundled snapshot shipped with this app version gives way to the
+/// bundle: a new release must not show months-old data.
+struct CacheTiers: Sendable {
+    let memory: MemoryTier
+    let disk: DiskTier?
+    let bundled: BundledTier?
+    let answers: CacheAnswers
+    let images: ImagePrefetcher
+    let statistics: StatisticsCounter
+    let configuration: CatalogCache.Configuration
+    let pageSize: Int
+    /// The configuration's times to live in seconds: read on every hit.
+    let categoriesTimeToLive: TimeInterval
+    let gamesPageTimeToLive: TimeInterval
+    let playerTimeToLive: TimeInterval
+
+    /// What a read found below a fresh memory hit: the entry (a disk or bundled entry is put in
+    /// memory as it is found), the tier, and how it is answered. A class, so that a read's optional
+    /// `Found` is one word: a fresh memory hit has none and must not move an entry's worth of
+    /// bytes around for it.
+    final class Found: Sendable {
+        let entry: CacheEntry
+        let tier: CacheMetadata.Tier
+        let state: CacheState
+
+        init(entry: CacheEntry, tier: CacheMetadata.Tier, state: CacheState) {
+            self.entry = entry
+            self.tier = tier
+            self.state = state
+        }
+    }
+
+    /// Whether the cache keeps `key` at all (pages past the per-category limit are not kept).
+    func isCached(_ key: CacheKey) -> Bool {
+        configuration.isCached(key, pageSize: pageSize)
+    }
+
+    // MARK: - Answers
+
+    /// The memory tier's answer for `key`, under its lock: the typed answer, counted, and with
+    /// `needsFound`, when it is not fresh, what a refresh needs (`found`).
+    @inline(__always)
+    func memoryAnswer<Value: Sendable>(
+        _ key: CacheKey, now: Date, needsFound: Bool, found: inout Found?, _ extract: (CatalogContent) -> Value
+    ) -> CacheResult<Value>? {
+        let timeToLive = timeToLive(for: key)
+        let answers = self.answers
+        return memory.hit(
+            for: key, classify: { Self.state(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
+            read: { entry, state -> CacheResult<Value>? in
+                if needsFound, state != .fresh { found = Found(entry: copy entry, tier: .memory, state: state) }
+                return answers.result(entry, tier: .memory, state: state, now: now, extract: extract)
+            })
+    }
+
+    /// ``memoryAnswer(_:now:needsFound:found:_:)`` for the page at `offset` of `categoryId` in `edition`, found
+    /// from those parts (no ``CacheKey`` is built): the app's most frequent read.
+    @inline(__always)
+    func memoryAnswer<Value: Sendable>(
+        gamesPage edition: Edition, categoryId: String, offset: Int, now: Date, needsFound: Bool, found: inout Found?,
+        _ extract: (CatalogContent) -> Value
+    ) -> CacheResult<Value>? {
+        let timeToLive = gamesPageTimeToLive
+        let answers = self.answers
+        return memory.hit(
+            gamesPage: edition, categoryId: categoryId, offset: offset, scope: .global,
+            classify: { Self.state(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
+            read: { entry, state -> CacheResult<Value>? in
+                if needsFound, state != .fresh { found = Found(entry: copy entry, tier: .memory, state: state) }
+                return answers.result(entry, tier: .memory, state: state, now: now, extract: extract)
+            })
+    }
+
+    /// Disk, then the bundle: the entry found is counted, put in memory and its images prefetched.
+    func foundBelowMemory(_ key: CacheKey, now: Date) -> Found? {
+        guard let (entry, tier) = entryBelowMemory(key) else { return nil }
+        let state = Self.state(origin: entry.origin, storedAt: entry.storedAt, now: now, timeToLive: timeToLive(for: key))
+        statistics.record { $0.count(state) }
+        images.prefetch(entry, bundledImages: bundled?.images)
+        memory.store(entry)
+        return Found(entry: entry, tier: tier, state: state)
+    }
+
+    /// The typed answer for what was found.
+    func result<Value: Sendable>(_ found: Found, now: Date, _ extract: (CatalogContent) -> Value) -> CacheResult<Value> {
+        answers.result(found.entry, tier: found.tier, state: found.state, now: now, extract: extract)
+    }
+
+    // MARK: - Entries, for the cache's own decisions (not counted as answers)
+
+    /// What the tiers hold for `key`; an entry found below memory is put in memory.
+    func entry(_ key: CacheKey) -> CacheEntry? {
+        if let entry = memory.entry(for: key) { return entry }
+        guard let (entry, _) = entryBelowMemory(key) else { return nil }
+        memory.store(entry)
+        return entry
+    }
+
+    /// What the tiers hold for `key`, as a read would find it, without marking it used or filling
+    /// memory: what is shown.
+    func shownEntry(_ key: CacheKey) -> CacheEntry? {
+        memory.peek(key) ?? entryBelowMemory(key)?.0
+    }
+
+    /// The disk entry, or the bundled one when there is no disk entry or it is older than the bundle.
+    func entryBelowMemory(_ key: CacheKey) -> (CacheEntry, CacheMetadata.Tier)? {
+        entryBelowMemory(key, onDisk: disk?.entry(for: key))
+    }
+
+    /// `onDisk`, or the bundled entry for `key` when there is none or it is older than the bundle.
+    func entryBelowMemory(_ key: CacheKey, onDisk entry: CacheEntry?) -> (CacheEntry, CacheMetadata.Tier)? {
+        if let entry {
+            if let generatedAt = bundled?.generatedAt, entry.storedAt < generatedAt, let newer = bundled?.entry(for: key) {
+                return (newer, .bundled)
+            }
+            return (entry, .disk)
+        }
+        if let entry = bundled?.entry(for: key) { return (entry, .bundled) }
+        return nil
+    }
+
+    // MARK: - Classification
+
+    /// Bundled content is answered as bundled; network content as fresh within its time to live,
+    /// stale after, and stale when it was stored in the future: the clock moved backwards since,
+    /// so its true age is unknown. One second of slack absorbs disk entries' whole-second times.
+    @inline(__always)
+    static func state(origin: CacheOrigin, storedAt: Date, now: Date, timeToLive: TimeInterval) -> CacheState {
+        if origin == .bundled { return .bundled }
+        let age = now.timeIntervalSince(storedAt)
+        return age >= -1 && age < timeToLive ? .fresh : .stale
+    }
+
+    /// Whether `entry` is network content within its time to live.
+    func isFresh(_ entry: CacheEntry, now: Date) -> Bool {
+        Self.state(origin: entry.origin, storedAt: entry.storedAt, now: now, timeToLive: timeToLive(for: entry.key)) == .fresh
+    }
+
+    func timeToLive(for key: CacheKey) -> TimeInterval {
+        if case .user = key.scope { return playerTimeToLive }
+        return switch key.content {
+        case .categories: categoriesTimeToLive
+        case .gamesPage: gamesPageTimeToLive
+        }
+    }
+
+    /// `entry` with its age at its time to live: stale from now on, its content and validator kept.
+    func expired(_ entry: CacheEntry, now: Date) -> CacheEntry {
+        var expired = entry
+        expired.storedAt = min(entry.storedAt, now.addingTimeInterval(-timeToLive(for: entry.key)))
+        return expired
+    }
+}
+
+extension CacheStatistics {
+    /// Counts one answer of a tier below memory (the memory tier counts its own).
+    mutating func count(_ state: CacheState) {
+        switch state {
+        case .fresh: fresh += 1
+        case .stale: stale += 1
+        case .bundled: bundled += 1
+        case .miss: misses += 1
+        }
+    }
+}

@@ -1,0 +1,199 @@
+@_spi(Internals) public import CasinoCatalog
+import Foundation
+import Logging
+import ProviderAPI
+
+/// How a read is answered: memory (asked once), then disk and the bundle, then the upstream; a
+/// stale or bundled answer starts a background refresh.
+extension CatalogCache {
+    /// What the memory tier answered for a games page: the answer, and when it is not fresh, what
+    /// a refresh needs. Built by the inlinable ``gamesPage(edition:categoryId:offset:)`` in the
+    /// caller's frame, so the rest of the read never asks memory again.
+    @usableFromInline
+    struct MemoryProbe<Value: Sendable> {
+        @usableFromInline let result: CacheResult<Value>?
+        let found: CacheTiers.Found?
+
+        /// Whether memory answered fresh: nothing more to do.
+        @usableFromInline var isFresh: Bool { result != nil && found == nil }
+    }
+
+    /// The memory tier's answer for a games page (no ``CacheKey`` is built): the app's most
+    /// frequent read. `needsFound`: keep what a refresh of a non-fresh hit needs.
+    @usableFromInline
+    func memoryProbe(
+        edition: Edition, categoryId: String, offset: Int, needsFound: Bool = true
+    ) -> MemoryProbe<GamesPage> {
+        var found: CacheTiers.Found?
+        let result = tiers.memoryAnswer(
+            gamesPage: edition, categoryId: categoryId, offset: offset, now: currentDate(), needsFound: needsFound,
+            found: &found, Self.gamesPage)
+        return MemoryProbe(result: result, found: found)
+    }
+
+    /// ``gamesPage(edition:categoryId:offset:)`` after a memory probe that was not a fresh hit.
+    @usableFromInline
+    nonisolated(nonsending) func answerGamesPage(
+        edition: Edition, categoryId: String, offset: Int, after probe: MemoryProbe<GamesPage>
+    ) async throws -> CacheResult<GamesPage> {
+        try await answer(for: .gamesPage(edition, categoryId: categoryId, offset: offset), probe: probe, Self.gamesPage)
+    }
+
+    /// The async reads: a hit answers at once (refreshing in the background unless fresh); a miss
+    /// waits for the upstream. `extract` picks the typed value out of the content, so the answer
+    /// is built once and not re-wrapped. Inlined, so a hit costs its callers no extra async frame.
+    @inline(__always)
+    nonisolated(nonsending) func answer<Value: Sendable>(
+        for key: CacheKey, probe: MemoryProbe<Value>? = nil, _ extract: (CatalogContent) -> Value
+    ) async throws -> CacheResult<Value> {
+        let now = currentDate()
+        guard tiers.isCached(key) else { return try await fetchAnswer(for: key, extract) }
+        var found = probe?.found
+        var result = probe.map { $0.result } ?? tiers.memoryAnswer(key, now: now, needsFound: true, found: &found, extract)
+        if result == nil, let below = tiers.foundBelowMemory(key, now: now) {
+            found = below
+            result = tiers.result(below, now: now, extract)
+        }
+        guard let result else { return try await fetchAnswer(for: key, extract) }
+        if let found, found.state != .fresh {
+            // A player's expired rows are not served while the upstream can answer.
+            if found.state == .stale, key.scope != .global {
+                return try await expiredPlayerAnswer(found, for: key, now: now, extract)
+            }
+            refreshInBackground(key, current: found.entry)
+        }
+        return result
+    }
+
+    /// The synchronous reads: memory (unless `probe` already asked it), disk or the bundle, never
+    /// the network.
+    @inline(__always)
+    func cachedAnswer<Value: Sendable>(
+        for key: CacheKey, probe: MemoryProbe<Value>? = nil, _ extract: (CatalogContent) -> Value
+    ) -> CacheResult<Value> {
+        let now = currentDate()
+        if tiers.isCached(key) {
+            var found: CacheTiers.Found?
+            if probe == nil, let hit = tiers.memoryAnswer(key, now: now, needsFound: false, found: &found, extract) {
+                return hit
+            }
+            if let below = tiers.foundBelowMemory(key, now: now) { return tiers.result(below, now: now, extract) }
+        }
+        statisticsCounter.record { $0.misses += 1 }
+        return .miss
+    }
+
+    /// A miss of the async reads: counted, then fetched (joining a fetch in flight).
+    private nonisolated(nonsending) func fetchAnswer<Value: Sendable>(
+        for key: CacheKey, _ extract: (CatalogContent) -> Value
+    ) async throws -> CacheResult<Value> {
+        if case .gamesPage(_, _, let offset) = key.content, !(0...CatalogRules.maxGamesTotal).contains(offset) {
+            throw CacheError(
+                .invalidRequest, key: key, "offset \(offset) is outside 0...\(CatalogRules.maxGamesTotal); no such page exists")
+        }
+        statisticsCounter.record { $0.misses += 1 }
+        let entry = try await fetch(key, current: nil)
+        try Task.checkCancellation()
+        return answers.result(entry, tier: .upstream, state: .fresh, now: clock.now, extract: extract)
+    }
+
+    /// The answer for a player's expired entry: a fresh fetch, or the old rows as `.stale` when
+    /// the upstream cannot answer (offline). A refused session, or a cancelled caller, throws.
+    private nonisolated(nonsending) func expiredPlayerAnswer<Value: Sendable>(
+        _ found: CacheTiers.Found, for key: CacheKey, now: Date, _ extract: (CatalogContent) -> Value
+    ) async throws -> CacheResult<Value> {
+        do {
+            let entry = try await fetch(key, current: found.entry)
+            try Task.checkCancellation()
+            return answers.result(entry, tier: .upstream, state: .fresh, now: clock.now, extract: extract)
+        } catch let error as CacheError where !PlayerLists.isUnauthorized(error) {
+            logger.info("player content expired and the upstream failed; serving it stale", metadata: ["cache.key": "\(key)"])
+            answers.publish(CacheUpdate(key: key, event: .refreshFailed(error, attempt: 1, retryIn: nil)))
+            return tiers.result(found, now: now, extract)
+        }
+    }
+
+    // MARK: - Fetching
+
+    /// Fetches `key` from the upstream, joining a fetch already in flight for it (``FetchFlights``).
+    nonisolated(nonsending) func fetch(_ key: CacheKey, current: CacheEntry?) async throws -> CacheEntry {
+        if key.playerList != nil { return try await players.fetch(key, current: current) }
+        return try await flights.entry(for: key) { gate in try await self.fetchFromUpstream(key, current: current, gate: gate) }
+    }
+
+    /// One catalogue fetch: the upstream's answer checked, then stored (a `304` renews `current`)
+    /// unless the cache was cleared since the fetch started or its deadline passed.
+    private func fetchFromUpstream(_ key: CacheKey, current: CacheEntry?, gate: CommitGate) async throws -> CacheEntry {
+        let generation = writer.generation(of: key.scope)
+        statisticsCounter.record { $0.upstreamCalls += 1 }
+        let response: UpstreamResponse<CatalogContent>
+        do {
+            response = try await callUpstream(key, etag: current?.etag)
+        } catch let error as CacheError {
+            throw error
+        } catch {
+            throw CacheError(.upstreamFailed, key: key, "the upstream failed: \(error)", cause: error)
+        }
+        switch response {
+        case .notModified:
+            guard let current, current.origin == .network else {
+                throw CacheError(.notModifiedWithoutEntry, key: key, "the upstream answered not modified, but nothing is cached")
+            }
+            guard gate.commit() else { throw CancellationError() }
+            statisticsCounter.record { $0.notModified += 1 }
+            return writer.renew(current, etag: current.etag, ifStill: generation)
+        case .modified(let content, let etag):
+            try check(content, for: key)
+            guard gate.commit() else { throw CancellationError() }
+            return writer.install(content, etag: etag, for: key, replacing: current, ifStill: generation)
+        }
+    }
+
+    private func callUpstream(_ key: CacheKey, etag: String?) async throws -> UpstreamResponse<CatalogContent> {
+        switch key.content {
+        case .categories(let edition):
+            switch try await upstream.categories(edition: edition, etag: etag) {
+            case .modified(let list, let etag): .modified(.categories(list), etag: etag)
+            case .notModified: .notModified
+            }
+        case .gamesPage(let edition, let categoryId, let offset):
+            switch try await upstream.gamesPage(
+                edition: edition, categoryId: categoryId, offset: offset, limit: pageSize, etag: etag)
+            {
+            case .modified(let page, let etag): .modified(.gamesPage(page), etag: etag)
+            case .notModified: .notModified
+            }
+        }
+    }
+
+    /// Refuses upstream content that breaks the schema or is not the page that was asked for.
+    func check(_ content: CatalogContent, for key: CacheKey) throws {
+        if case .gamesPage(_, let categoryId, let offset) = key.content, case .gamesPage(let page) = content {
+            guard page.categoryId == categoryId, page.offset == offset, page.limit == pageSize else {
+                throw CacheError(
+                    .invalidContent, key: key,
+                    "the upstream answered page \(page.categoryId)@\(page.offset) limit \(page.limit) for \(categoryId)@\(offset) limit \(pageSize)")
+            }
+        }
+        if let violation = content.violations().first {
+            throw CacheError(.invalidContent, key: key, "the upstream answered invalid content: \(violation)")
+        }
+    }
+
+    // MARK: - Refreshing
+
+    /// Starts a background refresh of `key` (``RefreshScheduler``); `nil` when none started (one
+    /// runs, waits, rests, or the key was queued for a bulk validation).
+    @discardableResult
+    func refreshInBackground(_ key: CacheKey, current: CacheEntry, batching: Bool = true) -> Task<Void, Never>? {
+        scheduler.refresh(key, current: current, batching: batching, refreshWork)
+    }
+
+    /// What a background refresh runs.
+    private var refreshWork: RefreshScheduler.Work {
+        RefreshScheduler.Work(
+            fetch: { key, current in _ = try await self.fetch(key, current: current) },
+            latest: { self.memory.entry(for: $0) },
+            validateQueued: { await self.validateQueued() })
+    }
+}

@@ -1,0 +1,159 @@
+@_spi(Internals) import CasinoCatalog
+import Dispatch
+import Foundation
+
+/// Single-flight fetching (Nuke's `TaskPool`): one upstream call per key however many callers wait
+/// for it, each call held to ``CatalogCache/Configuration/upstreamTimeout``.
+///
+/// A flight is one task running the fetch; its callers wait on continuations, not on the task, so a
+/// caller whose task is cancelled stops waiting at once while the others still get the result (and
+/// the cache is still filled). The deadline is an alarm (``Deadline/schedule(after:on:_:)``: a
+/// dispatch timer on the system clock, so a miss starts one task): when it fires, every caller gets
+/// `.timedOut`, the key is free for a new flight, and the fetch is cancelled from a dispatch queue.
+///
+/// A task group racing the call and the clock would be enough for an upstream that honours
+/// cancellation; one that does not (or blocks in its cancellation handler) would hold the group, and
+/// every caller with it, until it answered. Here such an upstream is abandoned: its late answer
+/// finds the flight's ``CommitGate`` closed and is discarded, never stored.
+final class FetchFlights: Sendable {
+    private let flights = Locked<[CacheKey: Flight]>([:])
+    private let timeout: Duration
+    private let timer: Deadline.Timer
+    private let statistics: StatisticsCounter
+
+    init(timeout: Duration, clock: any CacheClock, statistics: StatisticsCounter) {
+        self.timeout = timeout
+        timer = .clock(clock)
+        self.statistics = statistics
+    }
+
+    /// The entry for `key`: joins the flight in flight for it, else starts one running `fetch`.
+    /// `fetch` must claim its gate (``CommitGate/commit()``) before it stores anything, and give
+    /// up when it cannot: the deadline has passed and its callers are gone.
+    ///
+    /// - Throws: `fetch`'s error, ``CacheError/Code/timedOut`` at the deadline, or
+    ///   `CancellationError` when the calling task is cancelled.
+    nonisolated(nonsending) func entry(
+        for key: CacheKey, fetch: @escaping @Sendable (CommitGate) async throws -> CacheEntry
+    ) async throws -> CacheEntry {
+        let (flight, isNew) = flights.withLock { flights -> (Flight, Bool) in
+            if let running = flights[key] { return (running, false) }
+            let flight = Flight()
+            flights[key] = flight
+            return (flight, true)
+        }
+        if isNew {
+            let timeout = self.timeout
+            flight.start(
+                fetch, landed: { [weak self] flight in self?.remove(flight, for: key) },
+                alarm: Deadline.schedule(after: timeout, on: timer) { [weak flight] in
+                    flight?.finish(
+                        .failure(CacheError(.timedOut, key: key, "the upstream did not answer within \(timeout)")),
+                        abandoning: true)
+                })
+        } else {
+            statistics.record { $0.coalescedRequests += 1 }
+        }
+        return try await flight.wait()
+    }
+
+    private func remove(_ flight: Flight, for key: CacheKey) {
+        flights.withLock { flights in
+            if flights[key] === flight { flights[key] = nil }
+        }
+    }
+
+    /// One fetch and the callers waiting for it.
+    private final class Flight: Sendable {
+        private struct State {
+            var waiters: [Int: CheckedContinuation<CacheEntry, any Error>] = [:]
+            /// Callers cancelled before their continuation was registered.
+            var cancelled: Set<Int> = []
+            var nextWaiter = 0
+            var result: Result<CacheEntry, any Error>?
+            var task: Task<Void, Never>?
+            var alarm: Deadline.Alarm?
+            var landed: (@Sendable (Flight) -> Void)?
+        }
+
+        private let state = Locked(State())
+        private let gate = CommitGate()
+
+        func start(
+            _ fetch: @escaping @Sendable (CommitGate) async throws -> CacheEntry,
+            landed: @escaping @Sendable (Flight) -> Void, alarm: Deadline.Alarm
+        ) {
+            let gate = self.gate
+            let task = Task {
+                let result: Result<CacheEntry, any Error>
+                do { result = .success(try await fetch(gate)) } catch { result = .failure(error) }
+                self.finish(result, abandoning: false)
+            }
+            let isFinished = state.withLock { state -> Bool in
+                guard state.result == nil else { return true }
+                state.task = task
+                state.alarm = alarm
+                state.landed = landed
+                return false
+            }
+            if isFinished {
+                task.cancel()
+                alarm.cancel()
+                landed(self)
+            }
+        }
+
+        /// Waits for the flight's result; a cancelled caller stops waiting at once.
+        nonisolated(nonsending) func wait() async throws -> CacheEntry {
+            let id = state.withLock { state -> Int in
+                state.nextWaiter += 1
+                return state.nextWaiter
+            }
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    let ready = state.withLock { state -> Result<CacheEntry, any Error>? in
+                        if let result = state.result { return result }
+                        if state.cancelled.remove(id) != nil { return .failure(CancellationError()) }
+                        state.waiters[id] = continuation
+                        return nil
+                    }
+                    if let ready { continuation.resume(with: ready) }
+                }
+            } onCancel: {
+                let waiter = state.withLock { state -> CheckedContinuation<CacheEntry, any Error>? in
+                    guard state.result == nil else { return nil }
+                    guard let waiter = state.waiters.removeValue(forKey: id) else {
+                        state.cancelled.insert(id)
+                        return nil
+                    }
+                    return waiter
+                }
+                waiter?.resume(throwing: CancellationError())
+            }
+        }
+
+        /// Settles the flight once: every caller resumes with `result`. `abandoning` (the deadline):
+        /// the fetch is told to stop from a dispatch queue, unless it already claimed its gate (then
+        /// its own result, which is near, settles the flight).
+        func finish(_ result: Result<CacheEntry, any Error>, abandoning: Bool) {
+            if abandoning, !gate.abandon() { return }
+            let settled = state.withLock { state -> (waiters: [CheckedContinuation<CacheEntry, any Error>], State)? in
+                guard state.result == nil else { return nil }
+                state.result = result
+                defer {
+                    state.waiters = [:]
+                    state.cancelled = []
+                    state.task = nil
+                    state.alarm = nil
+                    state.landed = nil
+                }
+                return (Array(state.waiters.values), state)
+            }
+            guard let (waiters, taken) = settled else { return }
+            taken.alarm?.cancel()
+            taken.landed?(self)
+            if abandoning, let task = taken.task { DispatchQueue.global().async { task.cancel() } }
+            for waiter in waiters { waiter.resume(with: result) }
+        }
+    }
+}
