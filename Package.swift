@@ -49,6 +49,7 @@ let package = Package(
         .testTarget(name: "GzipTests", dependencies: ["Gzip", "CasinoCacheTesting"]),
         .testTarget(name: "ProviderAPITests", dependencies: ["ProviderAPI", "CasinoCatalog"]),
         .testTarget(name: "CasinoCacheTestingTests", dependencies: ["CasinoCacheTesting", "CasinoCache", "CasinoCatalog"]),
+        .testTarget(name: "CasinoCacheTests", dependencies: ["CasinoCache", "CasinoCacheTesting", "CasinoCatalog"]),
     ]
 )
 
