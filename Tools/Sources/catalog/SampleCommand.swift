@@ -7,19 +7,14 @@ import Logging
 struct SampleCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sample",
-        abstract: "Write a synthetic provider recording with the provider's quirks, or the embedded data.",
+        abstract: "Write a synthetic provider recording with the provider's quirks.",
         discussion: """
-            For tests and benchmarks: `catalog sample --games 10000 --output .catalog/sample-10k`.
-
-            With --curated it writes the repository's embedded default data instead, byte for byte: \
-            `catalog sample --curated --output data` regenerates data/ (provider/, feed/acme-feed.xml, \
-            catalog.json and README.md).
+            For tests and benchmarks: `catalog sample --games 10000 --output .catalog/sample-10k`. \
+            The same options write the same bytes. (The repository's data/ is a fixture edited by hand, \
+            not written by this command.)
             """)
 
     @OptionGroup var global: GlobalOptions
-
-    @Flag(help: "Write the embedded default data (data/) instead of a synthetic recording.")
-    var curated = false
 
     @Option(help: "Distinct games (default: 1000).")
     var games: Int?
@@ -38,21 +33,10 @@ struct SampleCommand: ParsableCommand {
 
     @Option(
         name: .shortAndLong,
-        help: "The directory to write (replaced atomically): a recording, or with --curated the data directory.")
+        help: "The directory to write the recording into (replaced atomically).")
     var output: String
 
     func validate() throws {
-        if curated {
-            let given = [
-                games.map { _ in "--games" }, categories.map { _ in "--categories" },
-                editions.map { _ in "--editions" },
-                pageLimit.map { _ in "--page-limit" }, seed.map { _ in "--seed" },
-            ].compactMap { $0 }
-            guard given.isEmpty else {
-                throw ValidationError("--curated writes fixed data; drop \(given.joined(separator: ", "))")
-            }
-            return
-        }
         if let games, !(1...10_000_000).contains(games) { throw ValidationError("--games must be 1...10000000") }
         if let categories, !(1...10_000).contains(categories) {
             throw ValidationError("--categories must be 1...10000")
@@ -67,12 +51,6 @@ struct SampleCommand: ParsableCommand {
         let logger = global.makeLogger()
         let directory = URL(fileURLWithPath: output)
         try reportingErrors(logger) {
-            if curated {
-                try OutputDirectory.checkReplaceable(directory, holding: .curatedData)
-                let files = try CuratedRecording().write(to: directory)
-                logger.info("wrote \(files) files of the embedded default data to \(output)")
-                return
-            }
             try OutputDirectory.checkReplaceable(directory, holding: .recording)
             var sample = SampleRecording(games: games ?? 1000, categories: categories ?? 20)
             if let editions { sample.editions = try editions.split(separator: ",").map { try Edition(id: String($0)) } }

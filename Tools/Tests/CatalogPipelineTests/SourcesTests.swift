@@ -56,7 +56,9 @@ import Testing
                 totals["\(edition.edition.id)/\(categoryId)"] = category.record.value?.games?.total
                 for reference in category.pages {
                     let records = try source.page(reference).records
-                    listed["\(edition.edition.id)/\(categoryId)", default: []] += records.map { $0.game.value?.id?.text ?? "?" }
+                    listed["\(edition.edition.id)/\(categoryId)", default: []] += records.map {
+                        $0.game.value?.id?.text ?? "?"
+                    }
                     locations["\(edition.edition.id)/\(categoryId)", default: []] += records.map(\.location)
                 }
             }
@@ -144,25 +146,5 @@ import Testing
         let manifest = try buildSnapshot(from: directory.child("a"), to: directory.child("out"))
         #expect(manifest.editions == [enIPhone, frIPhone])
         #expect(SnapshotValidator().validate(directory: directory.child("out")).isValid)
-    }
-}
-
-@Suite struct EmbeddedDataTests {
-    @Test func buildsAValidDeterministicSnapshotFromTheDefaultData() throws {
-        // Given the embedded recording and configuration
-        let directory = try TemporaryDirectory()
-        let configuration = try PipelineConfiguration.load(
-            from: repositoryRoot.appendingPathComponent("data/catalog.json"))
-        // When it is built twice
-        let provider = repositoryRoot.appendingPathComponent("data/provider")
-        let manifest = try buildSnapshot(from: provider, to: directory.child("a"), configuration: configuration)
-        try buildSnapshot(from: provider, to: directory.child("b"), configuration: configuration)
-        // Then both validate, are identical, and hold both editions with several categories
-        #expect(SnapshotValidator().validate(directory: directory.child("a")).isValid)
-        #expect(try fileTree(directory.child("a")) == fileTree(directory.child("b")))
-        #expect(manifest.editions == [enIPhone, frIPhone])
-        #expect(manifest.defaultEdition == enIPhone)
-        #expect(manifest.files.filter { $0.kind == .categories }.count == 2)
-        #expect(manifest.files.filter { $0.kind == .gamesPage }.count > 10)
     }
 }

@@ -87,7 +87,10 @@ public struct SampleRecording: Sendable {
                                 previous: offset > 0 ? pageURL(edition, id, offset - pageLimit) : nil,
                                 last: pageURL(edition, id, (gameIndexes.count - 1) / pageLimit * pageLimit)))
                         pages.append(
-                            (layout.gamesPageFile(for: edition, categoryId: id, offset: offset), try encoder.encode(page)))
+                            (
+                                layout.gamesPageFile(for: edition, categoryId: id, offset: offset),
+                                try encoder.encode(page)
+                            ))
                     }
                     try FileOutput.writeAll(pages)
                     written += pages.count
@@ -125,7 +128,10 @@ public struct SampleRecording: Sendable {
                 var random = SplitMix64(seed: seed ^ UInt64(index &* 104_729))
                 let data = SyntheticImage.png(width: 96, height: 72) { _, _ in
                     let value = random.next()
-                    return (UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value >> 16))
+                    return (
+                        UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8),
+                        UInt8(truncatingIfNeeded: value >> 16)
+                    )
                 }
                 bodies[url] = (data, RecordedImages.Entry(file: FileNaming.hexSHA256(data), contentType: "image/jpeg"))
             }
@@ -243,22 +249,4 @@ public struct SampleRecording: Sendable {
         "Cleopatra",
     ]
     static let vendors = ["NetEnt", "Pragmatic Play", "RGS_Matrix", "Evolution", "Play'n GO", "Red Tiger"]
-}
-
-/// A small, fast, deterministic generator (SplitMix64), so samples and the simulator's choices
-/// are identical everywhere.
-package struct SplitMix64: Sendable {
-    private var state: UInt64
-
-    package init(seed: UInt64) {
-        state = seed
-    }
-
-    package mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

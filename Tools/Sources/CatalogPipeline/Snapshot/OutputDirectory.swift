@@ -7,8 +7,7 @@ public import Foundation
 /// directory as a whole. A mistyped path must never swap away someone's work, so a directory is
 /// replaced only when it is missing, empty, or recognisably ours: a snapshot (a `manifest.json`
 /// of our format, or only the README the writer puts there), a recording (a `recording.json`),
-/// or the curated data directory (nothing at its top but `provider/` holding a recording,
-/// `feed/`, `catalog.json` and the README the generator writes).
+/// or a directory of recorded images (an `index.json`).
 /// Commands call ``checkReplaceable(_:holding:)`` before any work, and the publisher calls it
 /// again before it swaps.
 ///
@@ -22,9 +21,6 @@ public enum OutputDirectory {
         case snapshot
         /// A recorded provider directory (`SampleRecording`, `HTTPFetcher`).
         case recording
-        /// The embedded default data directory (`CuratedRecording`): `provider/`, `feed/`,
-        /// `catalog.json` and `README.md`.
-        case curatedData
         /// A directory of recorded images (``RecordedImages``, ``ImageFetcher``): an `index.json`.
         case images
     }
@@ -48,7 +44,8 @@ public enum OutputDirectory {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         } catch {
-            throw PipelineError(.outputNotReplaceable, "cannot list the directory: \(error.localizedDescription)", file: path)
+            throw PipelineError(
+                .outputNotReplaceable, "cannot list the directory: \(error.localizedDescription)", file: path)
         }
         if !names.isEmpty, !isOurs(directory, names: names, content: content) {
             let foreign = names.first { !ourNames(content).contains($0) } ?? names[0]
@@ -66,7 +63,6 @@ public enum OutputDirectory {
         switch content {
         case .snapshot: [Manifest.fileName, SnapshotLayout.readmeName]
         case .recording: [RecordingLayout.metadataFileName, PreviousRecording.etagsFileName]
-        case .curatedData: ["provider", "feed", "catalog.json", CuratedReadmeText.fileName]
         case .images: [RecordedImages.indexFileName]
         }
     }
@@ -89,20 +85,12 @@ public enum OutputDirectory {
                 && (try? Data(contentsOf: readme)) == Data(SnapshotLayout.readme.utf8)
         case .recording:
             let metadata = RecordingLayout(root: directory).metadataFile
-            guard let data = try? FileInput.read(metadata, limit: 1 << 20, what: "recording metadata") else { return false }
+            guard let data = try? FileInput.read(metadata, limit: 1 << 20, what: "recording metadata") else {
+                return false
+            }
             return (try? CatalogCoding.decoder().decode(RecordingLayout.Metadata.self, from: data)) != nil
         case .images:
             return (try? RecordedImages(directory: directory)) != nil
-        case .curatedData:
-            // Nothing but what the generator writes at the top, a recording in provider/, and the
-            // README only if it is the generator's (a hand-written README.md is someone's work).
-            guard Set(names).isSubset(of: ourNames(content)),
-                isOurs(directory.appendingPathComponent("provider"), names: [], content: .recording)
-            else { return false }
-            guard names.contains(CuratedReadmeText.fileName) else { return true }
-            let readme = directory.appendingPathComponent(CuratedReadmeText.fileName)
-            let data = try? FileInput.read(readme, limit: 1 << 20, what: "data README")
-            return data?.starts(with: Data(CuratedReadmeText.title.utf8)) == true
         }
     }
 
