@@ -99,7 +99,8 @@ struct FetchFlightsTests {
         var hung = 0
         for _ in 0..<rounds {
             let clock = ManualClock()
-            let flights = FetchFlights(timeout: .seconds(10), clock: clock, statistics: StatisticsCounter())
+            let statistics = StatisticsCounter()
+            let flights = FetchFlights(timeout: .seconds(10), clock: clock, statistics: statistics)
             let gate = AsyncGate()
             let fetches = Locked(0)
             let finished = Locked(0)
@@ -119,12 +120,15 @@ struct FetchFlightsTests {
             let callers = (0..<Int.random(in: 1...6, using: &generator)).map { _ in
                 Task { try await flights.entry(for: key, fetch: fetch) }
             }
-            await eventually { clock.sleeperCount == 1 }
+            // Every caller has joined the one flight before anything happens to it.
+            await eventually { clock.sleeperCount == 1 && statistics.current.coalescedRequests == callers.count - 1 }
             for caller in callers where Bool.random(using: &generator) && Bool.random(using: &generator) {
                 caller.cancel()
             }
             if behaviour == 2 {
+                // The deadline fires on the alarm's task: the flight has settled once the key is free.
                 clock.advance(by: .seconds(10))
+                await eventually { !flights.isInFlight(key) }
             }
             gate.open()
             var outcomes: [String] = []

@@ -57,6 +57,11 @@ final class FetchFlights: Sendable {
         return try await flight.wait()
     }
 
+    /// Whether a flight for `key` is running (its callers not yet answered).
+    func isInFlight(_ key: CacheKey) -> Bool {
+        flights.withLock { $0[key] != nil }
+    }
+
     private func remove(_ flight: Flight, for key: CacheKey) {
         flights.withLock { flights in
             if flights[key] === flight { flights[key] = nil }
