@@ -1,4 +1,5 @@
 @_spi(Internals) import CasinoCatalog
+import CatalogSupport
 import Foundation
 
 /// Single-flight fetching: one upstream call per key however many callers wait for it, stored

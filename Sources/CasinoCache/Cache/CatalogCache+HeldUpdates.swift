@@ -1,4 +1,5 @@
 @_spi(Internals) import CasinoCatalog
+import CatalogSupport
 import Foundation
 
 /// Held updates (seed 004's "New posts available"): refreshed content that waits for the app

@@ -1,4 +1,5 @@
 @_spi(Internals) import CasinoCatalog
+import CatalogSupport
 import Foundation
 
 /// The tiers in lookup order (memory → disk → bundle) and how an answer is classified.

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 @_spi(Internals) import CasinoCatalog
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
@@ -11,7 +12,7 @@ struct ImageAttempts: Sendable {
     let client: HTTPClient
     let configuration: ImageFetcher.Configuration
     let deadline: NIODeadline
-    let counts: Locked<ImageFetchSummary>
+    let counts: NIOLockedValueBox<ImageFetchSummary>
     let logger: Logger
 
     /// The reason of a fetch ended by cancellation.
@@ -51,7 +52,7 @@ struct ImageAttempts: Sendable {
             guard NIODeadline.now() < deadline else {
                 return .failed("the image fetch ran past its deadline of \(configuration.deadline)")
             }
-            counts.withLock {
+            counts.withLockedValue {
                 $0.requests += 1
                 if failures > 0 { $0.retries += 1 }
             }
@@ -169,7 +170,7 @@ struct ImageAttempts: Sendable {
             }
             do {
                 let buffer = try await response.body.collect(upTo: cap)
-                counts.withLock { $0.bytesReceived += buffer.readableBytes }
+                counts.withLockedValue { $0.bytesReceived += buffer.readableBytes }
                 return .body(
                     Data(buffer.readableBytesView), etag: response.headers.first(name: "ETag"),
                     contentType: response.headers.first(name: "Content-Type"))
