@@ -2,6 +2,7 @@
 import CatalogSupport
 import Foundation
 import Logging
+import ProviderAPI
 
 /// The per-player sender of player mutations: one change at a time, in order, each on disk
 /// before it is sent (see `CatalogCache+Mutations.swift` for what each answer does).

@@ -8,7 +8,7 @@ import NIOHTTP1
 
 /// Fetches the images a snapshot bundles into a ``RecordedImages`` directory, with the catalogue
 /// fetch's machinery: bounded concurrency, per-attempt timeouts and an overall deadline, retries
-/// with capped exponential backoff (``HTTPFetcher/RetryPolicy``), conditional requests from the
+/// with capped exponential backoff (`RetryPolicy.pipeline`), conditional requests from the
 /// previous directory's ETags, a progress line, and an all-or-nothing swap of the directory.
 ///
 /// Images are hostile input:

@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import CasinoCatalog
+@_spi(Internals) import CasinoCatalog
 import Foundation
 import Logging
 import NIOCore
@@ -93,10 +93,12 @@ struct RequestExecutor: Sendable {
                 throw failure(job, url, reason, code: reasonCode, attempts: failures + 1)
             }
             failures += 1
-            guard failures < policy.attempts else {
+            guard
+                let wait = policy.delay(
+                    afterAttempt: failures, unit: .random(in: 0..<1), retryAfter: retryAfter?.timeInterval)
+            else {
                 throw failure(job, url, problem, code: code, attempts: failures)
             }
-            let wait = policy.delay(afterFailures: failures, retryAfter: retryAfter)
             guard NIODeadline.now() + TimeAmount(wait) < deadline else {
                 throw failure(
                     job, url,

@@ -5,6 +5,7 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+import ProviderAPI
 
 /// Fetches one image to completion: the URL and every redirect checked against the allow list,
 /// the body capped, retries with the fetch's policy within its deadline.
@@ -86,10 +87,12 @@ struct ImageAttempts: Sendable {
                 return .failed(reason)
             }
             failures += 1
-            guard failures < configuration.retry.attempts else {
+            guard
+                let wait = configuration.retry.delay(
+                    afterAttempt: failures, unit: .random(in: 0..<1), retryAfter: retryAfter?.timeInterval)
+            else {
                 return .failed("\(problem) (\(failures) attempts)")
             }
-            let wait = configuration.retry.delay(afterFailures: failures, retryAfter: retryAfter)
             guard NIODeadline.now() + TimeAmount(wait) < deadline else {
                 return .failed("\(problem); no time left before the deadline of \(configuration.deadline) to retry")
             }
