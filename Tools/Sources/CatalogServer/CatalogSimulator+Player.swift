@@ -1,4 +1,5 @@
 @_spi(Internals) import CasinoCatalog
+import CatalogPipeline
 public import Foundation
 import Hummingbird
 import NIOConcurrencyHelpers
