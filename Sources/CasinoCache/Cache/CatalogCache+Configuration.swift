@@ -1,5 +1,5 @@
 public import CasinoCatalog
-public import Foundation
+import Foundation
 public import ProviderAPI
 
 extension CatalogCache {
