@@ -32,24 +32,34 @@ let package = Package(
         // Not a pkg-config system library: on a Mac, pkg-config may name Homebrew's macOS-only zlib.
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "Gzip", dependencies: ["CZlib"]),
+        // The app-side modules' own plumbing (a locked box, SHA-256, whole-file descriptor I/O), in
+        // `package` declarations: not a product, so neither apps nor the tools see it.
+        .target(name: "CatalogSupport"),
         // Each target that calls a required-reason API (here `fstat`, file modification dates: files
         // of the app's own containers, reason C617.1) ships a privacy manifest that declares it;
         // Scripts/check-privacy-manifests.py (make test) keeps the two in step.
-        .target(name: "CasinoCatalog", dependencies: ["Gzip"], resources: [.copy("PrivacyInfo.xcprivacy")]),
+        .target(
+            name: "CasinoCatalog", dependencies: ["Gzip", "CatalogSupport"],
+            resources: [.copy("PrivacyInfo.xcprivacy")]
+        ),
         .target(name: "ProviderAPI", dependencies: ["CasinoCatalog"]),
         .target(
             name: "CasinoCache",
-            dependencies: ["CasinoCatalog", "ProviderAPI", "Gzip", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CasinoCatalog", "ProviderAPI", "Gzip", "CatalogSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             resources: [.copy("PrivacyInfo.xcprivacy")]
         ),
-        .target(name: "CasinoCacheTesting", dependencies: ["CasinoCache", "CasinoCatalog", "Gzip"]),
+        .target(name: "CasinoCacheTesting", dependencies: ["CasinoCache", "CasinoCatalog", "Gzip", "CatalogSupport"]),
 
         // The runtime's tests that need neither the pipeline nor the simulator; the rest are in Tools/.
         .testTarget(name: "CasinoCatalogTests", dependencies: ["CasinoCatalog", "Gzip", "CasinoCacheTesting"]),
+        .testTarget(name: "CatalogSupportTests", dependencies: ["CatalogSupport"]),
         .testTarget(name: "GzipTests", dependencies: ["Gzip", "CasinoCacheTesting"]),
         .testTarget(name: "ProviderAPITests", dependencies: ["ProviderAPI", "CasinoCatalog"]),
         .testTarget(name: "CasinoCacheTestingTests", dependencies: ["CasinoCacheTesting", "CasinoCache", "CasinoCatalog"]),
-        .testTarget(name: "CasinoCacheTests", dependencies: ["CasinoCache", "CasinoCacheTesting", "CasinoCatalog"]),
+        .testTarget(name: "CasinoCacheTests", dependencies: ["CasinoCache", "CasinoCacheTesting", "CasinoCatalog", "CatalogSupport"]),
     ]
 )
 

@@ -30,14 +30,16 @@ let package = Package(
         // The root package's app-side targets, as it declares them.
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "Gzip", dependencies: ["CZlib"], swiftSettings: swiftSettings),
+        .target(name: "CatalogSupport", swiftSettings: swiftSettings),
         .target(
-            name: "CasinoCatalog", dependencies: ["Gzip"], resources: [.copy("PrivacyInfo.xcprivacy")],
+            name: "CasinoCatalog", dependencies: ["Gzip", "CatalogSupport"],
+            resources: [.copy("PrivacyInfo.xcprivacy")],
             swiftSettings: swiftSettings),
         .target(name: "ProviderAPI", dependencies: ["CasinoCatalog"], swiftSettings: swiftSettings),
         .target(
             name: "CasinoCache",
             dependencies: [
-                "CasinoCatalog", "ProviderAPI", "Gzip", "CryptoKit", "Combine",
+                "CasinoCatalog", "ProviderAPI", "Gzip", "CatalogSupport", "CryptoKit", "Combine",
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("PrivacyInfo.xcprivacy")],

@@ -46,7 +46,12 @@ let package = Package(
                 .product(name: "CasinoCatalog", package: root),
             ]
         ),
-        .executableTarget(name: "fuzz-images", dependencies: [.product(name: "CasinoCatalog", package: root)]),
+        .executableTarget(
+            name: "fuzz-images",
+            dependencies: [
+                .product(name: "CatalogPipeline", package: "Tools"), .product(name: "CasinoCatalog", package: root),
+            ]
+        ),
         .executableTarget(
             name: "fuzz-player",
             dependencies: [

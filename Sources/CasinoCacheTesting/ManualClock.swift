@@ -1,5 +1,6 @@
 public import CasinoCache
 @_spi(Internals) import CasinoCatalog
+import CatalogSupport
 public import Foundation
 
 /// A clock that moves only when told to, for tests: ``advance(by:)`` moves "now" and wakes every

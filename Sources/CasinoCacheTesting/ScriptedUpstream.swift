@@ -1,5 +1,6 @@
 public import CasinoCache
 @_spi(Internals) public import CasinoCatalog
+import CatalogSupport
 import Foundation
 
 /// An upstream a test scripts: the answers per key, in order (the last one repeats), failures,

@@ -1,6 +1,7 @@
 @testable import CasinoCache
 import CasinoCacheTesting
 @_spi(Internals) import CasinoCatalog
+import CatalogSupport
 import Dispatch
 import Foundation
 import Testing

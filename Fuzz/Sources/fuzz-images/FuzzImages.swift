@@ -1,4 +1,5 @@
-@_spi(Internals) import CasinoCatalog
+import CasinoCatalog
+import CatalogPipeline
 import Foundation
 
 /// Image sniffing and the manifest's `images` section, as the pipeline and the app's bundled tier
@@ -10,7 +11,7 @@ public func fuzzImages(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     if case .success(let type) = ImageSniffer.sniff(data) {
         precondition(ImageMediaType(fileExtension: type.fileExtension) == type, "a type does not survive its extension")
         // An accepted image read back through the reader, from a one-image snapshot directory.
-        let digest = SHA256Digest.hex(data)
+        let digest = FileNaming.hexSHA256(data)
         let entry = Manifest.Image(
             url: "https://static.example.com/a.img", path: Manifest.Image.path(sha256: digest, mediaType: type),
             bytes: data.count, sha256: digest, mediaType: type)

@@ -1,4 +1,5 @@
 @_spi(Internals) import CasinoCatalog
+import CatalogSupport
 import Foundation
 
 /// The write path: content from the upstream (or a player's change) becomes what the tiers hold

@@ -1,6 +1,6 @@
 public import CasinoCatalog
-public import Foundation
-import ProviderAPI
+import Foundation
+public import ProviderAPI
 
 extension CatalogCache {
     /// How long content stays fresh, how much is kept, and how failed refreshes are retried.
@@ -112,47 +112,8 @@ extension CatalogCache {
         }
     }
 
-    /// Capped exponential backoff with jitter for failed background refreshes.
-    public struct RetryPolicy: Sendable, Hashable {
-        /// The wait before the first retry: 2 seconds by default.
-        public var initialDelay: Duration
-        /// The longest wait between retries: 5 minutes by default.
-        public var maxDelay: Duration
-        /// How much each wait grows: ×2 by default.
-        public var multiplier: Double
-        /// The random spread around each wait, as a fraction: ±20 % by default.
-        public var jitter: Double
-        /// Attempts in one round of retries: 6 by default. After the last, the key rests for
-        /// ``maxDelay`` before a lookup starts a new round (``CatalogCache/refreshStale()`` at once).
-        public var maxAttempts: Int
-
-        public init(
-            initialDelay: Duration = .seconds(2), maxDelay: Duration = .seconds(300), multiplier: Double = 2,
-            jitter: Double = 0.2, maxAttempts: Int = 6
-        ) {
-            self.initialDelay = initialDelay
-            self.maxDelay = maxDelay
-            self.multiplier = multiplier
-            self.jitter = jitter
-            self.maxAttempts = maxAttempts
-        }
-
-        /// The defaults.
-        public static let `default` = RetryPolicy()
-
-        /// The wait after failed attempt number `attempt` (1-based), or `nil` when no retry is left:
-        /// the provider's ``Backoff`` with these settings, never sooner than `retryAfter` (seconds,
-        /// the server's `Retry-After`, at most a day).
-        ///
-        /// - Parameters:
-        ///   - attempt: The failed attempt's number, from 1.
-        ///   - unit: A random number in `0..<1` that places the wait inside the jitter band.
-        ///   - retryAfter: What the server asked for, if anything.
-        public func delay(afterAttempt attempt: Int, unit: Double, retryAfter: TimeInterval? = nil) -> Duration? {
-            guard attempt < maxAttempts else { return nil }
-            return Backoff(initial: initialDelay, maximum: maxDelay, multiplier: multiplier, jitter: jitter)
-                .delay(afterAttempt: attempt, unit: unit, retryAfter: retryAfter)
-        }
-    }
+    /// Capped exponential backoff with jitter for failed background refreshes: the provider
+    /// client's ``ProviderAPI/RetryPolicy``, which the pipeline's fetchers use too.
+    public typealias RetryPolicy = ProviderAPI.RetryPolicy
 }
 

@@ -1,4 +1,5 @@
 @_spi(Internals) import CasinoCatalog
+import CatalogSupport
 import Foundation
 
 /// Held updates ("new games available"): refreshed content that waits for the app

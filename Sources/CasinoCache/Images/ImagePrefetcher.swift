@@ -1,4 +1,5 @@
 @_spi(Internals) import CasinoCatalog
+import CatalogSupport
 import Foundation
 
 /// The app's image hook (``CatalogImageHook``) and what the cache asked it to prefetch: asks it for

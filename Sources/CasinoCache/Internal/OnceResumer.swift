@@ -1,4 +1,5 @@
 @_spi(Internals) import CasinoCatalog
+import CatalogSupport
 /// Resumes a continuation at most once, whichever of several racing tasks gets there first.
 final class OnceResumer<Value: Sendable>: Sendable {
     private let continuation: Locked<CheckedContinuation<Value, any Error>?>

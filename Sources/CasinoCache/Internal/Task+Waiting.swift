@@ -1,4 +1,5 @@
 @_spi(Internals) import CasinoCatalog
+import CatalogSupport
 
 extension Task where Failure == any Error {
     /// The task's value; a caller that is cancelled stops waiting at once with

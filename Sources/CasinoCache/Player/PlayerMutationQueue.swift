@@ -1,3 +1,4 @@
+import CatalogSupport
 import Dispatch
 @_spi(Internals) import CasinoCatalog
 public import Foundation

@@ -1,4 +1,5 @@
 @_spi(Internals) import CasinoCatalog
+import CatalogSupport
 public import Foundation
 
 /// The bytes of one player's offline mutation queue file: a one-line JSON header, then the

@@ -1,4 +1,5 @@
 @_spi(Internals) public import CasinoCatalog
+import CatalogSupport
 import Foundation
 public import Logging
 

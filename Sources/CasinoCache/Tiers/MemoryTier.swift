@@ -1,4 +1,5 @@
 @_spi(Internals) import CasinoCatalog
+import CatalogSupport
 import Foundation
 
 /// The in-memory tier: a least-recently-used map bounded by entry count and by approximate cost.

@@ -1,4 +1,5 @@
 @_spi(Internals) import CasinoCatalog
+import CatalogSupport
 import Foundation
 
 /// Fans updates out to every subscriber's `AsyncStream`: all of them, or those of one key.

@@ -1,3 +1,4 @@
+import CatalogSupport
 public import Foundation
 
 /// The one JSON configuration every reader and writer of catalogue files uses.

@@ -55,8 +55,9 @@ public enum SnapshotKey: Sendable, Hashable, Comparable, CustomStringConvertible
         }
     }
 
-    /// The most digits a page offset may have: 18, so that parsing one can never overflow `Int`.
-    static let maxOffsetDigits = 18
+    /// The most digits a page offset may have: 18, so that parsing one can never overflow `Int`. SPI
+    /// `ContractRules`: the contract's JSON Schema (the tools' `SnapshotContractSchema`) states it.
+    @_spi(ContractRules) public static let maxOffsetDigits = 18
 
     /// A non-negative decimal without sign or leading zeros ("0", "10"; not "010", "+1", "-0").
     private static func canonicalOffset(_ digits: Substring.UTF8View) -> Int? {

@@ -1,3 +1,4 @@
+import CatalogSupport
 public import Foundation
 
 extension SnapshotReader {

@@ -1,6 +1,8 @@
 @_spi(Internals) import CasinoCatalog
+import CatalogPipeline
 public import Foundation
 import Hummingbird
+import NIOConcurrencyHelpers
 import ProviderAPI
 
 /// The player's own rows: recently played and favourites, behind a session cookie.
@@ -81,28 +83,30 @@ extension CatalogSimulator {
     /// Opens a session for `player` and returns its id, the `sessionId` cookie's value.
     public func openSession(for player: String, lifetime: TimeInterval = defaultSessionLifetime) -> String {
         let id = UUID().uuidString
-        players.withLock { $0.sessions[id] = PlayerState.Session(player: player, expiresAt: Date().addingTimeInterval(lifetime)) }
+        players.withLockedValue {
+            $0.sessions[id] = PlayerState.Session(player: player, expiresAt: Date().addingTimeInterval(lifetime))
+        }
         return id
     }
 
     /// Expires a session now: its next request is a `401`.
     public func expireSession(_ sessionId: String) {
-        players.withLock { $0.sessions[sessionId]?.expiresAt = .distantPast }
+        players.withLockedValue { $0.sessions[sessionId]?.expiresAt = .distantPast }
     }
 
     /// Sets what `player` played last, most recent first.
     public func setLastPlayed(_ gameIds: [String], for player: String) {
-        players.withLock { $0.lastPlayed[player] = gameIds }
+        players.withLockedValue { $0.lastPlayed[player] = gameIds }
     }
 
     /// Sets `player`'s favourites behind the app's back (another device), most recent first.
     public func setFavourites(_ gameIds: [String], for player: String) {
-        players.withLock { $0.favourites[player] = gameIds }
+        players.withLockedValue { $0.favourites[player] = gameIds }
     }
 
     /// `player`'s favourite game ids, most recently added first.
     public func favourites(of player: String) -> [String] {
-        players.withLock { $0.favourites[player] ?? [] }
+        players.withLockedValue { $0.favourites[player] ?? [] }
     }
 
     // MARK: - Serving
@@ -153,7 +157,7 @@ extension CatalogSimulator {
             for game in list { if let id = game["id"]?.text, games[id] == nil { games[id] = game } }
         }
         let sessionId = request.cookies[PlayerRequest.sessionCookieName]?.value
-        let outcome = players.withLock { state -> Result<[String], Refusal> in
+        let outcome = players.withLockedValue { state -> Result<[String], Refusal> in
             guard let sessionId, let session = state.sessions[sessionId], session.expiresAt > Date() else {
                 return .failure(Refusal(status: 401, message: "no valid session: sign in and send the sessionId cookie"))
             }

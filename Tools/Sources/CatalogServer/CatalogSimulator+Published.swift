@@ -2,6 +2,7 @@
 import CatalogPipeline
 public import Foundation
 import Hummingbird
+import NIOConcurrencyHelpers
 
 /// Serving published snapshot sets (`catalog publish`), as a CDN would.
 ///
@@ -47,19 +48,19 @@ extension CatalogSimulator {
 
     /// Serves the published set in `directory` from now on (`nil`: none, every route answers 404).
     public func servePublishedSet(at directory: URL?) {
-        published.withLock { $0.directory = directory }
+        published.withLockedValue { $0.directory = directory }
     }
 
     /// Holds every published file's answer for `milliseconds` before sending it (0: none).
     public func delayPublishedFiles(milliseconds: Int) {
-        published.withLock { $0.fileDelayMilliseconds = max(0, min(milliseconds, 600_000)) }
+        published.withLockedValue { $0.fileDelayMilliseconds = max(0, min(milliseconds, 600_000)) }
     }
 
     /// What has been served of published sets.
-    public func publishedStatistics() -> PublishedStatistics { published.withLock { $0.statistics } }
+    public func publishedStatistics() -> PublishedStatistics { published.withLockedValue { $0.statistics } }
 
     /// Forgets what has been served of published sets.
-    public func resetPublishedStatistics() { published.withLock { $0.statistics = PublishedStatistics() } }
+    public func resetPublishedStatistics() { published.withLockedValue { $0.statistics = PublishedStatistics() } }
 
     /// The routes of published sets; `makeApplication` calls it.
     func addPublishedRoutes(to router: Router<BasicRequestContext>) {
@@ -86,7 +87,7 @@ extension CatalogSimulator {
     }
 
     private func servePublishedManifest(_ request: Request) -> Response {
-        let directory = published.withLock { state -> URL? in
+        let directory = published.withLockedValue { state -> URL? in
             state.statistics.manifestRequests += 1
             return state.directory
         }
@@ -98,7 +99,7 @@ extension CatalogSimulator {
         if let match = request.headers[.ifNoneMatch],
             match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag })
         {
-            published.withLock { $0.statistics.notModified += 1 }
+            published.withLockedValue { $0.statistics.notModified += 1 }
             return Response(status: .notModified, headers: headers)
         }
         headers[.contentType] = "application/json"
@@ -107,12 +108,12 @@ extension CatalogSimulator {
 
     private func servePublishedFile(named name: String, request: Request) async -> Response {
         guard PublishedManifest.isSHA256Hex(name) else { return Response(status: .notFound) }
-        let (directory, delay) = published.withLock { ($0.directory, $0.fileDelayMilliseconds) }
+        let (directory, delay) = published.withLockedValue { ($0.directory, $0.fileDelayMilliseconds) }
         guard let url = directory?.appendingPathComponent(PublishedManifest.filesDirectory).appendingPathComponent(name),
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
         else { return Response(status: .notFound) }
         if delay > 0 { try? await Self.pause(milliseconds: delay) }
-        published.withLock {
+        published.withLockedValue {
             $0.statistics.fileRequests += 1
             $0.statistics.fileBytes += size
         }

@@ -2,6 +2,7 @@
 import CatalogPipeline
 public import Foundation
 import Hummingbird
+import NIOConcurrencyHelpers
 import ProviderAPI
 
 /// Bulk validation (`POST /v1/casino/cache/validate`) and the push payload of a catalogue change.
@@ -93,7 +94,7 @@ extension CatalogSimulator {
     /// payload that announces it: `{"catalog": {"invalidate": [...]}}`, the keys and category
     /// wildcards whose content differs between the two versions.
     public func bumpVersion() throws -> Data {
-        let (old, new) = state.withLock { state -> (Int, Int) in
+        let (old, new) = state.withLockedValue { state -> (Int, Int) in
             let old = state.settings.version
             state.settings.version = max(old, 1) + 1
             state.faultUses = [:]

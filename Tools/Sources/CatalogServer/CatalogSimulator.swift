@@ -3,6 +3,7 @@ import CatalogPipeline
 public import Foundation
 import Hummingbird
 public import Logging
+import NIOConcurrencyHelpers
 import ProviderAPI
 import ServiceLifecycle
 
@@ -29,11 +30,11 @@ import ServiceLifecycle
 public final class CatalogSimulator: Sendable {
     let catalog: SimulatedCatalog
     private let logger: Logger
-    let state: Locked<State>
+    let state: NIOLockedValueBox<State>
     /// The published snapshot set served under `/ota` (`CatalogSimulator+Published.swift`).
-    let published = Locked(PublishedState())
+    let published = NIOLockedValueBox(PublishedState())
     /// Sessions, favourites and recently played games (`CatalogSimulator+Player.swift`).
-    let players = Locked(PlayerState())
+    let players = NIOLockedValueBox(PlayerState())
 
     struct State {
         var settings: SimulatorSettings
@@ -48,28 +49,28 @@ public final class CatalogSimulator: Sendable {
     public init(catalog: SimulatedCatalog, settings: SimulatorSettings = SimulatorSettings(), logger: Logger) {
         self.catalog = catalog
         self.logger = logger
-        state = Locked(State(settings: settings, random: SplitMix64(seed: settings.seed)))
+        state = NIOLockedValueBox(State(settings: settings, random: SplitMix64(seed: settings.seed)))
     }
 
     /// The running server's base URL (`http://127.0.0.1:54321`), or `nil` when stopped.
-    public var baseURL: URL? { state.withLock { $0.baseURL } }
+    public var baseURL: URL? { state.withLockedValue { $0.baseURL } }
 
     /// Changes the settings at run time.
     public func update(_ change: (inout SimulatorSettings) -> Void) {
-        state.withLock { state in
+        state.withLockedValue { state in
             change(&state.settings)
             state.faultUses = [:]
         }
     }
 
     /// The current settings.
-    public var settings: SimulatorSettings { state.withLock { $0.settings } }
+    public var settings: SimulatorSettings { state.withLockedValue { $0.settings } }
 
     /// What has been served since the start (or the last reset).
-    public func statistics() -> SimulatorStatistics { state.withLock { $0.statistics } }
+    public func statistics() -> SimulatorStatistics { state.withLockedValue { $0.statistics } }
 
     /// Forgets the statistics.
-    public func resetStatistics() { state.withLock { $0.statistics = SimulatorStatistics() } }
+    public func resetStatistics() { state.withLockedValue { $0.statistics = SimulatorStatistics() } }
 
     /// Starts serving in the background.
     ///
@@ -79,11 +80,11 @@ public final class CatalogSimulator: Sendable {
     /// - Returns: The base URL of the running server.
     public func start(host: String = "127.0.0.1", port: Int = 0) async throws -> URL {
         let application = makeApplication(host: host, port: port) { [state] port in
-            state.withLock { $0.baseURL = URL(string: "http://\(host):\(port)") }
+            state.withLockedValue { $0.baseURL = URL(string: "http://\(host):\(port)") }
         }
         let group = ServiceGroup(configuration: .init(services: [application], logger: logger))
         let task = Task { try await group.run() }
-        state.withLock {
+        state.withLockedValue {
             $0.server = task
             $0.serviceGroup = group
         }
@@ -104,7 +105,7 @@ public final class CatalogSimulator: Sendable {
     /// calling finish()", swift-server/swift-http-server#137), which crashed a test process now and
     /// then when a client connected just as its test stopped the server.
     public func stop() async {
-        let (task, group) = state.withLock { state -> (Task<Void, any Error>?, ServiceGroup?) in
+        let (task, group) = state.withLockedValue { state -> (Task<Void, any Error>?, ServiceGroup?) in
             defer {
                 state.server = nil
                 state.serviceGroup = nil
@@ -202,7 +203,7 @@ public final class CatalogSimulator: Sendable {
 
     /// Counts a served answer in the statistics.
     func count(_ response: Response, path: String) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.statistics.requests[path, default: 0] += 1
             state.statistics.statuses[String(response.status.code), default: 0] += 1
             state.statistics.bodyBytes += response.body.contentLength ?? 0
@@ -211,7 +212,7 @@ public final class CatalogSimulator: Sendable {
 
     /// The fault, delay and random failure for one request, decided under the lock.
     func decide(path: String, query: String) -> (SimulatorSettings, SimulatorSettings.Fault?, Int, Int?) {
-        state.withLock { state in
+        state.withLockedValue { state in
             let settings = state.settings
             var fault: SimulatorSettings.Fault?
             for (index, candidate) in settings.faults.enumerated() {

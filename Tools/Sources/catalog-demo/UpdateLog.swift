@@ -1,23 +1,24 @@
 import CasinoCache
 @_spi(Internals) import CasinoCatalog
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Collects what arrives on a cache's update stream, as a view model would receive it.
 final class UpdateLog: Sendable {
-    private let storage = Locked<[CacheUpdate]>([])
+    private let storage = NIOLockedValueBox<[CacheUpdate]>([])
     private let task: Task<Void, Never>
 
     init(_ stream: AsyncStream<CacheUpdate>) {
         let storage = self.storage
         task = Task {
-            for await update in stream { storage.withLock { $0.append(update) } }
+            for await update in stream { storage.withLockedValue { $0.append(update) } }
         }
     }
 
     deinit { task.cancel() }
 
     /// Every update received so far, in order.
-    var events: [CacheUpdate] { storage.withLock { $0 } }
+    var events: [CacheUpdate] { storage.withLockedValue { $0 } }
 
     /// The content updates.
     var updates: [CacheUpdate] { events.filter { if case .updated = $0.event { true } else { false } } }

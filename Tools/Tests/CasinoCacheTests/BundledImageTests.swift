@@ -3,6 +3,7 @@ import CasinoCacheTesting
 @_spi(Internals) import CasinoCatalog
 import CatalogPipeline
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 
 /// A snapshot with bundled thumbnails, built by the pipeline from a synthetic recording whose
@@ -46,15 +47,17 @@ final class RecordingImageHook: CatalogImageHook {
         var prefetched: [(urls: [URL], key: CacheKey)] = []
         var cleared: [(urls: [URL], scope: CacheScope?)] = []
     }
-    let calls = Locked(Calls())
+    let calls = NIOLockedValueBox(Calls())
     let unconstrained: Bool
 
     init(unconstrained: Bool = true) { self.unconstrained = unconstrained }
 
-    func prefetchImages(_ urls: [URL], for key: CacheKey) { calls.withLock { $0.prefetched.append((urls, key)) } }
-    func clearImages(_ urls: [URL], scope: CacheScope?) { calls.withLock { $0.cleared.append((urls, scope)) } }
+    func prefetchImages(_ urls: [URL], for key: CacheKey) {
+        calls.withLockedValue { $0.prefetched.append((urls, key)) }
+    }
+    func clearImages(_ urls: [URL], scope: CacheScope?) { calls.withLockedValue { $0.cleared.append((urls, scope)) } }
     var isNetworkUnconstrained: Bool { unconstrained }
-    var prefetchedURLs: [URL] { calls.withLock { $0.prefetched.flatMap(\.urls) } }
+    var prefetchedURLs: [URL] { calls.withLockedValue { $0.prefetched.flatMap(\.urls) } }
 }
 
 @Suite(.timeLimit(.minutes(2))) struct BundledImageTests {
@@ -84,7 +87,7 @@ final class RecordingImageHook: CatalogImageHook {
                     let entry = try #require(bundle.manifest.images?.first { $0.url == game.thumbnail })
                     #expect(image.data == (try Data(contentsOf: bundle.directory.appendingPathComponent(entry.path))))
                     #expect(image.mediaType == .png)
-                    #expect(SHA256Digest.hex(image.data) == entry.sha256)
+                    #expect(FileNaming.hexSHA256(image.data) == entry.sha256)
                 }
             }
         }
@@ -170,7 +173,7 @@ final class RecordingImageHook: CatalogImageHook {
         let bundledURLs = Set(bundle.manifest.images?.map(\.url) ?? [])
         let expected = page.items.prefix(6).map(\.thumbnail).filter { !bundledURLs.contains($0) }
         #expect(!expected.isEmpty && page.items.prefix(4).allSatisfy { bundledURLs.contains($0.thumbnail) })
-        let calls = hook.calls.withLock { $0.prefetched }
+        let calls = hook.calls.withLockedValue { $0.prefetched }
         #expect(calls.count == 1)
         #expect(calls.first?.key == .gamesPage(english, categoryId: page.categoryId, offset: 0))
         #expect(hook.prefetchedURLs.map(\.absoluteString) == expected)
@@ -214,20 +217,20 @@ final class RecordingImageHook: CatalogImageHook {
         _ = cache.cachedGamesPage(edition: english, categoryId: categoryId)
         let userKey = CacheKey.gamesPage(english, categoryId: categoryId, offset: 10, scope: .user("u1"))
         _ = try await cache.content(for: userKey)
-        let userURLs = hook.calls.withLock { $0.prefetched.first { $0.key == userKey }?.urls } ?? []
+        let userURLs = hook.calls.withLockedValue { $0.prefetched.first { $0.key == userKey }?.urls } ?? []
         #expect(!userURLs.isEmpty)
         // When the user logs out
         await cache.clear(scope: .user("u1"))
         // Then the hook drops exactly that user's prefetched images
-        #expect(hook.calls.withLock { $0.cleared.last?.urls } == userURLs)
-        #expect(hook.calls.withLock { $0.cleared.last?.scope } == .user("u1"))
+        #expect(hook.calls.withLockedValue { $0.cleared.last?.urls } == userURLs)
+        #expect(hook.calls.withLockedValue { $0.cleared.last?.scope } == .user("u1"))
         // When the whole cache is cleared
         await cache.clear()
         // Then the hook drops the rest (the global page's), and a page served again is prefetched anew
-        let globalURLs = hook.calls.withLock { $0.prefetched.first { $0.key.scope == .global }?.urls } ?? []
-        #expect(hook.calls.withLock { $0.cleared.last?.urls } == globalURLs)
-        #expect(hook.calls.withLock { $0.cleared.last?.scope } == nil)
+        let globalURLs = hook.calls.withLockedValue { $0.prefetched.first { $0.key.scope == .global }?.urls } ?? []
+        #expect(hook.calls.withLockedValue { $0.cleared.last?.urls } == globalURLs)
+        #expect(hook.calls.withLockedValue { $0.cleared.last?.scope } == nil)
         _ = cache.cachedGamesPage(edition: english, categoryId: categoryId)
-        #expect(hook.calls.withLock { $0.prefetched.filter { $0.key.scope == .global }.count } == 2)
+        #expect(hook.calls.withLockedValue { $0.prefetched.filter { $0.key.scope == .global }.count } == 2)
     }
 }

@@ -2,6 +2,7 @@
 import CasinoCacheTesting
 import CasinoCatalog
 import Foundation
+import ProviderAPI
 import Testing
 
 // Time limits are hang detectors: generous, for a machine busy with a build beside the tests.

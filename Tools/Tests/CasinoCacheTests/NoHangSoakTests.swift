@@ -5,6 +5,7 @@ import CatalogPipeline
 import CatalogServer
 import Dispatch
 import Foundation
+import NIOConcurrencyHelpers
 import Testing
 
 /// No network wait can hang: hundreds of over-the-air updates and catalogue fetches against the
@@ -99,9 +100,9 @@ struct NoHangSoakTests {
         var random = SplitMix64(seed: Self.seed)
         let requestTimeout = 0.5
         let updateTimeout = 2.0
-        let tally = Locked(Tally())
+        let tally = NIOLockedValueBox(Tally())
         let watchdog = Watchdog(after: .seconds(Double(Self.rounds) * 4 + 60), name: "update soak") {
-            tally.withLock { "\($0)" }
+            tally.withLockedValue { "\($0)" }
         }
         defer { watchdog.cancel() }
         try await withCleanup({ await fixture.stop() }) {
@@ -159,7 +160,7 @@ struct NoHangSoakTests {
                     let retried = ContinuousClock.now
                     let result = await Self.result(of: again, within: .seconds(30))
                     let retryElapsed = ContinuousClock.now - retried
-                    tally.withLock { $0.record(elapsed: retryElapsed, deadline: .seconds(updateTimeout)) }
+                    tally.withLockedValue { $0.record(elapsed: retryElapsed, deadline: .seconds(updateTimeout)) }
                     guard case .success(.installed)? = result else {
                         Issue.record(
                             "round \(round): the check after a \(fault) \(interruption) round answered \(Self.describe(result))"
@@ -181,11 +182,11 @@ struct NoHangSoakTests {
                     "\(directory.lastPathComponent): an abandoned check installed version \(launched.activeVersion ?? 0)"
                 )
             }
-            let summary = tally.withLock { "\($0)" }
+            let summary = tally.withLockedValue { "\($0)" }
             print(
                 "update soak (seed \(Self.seed), \(Self.rounds) rounds, \(untouched.count) abandoned directories checked): \(summary)"
             )
-            #expect(tally.withLock { $0.late == 0 && $0.hung == 0 })
+            #expect(tally.withLockedValue { $0.late == 0 && $0.hung == 0 })
         }
     }
 
@@ -197,9 +198,9 @@ struct NoHangSoakTests {
         let directory = try TemporaryDirectory()
         var random = SplitMix64(seed: Self.seed &+ 1)
         let upstreamTimeout = Duration.milliseconds(600)
-        let tally = Locked(Tally())
+        let tally = NIOLockedValueBox(Tally())
         let watchdog = Watchdog(after: .seconds(Double(Self.rounds) * 3 + 60), name: "fetch soak") {
-            tally.withLock { "\($0)" }
+            tally.withLockedValue { "\($0)" }
         }
         defer { watchdog.cancel() }
         try await SimulatorFixture.run(in: directory) { server in
@@ -251,9 +252,9 @@ struct NoHangSoakTests {
                 $0.latencyMilliseconds = [0]
             }
         }
-        let summary = tally.withLock { "\($0)" }
+        let summary = tally.withLockedValue { "\($0)" }
         print("fetch soak (seed \(Self.seed), \(Self.rounds) rounds): \(summary)")
-        #expect(tally.withLock { $0.late == 0 && $0.hung == 0 })
+        #expect(tally.withLockedValue { $0.late == 0 && $0.hung == 0 })
     }
 
     // MARK: - Cancellation at the moment a transfer completes
@@ -263,9 +264,9 @@ struct NoHangSoakTests {
         // FoundationNetworking's `data(for:)` as its transfer completes deadlocks the session's queue
         let directory = try TemporaryDirectory()
         var random = SplitMix64(seed: Self.seed &+ 2)
-        let tally = Locked(Tally())
+        let tally = NIOLockedValueBox(Tally())
         let watchdog = Watchdog(after: .seconds(Double(Self.rounds) + 60), name: "cancellation soak") {
-            tally.withLock { "\($0)" }
+            tally.withLockedValue { "\($0)" }
         }
         defer { watchdog.cancel() }
         try await SimulatorFixture.run(in: directory) { server in
@@ -284,7 +285,7 @@ struct NoHangSoakTests {
                 let elapsed = ContinuousClock.now - cancelled
 
                 // Then it returns at once (with its answer or CancellationError)
-                tally.withLock {
+                tally.withLockedValue {
                     $0.record(elapsed: elapsed, deadline: .zero)
                     $0.cancellations += 1
                     $0.outcomes[
@@ -305,7 +306,7 @@ struct NoHangSoakTests {
                 return
             }
         }
-        let summary = tally.withLock { "\($0)" }
+        let summary = tally.withLockedValue { "\($0)" }
         print("cancellation soak (seed \(Self.seed), \(Self.rounds * 2) rounds): \(summary)")
     }
 
@@ -327,12 +328,12 @@ struct NoHangSoakTests {
     /// tallies them, and expects each to have returned by `deadline` plus ``margin``.
     static func awaitRound<Value: Sendable>(
         _ calls: [Task<Value, any Error>], started: ContinuousClock.Instant, deadline: Duration, round: String,
-        fault: Fault, isCancelled: Bool, tally: Locked<Tally>
+        fault: Fault, isCancelled: Bool, tally: NIOLockedValueBox<Tally>
     ) async -> [Result<Value, any Error>?] {
         var results: [Result<Value, any Error>?] = []
         for call in calls { results.append(await result(of: call, within: .seconds(30))) }
         let elapsed = ContinuousClock.now - started
-        tally.withLock { tally in
+        tally.withLockedValue { tally in
             for result in results {
                 tally.record(elapsed: elapsed, deadline: deadline)
                 tally.outcomes[describe(result), default: 0] += 1
@@ -351,15 +352,15 @@ struct NoHangSoakTests {
     static func result<Value: Sendable>(
         of task: Task<Value, any Error>, within limit: Duration
     ) async -> Result<Value, any Error>? {
-        let waiting = Locked<CheckedContinuation<Result<Value, any Error>?, Never>?>(nil)
+        let waiting = NIOLockedValueBox<CheckedContinuation<Result<Value, any Error>?, Never>?>(nil)
         let resume: @Sendable (Result<Value, any Error>?) -> Void = { result in
-            waiting.withLock { continuation in
+            waiting.withLockedValue { continuation in
                 defer { continuation = nil }
                 return continuation
             }?.resume(returning: result)
         }
         return await withCheckedContinuation { continuation in
-            waiting.withLock { $0 = continuation }
+            waiting.withLockedValue { $0 = continuation }
             Task { resume(await task.result) }
             DispatchQueue.global().asyncAfter(deadline: .now() + limit.timeInterval) { resume(nil) }
         }
@@ -393,17 +394,17 @@ struct NoHangSoakTests {
 /// Ends the process with a message when a soak outlives its budget: the last line of defence when
 /// the cooperative pool itself is stuck (dispatch timers still fire then; awaits do not).
 final class Watchdog: Sendable {
-    private let isCancelled = Locked(false)
+    private let isCancelled = NIOLockedValueBox(false)
 
     init(after budget: Duration, name: String, describe: @escaping @Sendable () -> String) {
         let isCancelled = self.isCancelled
         DispatchQueue.global().asyncAfter(deadline: .now() + budget.timeInterval) {
-            guard !isCancelled.withLock({ $0 }) else { return }
+            guard !isCancelled.withLockedValue({ $0 }) else { return }
             FileHandle.standardError.write(
                 Data("\(name): still running after \(budget): a call hung (\(describe()))\n".utf8))
             abort()
         }
     }
 
-    func cancel() { isCancelled.withLock { $0 = true } }
+    func cancel() { isCancelled.withLockedValue { $0 = true } }
 }

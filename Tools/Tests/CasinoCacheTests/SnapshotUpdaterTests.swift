@@ -219,7 +219,7 @@ struct SnapshotUpdaterTests {
             var manifest = try CatalogCoding.decoder().decode(Manifest.self, from: Data(contentsOf: original))
             manifest.contentHash = "sha256:" + String(repeating: "0", count: 64)
             let edited = try CatalogCoding.prettyEncoder().encode(manifest)
-            payload.manifest.sha256 = SHA256Digest.hex(edited)
+            payload.manifest.sha256 = FileNaming.hexSHA256(edited)
             payload.manifest.bytes = edited.count
             payload.contentHash = manifest.contentHash
             try edited.write(to: fixture.published.appendingPathComponent(payload.manifest.publishedPath))

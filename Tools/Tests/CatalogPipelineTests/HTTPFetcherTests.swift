@@ -102,7 +102,7 @@ struct HTTPFetcherTests {
         let before = try fileTree(recording)
         // When the simulator is down (connection refused) and the fetch runs again
         let error = await #expect(throws: PipelineError.self) {
-            try await fetcher(base) { $0.retry.attempts = 3 }.fetch(into: recording)
+            try await fetcher(base) { $0.retry.maxAttempts = 3 }.fetch(into: recording)
         }
         // Then it fails naming the request and the attempts, and the recording is untouched
         #expect(error?.code == .network)
@@ -145,7 +145,7 @@ struct HTTPFetcherTests {
             let error = await #expect(throws: PipelineError.self) {
                 try await fetcher(base) {
                     $0.requestTimeout = .milliseconds(300)
-                    $0.retry.attempts = 2
+                    $0.retry.maxAttempts = 2
                 }.fetch(into: directory.child("recording"))
             }
             // Then it fails saying it timed out, and writes nothing
@@ -224,7 +224,7 @@ struct HTTPFetcherTests {
             simulator.resetStatistics()
             // When the catalogue is fetched again
             let error = await #expect(throws: PipelineError.self) {
-                try await fetcher(base) { $0.retry.attempts = 3 }.fetch(into: recording)
+                try await fetcher(base) { $0.retry.maxAttempts = 3 }.fetch(into: recording)
             }
             // Then it fails naming that page and the attempts, and the recording is untouched
             #expect(error?.code == .malformedInput)
@@ -294,7 +294,7 @@ struct HTTPFetcherTests {
         let fetch = Task {
             try await fetcher(base) {
                 $0.editions = [enIPhone]
-                $0.retry.attempts = 40
+                $0.retry.maxAttempts = 40
                 $0.retry.maxDelay = .milliseconds(50)
             }.fetch(into: directory.child("recording"))
         }

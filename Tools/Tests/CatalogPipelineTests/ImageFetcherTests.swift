@@ -3,6 +3,7 @@ import CasinoCatalog
 import CatalogPipeline
 import CatalogServer
 import Foundation
+import ProviderAPI
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct ImageFetcherTests {

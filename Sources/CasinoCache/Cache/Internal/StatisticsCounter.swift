@@ -1,4 +1,5 @@
 @_spi(Internals) import CasinoCatalog
+import CatalogSupport
 
 /// Where the cache's collaborators count what they did (``CacheStatistics``): each adds to it, none
 /// reads another's counts; ``CatalogCache/statistics()`` reads them all at once.

@@ -1,3 +1,4 @@
+import CatalogSupport
 import Foundation
 
 #if canImport(Darwin)

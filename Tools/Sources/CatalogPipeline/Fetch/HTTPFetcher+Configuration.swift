@@ -1,6 +1,6 @@
 @_spi(Internals) public import CasinoCatalog
 public import Foundation
-import ProviderAPI
+public import ProviderAPI
 
 extension HTTPFetcher {
     /// What to fetch, how hard to try and how long to wait. Every property but ``baseURL`` and
@@ -10,7 +10,7 @@ extension HTTPFetcher {
     /// var configuration = HTTPFetcher.Configuration(
     ///     baseURL: URL(string: "https://casino-api.example.com")!, editions: [try Edition(id: "en-iPhone")])
     /// configuration.concurrency = 8
-    /// configuration.retry.attempts = 3
+    /// configuration.retry.maxAttempts = 3
     /// ```
     public struct Configuration: Sendable {
         /// The API's base URL; it may carry a path prefix (`https://api.example.com/prod`).
@@ -29,8 +29,8 @@ extension HTTPFetcher {
         public var deadline: Duration = .seconds(300)
         /// The largest response body accepted, after decompression: 16 MiB by default.
         public var maxResponseBytes = 16 << 20
-        /// When and how often a failed request is tried again: ``RetryPolicy/default`` by default.
-        public var retry = RetryPolicy.default
+        /// When and how often a failed request is tried again: `RetryPolicy.pipeline` by default.
+        public var retry = RetryPolicy.pipeline
         /// Whether a single updating progress line is written to standard error: by default when
         /// standard error is a terminal.
         public var isProgressLineEnabled = isatty(2) == 1
@@ -76,59 +76,6 @@ extension HTTPFetcher {
             guard requestTimeout > .zero, deadline > .zero else { throw fail("timeouts must be positive") }
             guard maxResponseBytes > 0 else { throw fail("maxResponseBytes must be positive") }
             try retry.check()
-        }
-    }
-
-    /// When a failed request is tried again: connect errors, timeouts, `5xx`, `429`, and bodies
-    /// that are cut short or are not a collection envelope. Other `4xx` are never retried.
-    ///
-    /// The wait before attempt `n + 1` is `initialDelay × 2ⁿ⁻¹`, capped at ``maxDelay``, with
-    /// ± ``jitter`` so that many clients do not retry in step. A `429` or `503` with a longer
-    /// `Retry-After` waits what the server asks for, at most ``maxRetryAfter``.
-    public struct RetryPolicy: Sendable, Hashable {
-        /// Attempts per request, the first included: 5 by default.
-        public var attempts = 5
-        /// The wait after the first failure: 0.2 seconds by default.
-        public var initialDelay: Duration = .milliseconds(200)
-        /// The longest wait between attempts: 10 seconds by default.
-        public var maxDelay: Duration = .seconds(10)
-        /// The random spread applied to each wait, as a fraction: 0.2 (± 20 %) by default.
-        public var jitter = 0.2
-        /// The longest `Retry-After` honoured: 30 seconds by default.
-        public var maxRetryAfter: Duration = .seconds(30)
-
-        /// The defaults.
-        public static let `default` = RetryPolicy()
-        /// One attempt, no retries.
-        public static let never: RetryPolicy = {
-            var policy = RetryPolicy()
-            policy.attempts = 1
-            return policy
-        }()
-
-        public init() {}
-
-        /// The wait after `failures` failed attempts (1 for the first), jitter applied: the
-        /// provider's ``Backoff`` with these settings, never sooner than the server's `retryAfter`
-        /// (at most ``maxRetryAfter``).
-        public func delay(afterFailures failures: Int, retryAfter: Duration? = nil) -> Duration {
-            Backoff(initial: initialDelay, maximum: maxDelay, jitter: jitter, maxRetryAfter: maxRetryAfter)
-                .delay(afterAttempt: failures, unit: Double.random(in: 0..<1), retryAfter: retryAfter?.timeInterval)
-        }
-
-        /// Checks the values are usable.
-        ///
-        /// - Throws: ``PipelineError`` with code `.invalidConfiguration`.
-        public func check() throws(PipelineError) {
-            guard (1...100).contains(attempts) else {
-                throw PipelineError(.invalidConfiguration, "retry attempts must be 1...100, got \(attempts)")
-            }
-            guard initialDelay >= .zero, maxDelay >= initialDelay, maxRetryAfter >= .zero, (0..<1).contains(jitter)
-            else {
-                throw PipelineError(
-                    .invalidConfiguration,
-                    "retry delays must be 0 ≤ initialDelay ≤ maxDelay, maxRetryAfter ≥ 0 and jitter in 0..<1")
-            }
         }
     }
 }

@@ -26,7 +26,7 @@ import ProviderAPI
 ///   every request succeeded; a failed fetch leaves the previous directory byte for byte as it was.
 /// - **Retries** connect errors, timeouts, `5xx`, `429` (after its `Retry-After`), and bodies that
 ///   are cut short or are not a collection envelope, with capped exponential backoff and jitter
-///   (``RetryPolicy``). Other `4xx` are never retried.
+///   (`RetryPolicy.pipeline`). Other `4xx` are never retried.
 /// - **Revalidation.** Each request carries the previous recording's ETag in `If-None-Match`; a
 ///   `304` reuses the previous file's bytes.
 /// - **Consistency.** A games page whose `total` differs from its category's `games.total` means

@@ -1,4 +1,5 @@
 public import Foundation
+public import ProviderAPI
 
 extension ImageFetcher {
     /// How images are fetched. Every property but ``bundling`` has a documented default.
@@ -17,8 +18,8 @@ extension ImageFetcher {
         /// How long the whole fetch may take, retries included: 300 seconds by default.
         public var deadline: Duration = .seconds(300)
         /// When and how often a failed request is tried again (the catalogue fetch's policy):
-        /// ``HTTPFetcher/RetryPolicy/default`` by default.
-        public var retry = HTTPFetcher.RetryPolicy.default
+        /// `RetryPolicy.pipeline` by default.
+        public var retry = RetryPolicy.pipeline
         /// Redirects followed per image, each checked against the allowed hosts: 3 by default.
         public var maxRedirects = 3
         /// Requests for an image host go to another base URL instead, path and query kept:

@@ -2,12 +2,13 @@ import AsyncHTTPClient
 @_spi(Internals) import CasinoCatalog
 public import Foundation
 public import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 
 /// Fetches the images a snapshot bundles into a ``RecordedImages`` directory, with the catalogue
 /// fetch's machinery: bounded concurrency, per-attempt timeouts and an overall deadline, retries
-/// with capped exponential backoff (``HTTPFetcher/RetryPolicy``), conditional requests from the
+/// with capped exponential backoff (`RetryPolicy.pipeline`), conditional requests from the
 /// previous directory's ETags, a progress line, and an all-or-nothing swap of the directory.
 ///
 /// Images are hostile input:
@@ -53,7 +54,7 @@ public struct ImageFetcher: Sendable {
         let staging = try publisher.makeStagingDirectory()
         let line = ProgressLine(label: "images", unit: "images", isEnabled: configuration.isProgressLineEnabled)
         line.expect(urls.count)
-        let counts = Locked(ImageFetchSummary())
+        let counts = NIOLockedValueBox(ImageFetchSummary())
         var clientConfiguration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: min(TimeAmount(configuration.requestTimeout), .seconds(10)), read: TimeAmount(configuration.requestTimeout)),
@@ -87,10 +88,12 @@ public struct ImageFetcher: Sendable {
                 switch outcome {
                 case .body(let data, let entry, let notModified):
                     bodies[url] = (data, entry)
-                    counts.withLock { notModified ? ($0.notModified += 1) : ($0.fetched += 1) }
+                    counts.withLockedValue {
+                        if notModified { $0.notModified += 1 } else { $0.fetched += 1 }
+                    }
                 case .failed(let reason):
                     if reason == ImageAttempts.cancelledReason { cancelled = true }
-                    counts.withLock {
+                    counts.withLockedValue {
                         $0.failed += 1
                         $0.warnings.append(
                             PipelineWarning(file: String(url.prefix(300)), record: "", message: reason + "; the game keeps its URL"))
@@ -112,7 +115,7 @@ public struct ImageFetcher: Sendable {
             publisher.discard(staging)
             throw error
         }
-        var summary = counts.withLock { $0 }
+        var summary = counts.withLockedValue { $0 }
         summary.images = unique.count
         summary.warnings.sort { $0.file < $1.file }
         logger.info(

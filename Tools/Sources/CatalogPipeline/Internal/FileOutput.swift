@@ -1,5 +1,5 @@
-@_spi(Internals) import CasinoCatalog
 import Foundation
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -55,9 +55,32 @@ enum FileOutput {
     /// planted there is not followed), and writes `data` into it. No `fsync`: the staged copy is
     /// validated by reading it back before it is published.
     private static func writeNew(_ data: Data, to url: URL) throws(PipelineError) {
-        let error = FileDescriptorIO.createFile(atPath: url.path, contents: data)
+        let error = createFile(atPath: url.path, contents: data)
         guard error == 0 else {
             throw PipelineError(.io, "cannot write: \(String(cString: strerror(error)))", file: url.relativePath)
+        }
+    }
+
+    /// Creates the file at `path`, which must not exist (`O_EXCL`; a link there is not followed),
+    /// and writes `data` into it, without `fsync`. On failure a partial file is removed.
+    ///
+    /// - Returns: 0, or the `errno` of the failed `open`, `write` or `close` (`EEXIST` when the
+    ///   file is there already).
+    static func createFile(atPath path: String, contents data: Data, permissions: mode_t = 0o644) -> Int32 {
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(
+                FilePath(path), .writeOnly, options: [.create, .exclusiveCreate, .noFollow, .closeOnExec],
+                permissions: FilePermissions(rawValue: permissions))
+        } catch {
+            return (error as? Errno)?.rawValue ?? EIO
+        }
+        do {
+            try descriptor.closeAfter { _ = try descriptor.writeAll(data) }
+            return 0
+        } catch {
+            unlink(path)
+            return (error as? Errno)?.rawValue ?? EIO
         }
     }
 

@@ -1,5 +1,6 @@
 @_spi(Internals) import CasinoCatalog
 import Foundation
+import NIOConcurrencyHelpers
 
 #if canImport(Glibc)
 import Glibc
@@ -41,7 +42,7 @@ public final class ProgressLine: Sendable {
     private let unit: String
     private let isEnabled: Bool
     private let started = ContinuousClock.now
-    private let state = Locked(State())
+    private let state = NIOLockedValueBox(State())
 
     /// - Parameters:
     ///   - label: What is being done (`normalize`).
@@ -69,7 +70,7 @@ public final class ProgressLine: Sendable {
     /// Draws the final count and ends the line, if a line was drawn.
     public func finish() {
         guard isEnabled else { return }
-        state.withLock { state in
+        state.withLockedValue { state in
             guard state.hasDrawn else { return }
             draw(&state, force: true)
             FileHandle.standardError.write(Data("\n".utf8))
@@ -77,7 +78,7 @@ public final class ProgressLine: Sendable {
     }
 
     private func update(_ change: (inout State) -> Void) {
-        state.withLock { state in
+        state.withLockedValue { state in
             change(&state)
             if isEnabled { draw(&state, force: false) }
         }

@@ -74,7 +74,7 @@ struct PublishedSetHistory {
         } catch {
             throw PipelineError(.io, "cannot create the directory: \(error.localizedDescription)", file: history.relativePath)
         }
-        let error = FileDescriptorIO.createFile(atPath: url.path, contents: data)
+        let error = FileOutput.createFile(atPath: url.path, contents: data)
         guard error == 0 else {
             throw PipelineError(
                 error == EEXIST ? .outputNotReplaceable : .io,

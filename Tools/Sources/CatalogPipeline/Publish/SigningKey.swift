@@ -137,7 +137,7 @@ public struct SigningKey: Sendable {
         ]
         for (index, (url, data, mode)) in written.enumerated() {
             // O_EXCL: a file created since the check above is not replaced either.
-            let error = FileDescriptorIO.createFile(atPath: url.path, contents: data, permissions: mode)
+            let error = FileOutput.createFile(atPath: url.path, contents: data, permissions: mode)
             guard error == 0 else {
                 if index > 0 { unlink(privateURL.path) }
                 let what = error == EEXIST ? "a key is already there; not replacing it" : String(cString: strerror(error))

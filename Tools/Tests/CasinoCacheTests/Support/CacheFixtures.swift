@@ -4,6 +4,7 @@ import CasinoCacheTesting
 import CatalogPipeline
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 
 let silentLogger = Logger(label: "cache-tests") { _ in SwiftLogNoOpLogHandler() }
 let english = try! Edition(id: "en-iPhone")
@@ -77,23 +78,23 @@ final class CountingUpstream: CatalogUpstream {
         var gate: [CheckedContinuation<Void, Never>]? = nil
     }
 
-    private let state = Locked(State())
+    private let state = NIOLockedValueBox(State())
     let catalog: Catalog
 
     init(catalog: Catalog) {
         self.catalog = catalog
     }
 
-    var calls: Int { state.withLock { $0.callCount } }
+    var calls: Int { state.withLockedValue { $0.callCount } }
 
-    func set(_ change: (inout Knobs) -> Void) { state.withLock { change(&$0.knobs) } }
+    func set(_ change: (inout Knobs) -> Void) { state.withLockedValue { change(&$0.knobs) } }
 
     /// Makes every call wait until ``open()``.
-    func close() { state.withLock { $0.gate = [] } }
+    func close() { state.withLockedValue { $0.gate = [] } }
 
     /// Lets waiting calls through.
     func open() {
-        let waiting = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let waiting = state.withLockedValue { state -> [CheckedContinuation<Void, Never>] in
             defer { state.gate = nil }
             return state.gate ?? []
         }
@@ -101,12 +102,12 @@ final class CountingUpstream: CatalogUpstream {
     }
 
     private func enter() async throws -> Knobs {
-        let current = state.withLock { state -> Knobs in
+        let current = state.withLockedValue { state -> Knobs in
             state.callCount += 1
             return state.knobs
         }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let mustWait = state.withLock { state -> Bool in
+            let mustWait = state.withLockedValue { state -> Bool in
                 if state.gate != nil { state.gate!.append(continuation); return true }
                 return false
             }
@@ -146,19 +147,19 @@ final class CountingUpstream: CatalogUpstream {
 
 /// Collects what arrives on an update stream.
 final class UpdateCollector: Sendable {
-    private let received = Locked<[CacheUpdate]>([])
+    private let received = NIOLockedValueBox<[CacheUpdate]>([])
     private let task: Task<Void, Never>
 
     init(_ stream: AsyncStream<CacheUpdate>) {
         let received = self.received
         task = Task {
-            for await update in stream { received.withLock { $0.append(update) } }
+            for await update in stream { received.withLockedValue { $0.append(update) } }
         }
     }
 
     deinit { task.cancel() }
 
-    var updates: [CacheUpdate] { received.withLock { $0 } }
+    var updates: [CacheUpdate] { received.withLockedValue { $0 } }
 
     var contentUpdates: [(CacheKey, CatalogContent, ContentChanges)] {
         updates.compactMap { update in

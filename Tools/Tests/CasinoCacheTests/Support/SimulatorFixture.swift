@@ -4,6 +4,7 @@ import CasinoCacheTesting
 import CatalogPipeline
 import CatalogServer
 import Foundation
+import NIOConcurrencyHelpers
 
 /// A simulator serving a synthetic recording on a loopback port, and the catalogue the pipeline
 /// built from that same recording (what an app would have bundled).
@@ -64,13 +65,13 @@ struct SimulatorFixture {
         let catalog: Catalog
         let bundle: URL
 
-        private static let built = Locked<[String: Template]>([:])
+        private static let built = NIOLockedValueBox<[String: Template]>([:])
         private static let root = FileManager.default.temporaryDirectory
             .appendingPathComponent("cache-tests-simulator-\(UUID().uuidString)")
 
         /// The template of this size, built on first use (under the lock: one build, others wait).
         static func make(games: Int, categories: Int) throws -> Template {
-            try built.withLock { built in
+            try built.withLockedValue { built in
                 let name = "\(games)x\(categories)"
                 if let template = built[name] { return template }
                 if built.isEmpty { atexit { try? FileManager.default.removeItem(at: Template.root) } }

@@ -1,12 +1,13 @@
 @_spi(Internals) import CasinoCatalog
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Counts a fetch's requests, retries and bytes for its summary, and shows them on a
 /// ``ProgressLine`` when that is enabled.
 ///
 /// Shared by the concurrent requests of one fetch.
 final class FetchProgress: Sendable {
-    private let counts = Locked(FetchSummary())
+    private let counts = NIOLockedValueBox(FetchSummary())
     private let line: ProgressLine
 
     init(isLineEnabled: Bool) {
@@ -41,7 +42,7 @@ final class FetchProgress: Sendable {
 
     /// The counts so far.
     var summary: FetchSummary {
-        counts.withLock { $0 }
+        counts.withLockedValue { $0 }
     }
 
     /// Ends the progress line, if one was drawn.
@@ -52,7 +53,7 @@ final class FetchProgress: Sendable {
     /// Applies `change` and returns the line's detail text for the new counts.
     @discardableResult
     private func count(_ change: (inout FetchSummary) -> Void) -> String {
-        counts.withLock { counts in
+        counts.withLockedValue { counts in
             change(&counts)
             return "\(counts.retries) retries, \(counts.notModified) not modified, "
                 + FetchSummary.format(bytes: counts.bytesReceived)

@@ -42,67 +42,46 @@ struct RequestExecutor: Sendable {
         case fatal(String, code: PipelineError.Code)
     }
 
-    /// Fetches `job`, retrying what is worth retrying.
+    /// Fetches `job`, retrying what is worth retrying (``RetryLoop``).
     ///
     /// - Throws: ``PipelineError`` naming the request, the last problem and the attempts made.
     func perform(_ job: FetchJob) async throws(PipelineError) -> FetchedResponse {
         let url = job.request.url(relativeTo: configuration.baseURL)
-        let policy = configuration.retry
         var etag = previous.etag(for: job)
-        var failures = 0
-        while true {
-            guard !Task.isCancelled else { throw failure(job, url, "cancelled", code: .cancelled, attempts: failures) }
-            guard NIODeadline.now() < deadline else {
-                throw failure(
-                    job, url, "the fetch ran past its deadline of \(configuration.deadline)", code: .deadlineExceeded,
-                    attempts: failures)
-            }
+        let loop = RetryLoop(policy: configuration.retry, deadline: deadline)
+        let outcome = await loop.run { failures -> RetryLoop.Attempt<FetchedResponse> in
             progress.sent(isRetry: failures > 0)
-            let problem: String
-            let code: PipelineError.Code
-            var retryAfter: Duration?
             switch await attempt(url: url, etag: etag) {
             case .body(let data, let responseETag):
                 switch ResponseCheck.content(of: data, for: job) {
                 case .success(let content):
                     progress.complete(notModified: false)
-                    return FetchedResponse(job: job, body: data, etag: responseETag, content: content)
+                    return .success(FetchedResponse(job: job, body: data, etag: responseETag, content: content))
                 case .failure(let reason):
-                    (problem, code) = ("the body is not a collection envelope: \(reason.text)", .malformedInput)
+                    return .retryable(
+                        "the body is not a collection envelope: \(reason.text)", code: .malformedInput, retryAfter: nil)
                 }
             case .notModified(let responseETag):
                 guard let sent = etag else {
-                    throw failure(
-                        job, url, "HTTP 304 Not Modified to a request without If-None-Match", code: .httpStatus,
-                        attempts: failures + 1)
+                    return .fatal("HTTP 304 Not Modified to a request without If-None-Match", code: .httpStatus)
                 }
                 if let data = previous.body(for: job),
                     case .success(let content) = ResponseCheck.content(of: data, for: job)
                 {
                     progress.complete(notModified: true)
-                    return FetchedResponse(job: job, body: data, etag: responseETag ?? sent, content: content)
+                    return .success(FetchedResponse(job: job, body: data, etag: responseETag ?? sent, content: content))
                 }
                 logger.debug(
                     "previous response missing or unreadable; fetching it again without If-None-Match",
                     metadata: ["fetch.url": "\(url.absoluteString)"])
                 etag = nil
-                continue
-            case .retryable(let reason, let reasonCode, let wait):
-                (problem, code, retryAfter) = (reason, reasonCode, wait)
-            case .fatal(let reason, let reasonCode):
-                throw failure(job, url, reason, code: reasonCode, attempts: failures + 1)
+                return .again
+            case .retryable(let reason, let code, let wait):
+                return .retryable(reason, code: code, retryAfter: wait)
+            case .fatal(let reason, let code):
+                return .fatal(reason, code: code)
             }
-            failures += 1
-            guard failures < policy.attempts else {
-                throw failure(job, url, problem, code: code, attempts: failures)
-            }
-            let wait = policy.delay(afterFailures: failures, retryAfter: retryAfter)
-            guard NIODeadline.now() + TimeAmount(wait) < deadline else {
-                throw failure(
-                    job, url,
-                    "\(problem); no time left before the fetch's deadline of \(configuration.deadline) to retry",
-                    code: .deadlineExceeded, attempts: failures)
-            }
+        } willRetry: { problem, failures, wait in
             logger.debug(
                 "retrying",
                 metadata: [
@@ -110,11 +89,20 @@ struct RequestExecutor: Sendable {
                     "fetch.attempt": "\(failures + 1)",
                     "fetch.wait": "\(wait)",
                 ])
-            do {
-                try await Task.sleep(for: wait)
-            } catch {
-                throw failure(job, url, "cancelled", code: .cancelled, attempts: failures)
-            }
+        }
+        switch outcome {
+        case .success(let response):
+            return response
+        case .failure(let stop):
+            let problem =
+                switch stop.reason {
+                case .cancelled: "cancelled"
+                case .pastDeadline: "the fetch ran past its deadline of \(configuration.deadline)"
+                case .noTimeToRetry:
+                    "\(stop.problem); no time left before the fetch's deadline of \(configuration.deadline) to retry"
+                case .fatal, .attemptsExhausted: stop.problem
+                }
+            throw failure(job, url, problem, code: stop.code, attempts: stop.attempts)
         }
     }
 

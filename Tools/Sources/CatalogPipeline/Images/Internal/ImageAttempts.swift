@@ -2,8 +2,10 @@ import AsyncHTTPClient
 @_spi(Internals) import CasinoCatalog
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
+import ProviderAPI
 
 /// Fetches one image to completion: the URL and every redirect checked against the allow list,
 /// the body capped, retries with the fetch's policy within its deadline.
@@ -11,7 +13,7 @@ struct ImageAttempts: Sendable {
     let client: HTTPClient
     let configuration: ImageFetcher.Configuration
     let deadline: NIODeadline
-    let counts: Locked<ImageFetchSummary>
+    let counts: NIOLockedValueBox<ImageFetchSummary>
     let logger: Logger
 
     /// The reason of a fetch ended by cancellation.
@@ -34,7 +36,8 @@ struct ImageAttempts: Sendable {
         case fatal(String)
     }
 
-    /// Fetches `url`, conditionally when `previous` holds its entry and body.
+    /// Fetches `url`, conditionally when `previous` holds its entry and body, retrying what is worth
+    /// retrying (``RetryLoop``).
     func fetch(_ url: String, previous: (entry: RecordedImages.Entry, data: Data)?) async -> Outcome {
         guard let original = URL(string: url), original.scheme?.lowercased() == "https", let host = original.host else {
             return .failed("refused: not an https URL, never requested")
@@ -44,59 +47,56 @@ struct ImageAttempts: Sendable {
         }
         var target = rewritten(original)
         var redirects = 0
-        var failures = 0
         let etag = previous?.entry.etag
-        while true {
-            guard !Task.isCancelled else { return .failed(Self.cancelledReason) }
-            guard NIODeadline.now() < deadline else {
-                return .failed("the image fetch ran past its deadline of \(configuration.deadline)")
-            }
-            counts.withLock {
+        let loop = RetryLoop(policy: configuration.retry, deadline: deadline)
+        let outcome = await loop.run { failures -> RetryLoop.Attempt<Outcome> in
+            counts.withLockedValue {
                 $0.requests += 1
                 if failures > 0 { $0.retries += 1 }
             }
-            let problem: String
-            var retryAfter: Duration?
             switch await attempt(target, etag: redirects == 0 ? etag : nil) {
             case .body(let data, let responseETag, let contentType):
                 let entry = RecordedImages.Entry(
-                    file: FileNaming.hexSHA256(data), etag: responseETag, contentType: contentType.map { String($0.prefix(200)) })
-                return .body(data, entry, notModified: false)
+                    file: FileNaming.hexSHA256(data), etag: responseETag,
+                    contentType: contentType.map { String($0.prefix(200)) })
+                return .success(.body(data, entry, notModified: false))
             case .notModified(let responseETag):
                 guard let previous, etag != nil, redirects == 0 else {
-                    return .failed("HTTP 304 Not Modified to a request without If-None-Match")
+                    return .fatal("HTTP 304 Not Modified to a request without If-None-Match")
                 }
                 var entry = previous.entry
                 entry.etag = responseETag ?? previous.entry.etag
-                return .body(previous.data, entry, notModified: true)
+                return .success(.body(previous.data, entry, notModified: true))
             case .redirect(let location):
                 redirects += 1
                 guard redirects <= configuration.maxRedirects else {
-                    return .failed("refused: more than \(configuration.maxRedirects) redirects")
+                    return .fatal("refused: more than \(configuration.maxRedirects) redirects")
                 }
                 switch follow(location, from: target) {
                 case .success(let next): target = next
-                case .failure(let refusal): return .failed(refusal.message)
+                case .failure(let refusal): return .fatal(refusal.message)
                 }
-                continue
+                return .again
             case .retryable(let reason, let wait):
-                (problem, retryAfter) = (reason, wait)
+                return .retryable(reason, retryAfter: wait)
             case .fatal(let reason):
-                return .failed(reason)
+                return .fatal(reason)
             }
-            failures += 1
-            guard failures < configuration.retry.attempts else {
-                return .failed("\(problem) (\(failures) attempts)")
-            }
-            let wait = configuration.retry.delay(afterFailures: failures, retryAfter: retryAfter)
-            guard NIODeadline.now() + TimeAmount(wait) < deadline else {
-                return .failed("\(problem); no time left before the deadline of \(configuration.deadline) to retry")
-            }
+        } willRetry: { problem, _, _ in
             logger.debug("retrying image", metadata: ["images.url": "\(url)", "images.problem": "\(problem)"])
-            do {
-                try await Task.sleep(for: wait)
-            } catch {
-                return .failed(Self.cancelledReason)
+        }
+        switch outcome {
+        case .success(let answer):
+            return answer
+        case .failure(let stop):
+            switch stop.reason {
+            case .cancelled: return .failed(Self.cancelledReason)
+            case .pastDeadline: return .failed("the image fetch ran past its deadline of \(configuration.deadline)")
+            case .fatal: return .failed(stop.problem)
+            case .attemptsExhausted: return .failed("\(stop.problem) (\(stop.attempts) attempts)")
+            case .noTimeToRetry:
+                let limit = configuration.deadline
+                return .failed("\(stop.problem); no time left before the deadline of \(limit) to retry")
             }
         }
     }
@@ -169,7 +169,7 @@ struct ImageAttempts: Sendable {
             }
             do {
                 let buffer = try await response.body.collect(upTo: cap)
-                counts.withLock { $0.bytesReceived += buffer.readableBytes }
+                counts.withLockedValue { $0.bytesReceived += buffer.readableBytes }
                 return .body(
                     Data(buffer.readableBytesView), etag: response.headers.first(name: "ETag"),
                     contentType: response.headers.first(name: "Content-Type"))

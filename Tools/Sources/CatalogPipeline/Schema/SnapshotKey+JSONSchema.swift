@@ -1,3 +1,5 @@
+@_spi(ContractRules) import CasinoCatalog
+
 extension SnapshotKey: JSONSchemaDescribable {
     /// `edition/categories`, or `edition/games/<percent-escaped category id>/<offset>`.
     ///

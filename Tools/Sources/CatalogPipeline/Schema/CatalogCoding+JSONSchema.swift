@@ -1,3 +1,5 @@
+import CasinoCatalog
+
 extension CatalogCoding {
     /// A `Date` as ``encoder()`` writes it (`.iso8601`): RFC 3339 in UTC, whole seconds, `Z`.
     ///

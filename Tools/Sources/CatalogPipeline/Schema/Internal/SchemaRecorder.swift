@@ -1,3 +1,4 @@
+import CasinoCatalog
 import Foundation
 
 /// Records the JSON Schema of a `Decodable` type by running its own `init(from:)` against a decoder

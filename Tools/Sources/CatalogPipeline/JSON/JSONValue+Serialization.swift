@@ -1,28 +1,6 @@
-/// A JSON value, for building JSON Schema documents and writing them deterministically.
-///
-/// Only what a schema needs: no floating-point numbers (every bound in the contract is an integer).
-/// Objects are written with their keys sorted, so equal values give equal bytes on every platform.
-enum JSONValue: Sendable, Hashable {
-    case null
-    case bool(Bool)
-    case integer(Int)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
-    /// The value of `key` when this is an object.
-    subscript(key: String) -> JSONValue? {
-        guard case .object(let members) = self else { return nil }
-        return members[key]
-    }
-
-    /// The members when this is an object.
-    var members: [String: JSONValue]? {
-        guard case .object(let members) = self else { return nil }
-        return members
-    }
-
-    /// Pretty-printed UTF-8 JSON: two-space indentation, keys sorted by their UTF-8 bytes, a final newline.
+extension JSONValue {
+    /// Pretty-printed UTF-8 JSON: two-space indentation, keys sorted by their UTF-8 bytes, a final
+    /// newline. The same value gives the same bytes on every platform (the contract schema's file).
     func serialized() -> [UInt8] {
         var output: [UInt8] = []
         write(to: &output, indent: 0)
@@ -38,6 +16,9 @@ enum JSONValue: Sendable, Hashable {
             output += (value ? "true" : "false").utf8
         case .integer(let value):
             output += String(value).utf8
+        case .number(let value):
+            // JSON has no NaN or infinity.
+            output += (value.isFinite ? text ?? "null" : "null").utf8
         case .string(let value):
             Self.writeString(value, to: &output)
         case .array(let elements):
@@ -92,17 +73,5 @@ enum JSONValue: Sendable, Hashable {
             }
         }
         output.append(UInt8(ascii: "\""))
-    }
-}
-
-extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
-    ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
-{
-    init(stringLiteral value: String) { self = .string(value) }
-    init(integerLiteral value: Int) { self = .integer(value) }
-    init(booleanLiteral value: Bool) { self = .bool(value) }
-    init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-    init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self = .object(Dictionary(uniqueKeysWithValues: elements))
     }
 }

@@ -1,15 +1,14 @@
 #if canImport(Darwin)
-public import Darwin
+package import Darwin
 #elseif canImport(Glibc)
-public import Glibc
+package import Glibc
 #elseif canImport(Musl)
-public import Musl
+package import Musl
 #endif
 
 /// A value guarded by an OS lock: `os_unfair_lock` on Apple platforms, `pthread_mutex_t` elsewhere.
-/// The one locked box of the project (runtime, pipeline, simulator and tests); SPI `Internals`
-/// because it lives in the one module they all import, and inlinable so the memory tier's hit path
-/// is specialized across the module boundary.
+/// The app-side modules' one locked box (the tools use swift-nio's `NIOLockedValueBox`); inlinable
+/// so the memory tier's hit path is specialized across the module boundary.
 ///
 /// `Synchronization.Mutex` needs iOS 18/macOS 15 and the runtime must run on iOS 16/macOS 13, so
 /// this is the same idea built on the OS primitive (as swift-nio's `NIOLock`). It sits on the
@@ -18,7 +17,7 @@ public import Musl
 /// The state lives behind a pointer rather than in a stored property, so an access is not checked
 /// for exclusivity at run time (the lock already makes it exclusive); on the cache's hit path that
 /// check cost as much as the lock.
-@_spi(Internals) public final class Locked<State>: @unchecked Sendable {
+package final class Locked<State>: @unchecked Sendable {
     // @unchecked: every access to `state` happens inside `withLock`, under `lock`.
     @usableFromInline let state: UnsafeMutablePointer<State>
     #if canImport(Darwin)
@@ -27,7 +26,7 @@ public import Musl
     @usableFromInline let lock: UnsafeMutablePointer<pthread_mutex_t>
     #endif
 
-    public init(_ state: State) {
+    package init(_ state: State) {
         self.state = .allocate(capacity: 1)
         self.state.initialize(to: state)
         lock = .allocate(capacity: 1)
@@ -51,7 +50,7 @@ public import Musl
 
     /// Runs `body` with exclusive access to the state.
     @inlinable
-    public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         #if canImport(Darwin)
         os_unfair_lock_lock(lock)
         defer { os_unfair_lock_unlock(lock) }

@@ -1,3 +1,5 @@
+import CasinoCatalog
+
 /// A type whose wire form its decoding does not show, and which therefore gives its own JSON Schema.
 ///
 /// The contract schema is recorded from each type's `init(from:)` (``SnapshotContractSchema``). That

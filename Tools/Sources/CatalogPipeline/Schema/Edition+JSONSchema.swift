@@ -1,3 +1,5 @@
+@_spi(ContractRules) import CasinoCatalog
+
 extension Edition: JSONSchemaDescribable {
     /// `language-platform`: the language tag ``isLanguageTag(_:)`` accepts, a `-`, and a ``Platform``.
     static var jsonSchema: JSONValue {

@@ -1,3 +1,5 @@
+import CasinoCatalog
+
 /// An object's schema between recording and writing: its properties as a type's decoding asked for
 /// them, and the place where the contract's rules are added to them.
 struct ObjectSchema {

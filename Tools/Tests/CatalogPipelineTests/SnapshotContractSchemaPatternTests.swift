@@ -1,5 +1,6 @@
 import CasinoCacheTesting
 import CasinoCatalog
+import CatalogPipeline
 import Foundation
 import Testing
 

@@ -1,13 +1,14 @@
-public import Foundation
+package import Foundation
 
 /// SHA-256 (FIPS 180-4) in plain Swift, for the runtime: content hashes of cached entries (what
 /// the bulk validation sends) and the check of over-the-air snapshot files.
 ///
 /// The runtime depends on nothing but Foundation, zlib and swift-log, and neither Foundation on
-/// Linux nor zlib has a SHA-256; the pipeline uses swift-crypto, and a test holds this one to it.
-@_spi(Internals) public enum SHA256Digest {
+/// Linux nor zlib has a SHA-256; the tools use swift-crypto, and a test holds this one to it
+/// (CryptoKit on Apple platforms).
+package enum SHA256Digest {
     /// The 32-byte digest of `data`.
-    public static func hash(_ data: Data) -> [UInt8] {
+    package static func hash(_ data: Data) -> [UInt8] {
         var state = initialState
         let length = data.count
         data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
@@ -21,7 +22,9 @@ public import Foundation
             tail.append(0x80)
             while tail.count % 64 != 56 { tail.append(0) }
             let bits = UInt64(length) &* 8
-            for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
+            }
             tail.withUnsafeBytes { padded in
                 var start = 0
                 while start < padded.count {
@@ -42,7 +45,7 @@ public import Foundation
     }
 
     /// The digest of `data` as 64 lowercase hex digits.
-    public static func hex(_ data: Data) -> String {
+    package static func hex(_ data: Data) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(64)
@@ -84,8 +87,14 @@ public import Foundation
                 let sigma1 = rotate(late, 17) ^ rotate(late, 19) ^ (late >> 10)
                 schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
             }
-            var a = state[0], b = state[1], c = state[2], d = state[3]
-            var e = state[4], f = state[5], g = state[6], h = state[7]
+            var a = state[0]
+            var b = state[1]
+            var c = state[2]
+            var d = state[3]
+            var e = state[4]
+            var f = state[5]
+            var g = state[6]
+            var h = state[7]
             for index in 0..<64 {
                 let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
                 let choice = (e & f) ^ (~e & g)

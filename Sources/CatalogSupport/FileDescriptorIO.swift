@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 #if canImport(Darwin)
 import Darwin
@@ -8,21 +8,20 @@ import Glibc
 import Musl
 #endif
 
-/// Whole-file reads and writes on descriptors, for the runtime's file tiers and the pipeline's
-/// staging: one buffer of the file's known size, one `read(2)` or `write(2)` for a small file, and no
-/// `fsync` (Foundation's `Data.write` calls `fsync` on Linux, which cost more than the rest of a
-/// cache write or a snapshot's staging). SPI `Internals`: it lives here only because this is the one
-/// module the runtime and the pipeline both import.
-@_spi(Internals) public enum FileDescriptorIO {
+/// Whole-file reads and writes on descriptors, for the runtime's file tiers and the bundle reader:
+/// one buffer of the file's known size, one `read(2)` or `write(2)` for a small file, and no `fsync`
+/// unless asked (Foundation's `Data.write` calls `fsync` on Linux, which cost more than the rest of
+/// a cache write).
+package enum FileDescriptorIO {
     /// What `read(2)` gave back.
-    @_spi(Internals) public struct ReadOutcome {
-        @_spi(Internals) public var data: Data
+    package struct ReadOutcome {
+        package var data: Data
         /// The `errno` of a failed read, or 0.
-        @_spi(Internals) public var error: Int32
+        package var error: Int32
     }
 
     /// Up to `count` bytes from `descriptor`; fewer when the file ends first.
-    @_spi(Internals) public static func read(_ descriptor: Int32, count: Int) -> ReadOutcome {
+    package static func read(_ descriptor: Int32, count: Int) -> ReadOutcome {
         var data = Data(count: count)
         var filled = 0
         var error: Int32 = 0
@@ -51,7 +50,7 @@ import Musl
     ///   (`fsync`; `F_FULLFSYNC` on Apple platforms, where `fsync` leaves it in the drive's cache):
     ///   for files whose loss loses what a user did. `false` by default.
     /// - Returns: 0, or the `errno` of the failed `open`, `write`, `fsync` or `close`.
-    @_spi(Internals) public static func createFile(
+    package static func createFile(
         atPath path: String, contents data: Data, permissions: mode_t = 0o644, synchronizes: Bool = false
     ) -> Int32 {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, permissions)
@@ -81,7 +80,7 @@ import Musl
     /// Flushes `descriptor`'s data (a file's, or a directory's entries) to the disk.
     ///
     /// - Returns: 0, or -1 with `errno` set.
-    @_spi(Internals) public static func synchronize(_ descriptor: Int32) -> Int32 {
+    package static func synchronize(_ descriptor: Int32) -> Int32 {
         #if canImport(Darwin)
         if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
         #endif

@@ -1,3 +1,5 @@
+import CasinoCatalog
+
 /// The rules of the contract that a JSON Schema can state, added to the schemas recorded from the
 /// types. Each mirrors a Swift check and is built from its constants; a comment names what is left
 /// to Swift where the schema can only approximate it (always by accepting more, never less).
@@ -88,7 +90,8 @@ extension SnapshotContractSchema {
                     "url": .definition("HTTPSURL"),
                     "path": .keywords([
                         "pattern": .string(
-                            "^\(Manifest.Image.directoryName)/\(hexDigest)\\.(\(ImageMediaType.allCases.map(\.fileExtension).joined(separator: "|")))$")
+                            "^\(Manifest.Image.directoryName)/\(hexDigest)\\.(\(ImageMediaType.allCases.map(\.fileExtension).joined(separator: "|")))$"
+                        )
                     ]),
                     "bytes": range(1...limits.maxImageBytes),
                     "sha256": .keywords(["pattern": .string("^\(hexDigest)$")]),
@@ -125,7 +128,8 @@ extension SnapshotContractSchema {
                 "type": "string", "pattern": "^[A-Z]{2}(-[A-Z0-9]{1,3})?$",  // CatalogRules.isTerritoryCode
             ],
             "ContentHash": [
-                "description": "sha256: and the lowercase hex SHA-256 of a payload's canonical JSON (RFC 8785, NFC text).",
+                "description":
+                    "sha256: and the lowercase hex SHA-256 of a payload's canonical JSON (RFC 8785, NFC text).",
                 "type": "string", "pattern": .string("^\(CatalogRules.contentHashPrefix)\(hexDigest)$"),
             ],
             "SnapshotPath": [
