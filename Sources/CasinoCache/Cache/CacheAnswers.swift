@@ -2,8 +2,9 @@
 import Foundation
 
 /// The one path by which content leaves the cache: every ``CacheResult`` a read returns is built by
-/// ``result(_:tier:state:now:extract:)``, and every update on the stream is sent by
-/// ``publish(_:)``. A rule that applies to everything an app is shown belongs here.
+/// ``result(_:tier:state:now:extract:)``, every other value handed to the app (a change's outcome)
+/// by ``value(of:_:)``, and every update on the stream is sent by ``publish(_:)``. A rule that applies
+/// to everything an app is shown belongs here.
 final class CacheAnswers: Sendable {
     /// When the bundled snapshot was generated: every answer's metadata carries it.
     let snapshotGeneratedAt: Date?
@@ -26,13 +27,19 @@ final class CacheAnswers: Sendable {
         let metadata = CacheMetadata(
             tier: tier, storedAt: entry.storedAt,
             age: max(now.timeIntervalSince(entry.storedAt), 0), snapshotGeneratedAt: snapshotGeneratedAt)
-        let value = extract(entry.content)
+        let value = value(of: entry.content, extract)
         switch state {
         case .fresh: return .fresh(value, metadata)
         case .stale: return .stale(value, metadata)
         case .bundled: return .bundled(value, metadata)
         case .miss: return .miss
         }
+    }
+
+    /// The value an app is shown of `content`; `extract` picks it.
+    @inline(__always)
+    func value<Value>(of content: borrowing CatalogContent, _ extract: (CatalogContent) -> Value) -> Value {
+        extract(content)
     }
 
     /// Sends `update` to its subscribers; new content is counted in ``CacheStatistics/updatesEmitted``.

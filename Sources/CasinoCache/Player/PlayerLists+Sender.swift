@@ -98,7 +98,7 @@ extension PlayerLists {
             overlay.confirmed[key] = PlayerOverlay.Confirmed(entry: truth, isVerified: answer != nil, settled: old.settled + 1)
             let previous = PlayerOverlay.composed(key, confirmed: old.entry, pending: oldPending)
             let shown = PlayerOverlay.composed(key, confirmed: truth, pending: pending)
-            let waiter = overlay.settle(mutation.id, with: .success(.applied(Self.page(truth.content))))
+            let waiter = overlay.settle(mutation.id, with: .success(.applied(tiers.answers.value(of: truth.content, CatalogCache.gamesPage))))
             return (shown, previous, pending, waiter)
         }
         guard let (shown, previous, pending, waiter) = settled else { return }

@@ -233,9 +233,4 @@ final class PlayerLists: Sendable {
     static func isUnauthorized(_ error: CacheError) -> Bool {
         (error.cause as? UpstreamError)?.code == .unauthorized
     }
-
-    static func page(_ content: CatalogContent) -> GamesPage {
-        if case .gamesPage(let page) = content { return page }
-        return GamesPage(categoryId: "", offset: 0, limit: 0, total: 0, items: [])
-    }
 }
