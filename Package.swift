@@ -58,8 +58,11 @@ let package = Package(
         .testTarget(name: "CatalogSupportTests", dependencies: ["CatalogSupport"]),
         .testTarget(name: "GzipTests", dependencies: ["Gzip", "CasinoCacheTesting"]),
         .testTarget(name: "ProviderAPITests", dependencies: ["ProviderAPI", "CasinoCatalog"]),
-        .testTarget(name: "CasinoCacheTestingTests", dependencies: ["CasinoCacheTesting", "CasinoCache", "CasinoCatalog"]),
-        .testTarget(name: "CasinoCacheTests", dependencies: ["CasinoCache", "CasinoCacheTesting", "CasinoCatalog", "CatalogSupport"]),
+        .testTarget(
+            name: "CasinoCacheTestingTests", dependencies: ["CasinoCacheTesting", "CasinoCache", "CasinoCatalog"]),
+        .testTarget(
+            name: "CasinoCacheTests",
+            dependencies: ["CasinoCache", "CasinoCacheTesting", "CasinoCatalog", "CatalogSupport"]),
     ]
 )
 

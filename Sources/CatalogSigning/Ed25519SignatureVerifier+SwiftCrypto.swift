@@ -7,7 +7,8 @@ extension Ed25519SignatureVerifier.Backend {
     public static let swiftCrypto = Ed25519SignatureVerifier.Backend(
         isValidKey: { (try? Curve25519.Signing.PublicKey(rawRepresentation: $0)) != nil },
         isValidSignature: { signature, message, key in
-            (try? Curve25519.Signing.PublicKey(rawRepresentation: key))?.isValidSignature(signature, for: message) ?? false
+            (try? Curve25519.Signing.PublicKey(rawRepresentation: key))?.isValidSignature(signature, for: message)
+                ?? false
         })
 }
 
@@ -16,7 +17,9 @@ extension Ed25519SignatureVerifier.Backend {
 // over swift-crypto: a Linux app adds the `CatalogSigning` product and writes what an iOS app writes.
 extension Ed25519SignatureVerifier {
     /// A verifier over swift-crypto for the key's 32 raw bytes.
-    public init(publicKey: Data) throws(SnapshotUpdateError) { try self.init(publicKey: publicKey, backend: .swiftCrypto) }
+    public init(publicKey: Data) throws(SnapshotUpdateError) {
+        try self.init(publicKey: publicKey, backend: .swiftCrypto)
+    }
 
     /// A verifier over swift-crypto for the key as `catalog keygen` prints it.
     public init(base64PublicKey: String) throws(SnapshotUpdateError) {

@@ -27,7 +27,8 @@ import Testing
     static func text(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     static let images: [(bytes: [UInt8], type: ImageMediaType)] = [
-        (png, .png), (jpeg, .jpeg), (gif, .gif), (webp(), .webp), (webp(chunk: "VP8 "), .webp), (webp(chunk: "VP8X"), .webp),
+        (png, .png), (jpeg, .jpeg), (gif, .gif), (webp(), .webp), (webp(chunk: "VP8 "), .webp),
+        (webp(chunk: "VP8X"), .webp),
     ]
 
     static let refusals: [(bytes: [UInt8], code: String)] = [

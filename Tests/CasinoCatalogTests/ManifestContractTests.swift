@@ -9,7 +9,8 @@ import Testing
     static func manifest(files: [Manifest.Entry]) -> Manifest {
         Manifest(
             generator: .init(name: "catalog", version: "test"), generatedAt: Date(timeIntervalSince1970: 0),
-            source: "test", contentHash: Manifest.contentHash(of: files, images: nil), pageSize: 10, defaultEdition: edition,
+            source: "test", contentHash: Manifest.contentHash(of: files, images: nil), pageSize: 10,
+            defaultEdition: edition,
             editions: [edition], files: files)
     }
 

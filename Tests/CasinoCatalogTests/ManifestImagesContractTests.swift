@@ -60,14 +60,17 @@ import Testing
     @Test func capsTheCountThePerImageBytesAndTheTotal() {
         var limits = SnapshotLimits.default
         limits.maxImageCount = 1
-        #expect(Self.violations([Self.image(), Self.image("https://static.example.com/2.jpg")], limits: limits).map(\.path) == ["images"])
+        #expect(
+            Self.violations([Self.image(), Self.image("https://static.example.com/2.jpg")], limits: limits).map(\.path)
+                == ["images"])
         limits = .default
         limits.maxImageBytes = 100
         #expect(Self.violations([Self.image()], limits: limits).map(\.path) == ["images[0].bytes"])
         limits = .default
         limits.maxImageTotalBytes = 700
         // Two URLs of one file count once (400 bytes); a second file (400 more) is over 700
-        #expect(Self.violations([Self.image(), Self.image("https://static.example.com/2.jpg")], limits: limits).isEmpty)
+        #expect(
+            Self.violations([Self.image(), Self.image("https://static.example.com/2.jpg")], limits: limits).isEmpty)
         let two = [Self.image(), Self.image("https://static.example.com/2.jpg", sha256: Self.other)]
         #expect(Self.violations(two, limits: limits).map(\.path) == ["images"])
     }

@@ -17,7 +17,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (Int.max, 10, 1), (1 << 62, 1 << 62, (1 << 62) + 1), (Int.max - 5, 10, Int.max), (-10, 10, 30), (0, Int.max, 30),
+        (Int.max, 10, 1), (1 << 62, 1 << 62, (1 << 62) + 1), (Int.max - 5, 10, Int.max), (-10, 10, 30),
+        (0, Int.max, 30),
         (Int.min, 10, 30), (10, 10, Int.min),
     ])
     func reportsPageNumbersAtTheEdgesOfIntInsteadOfTrapping(offset: Int, limit: Int, total: Int) {

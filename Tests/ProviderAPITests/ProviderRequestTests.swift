@@ -1,7 +1,8 @@
 import CasinoCatalog
 import Foundation
-@testable import ProviderAPI
 import Testing
+
+@testable import ProviderAPI
 
 @Suite struct ProviderRequestTests {
     let edition = try! Edition(id: "en-iPhone")
@@ -16,7 +17,8 @@ import Testing
             ProviderRequest.gamesPage(edition, categoryId: "VIDEOSLOTS", offset: 10, limit: 10).url(relativeTo: base)
                 .absoluteString
                 == "https://api.example.com/prod/v1/casino/games?language=en&platform=iPhone"
-                + "&pagination=offset=10,limit=10&expand=vendor&filter=categories(id=VIDEOSLOTS)&sortedField=popularity")
+                + "&pagination=offset=10,limit=10&expand=vendor&filter=categories(id=VIDEOSLOTS)&sortedField=popularity"
+        )
     }
 
     @Test(arguments: ["VIDEOSLOTS", "a&b=c", "x)y", "../../etc/passwd", "🎰 Slots", "100%", "a,b(c)"])
@@ -35,10 +37,25 @@ import Testing
 
     @Test(arguments: [
         ("/v1/casino/games", ["language": "en", "platform": "iPhone", "pagination": "offset=0,limit=10"]),
-        ("/v1/casino/games", ["language": "en", "platform": "iPhone", "filter": "categories(id=X)", "pagination": "offset=-1,limit=10"]),
+        (
+            "/v1/casino/games",
+            ["language": "en", "platform": "iPhone", "filter": "categories(id=X)", "pagination": "offset=-1,limit=10"]
+        ),
         // `offset + limit` would overflow in whoever serves it (the simulator trapped on this).
-        ("/v1/casino/games", ["language": "en", "platform": "iPhone", "filter": "categories(id=X)", "pagination": "offset=9223372036854775807,limit=10"]),
-        ("/v1/casino/games", ["language": "en", "platform": "iPhone", "filter": "categories(id=X)", "pagination": "offset=0,limit=9223372036854775807"]),
+        (
+            "/v1/casino/games",
+            [
+                "language": "en", "platform": "iPhone", "filter": "categories(id=X)",
+                "pagination": "offset=9223372036854775807,limit=10",
+            ]
+        ),
+        (
+            "/v1/casino/games",
+            [
+                "language": "en", "platform": "iPhone", "filter": "categories(id=X)",
+                "pagination": "offset=0,limit=9223372036854775807",
+            ]
+        ),
         ("/v1/casino/games", ["language": "en", "platform": "Windows", "filter": "categories(id=X)"]),
         ("/v1/casino/other", ["language": "en", "platform": "iPhone"]),
         ("/v1/casino/categories", ["platform": "iPhone"]),

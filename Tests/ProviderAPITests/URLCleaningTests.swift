@@ -13,13 +13,17 @@ import Testing
         #expect(URLCleaning.https(text) == expected)
     }
 
-    @Test(arguments: ["http://a.example.com/x", "/relative/x.jpg", "javascript:alert(1)", "", "https://", "//", "https://a.example.com:0/x"])
+    @Test(arguments: [
+        "http://a.example.com/x", "/relative/x.jpg", "javascript:alert(1)", "", "https://", "//",
+        "https://a.example.com:0/x",
+    ])
     func refusesWhatCannotBeMadeHTTPS(text: String) {
         #expect(URLCleaning.https(text) == nil)
     }
 
     @Test func takesTheLastPathComponentOfALinkAsAName() {
-        #expect(URLCleaning.lastPathComponent("https://api.example.com/v1/casino/tags/Free%20Spins?x=1") == "Free Spins")
+        #expect(
+            URLCleaning.lastPathComponent("https://api.example.com/v1/casino/tags/Free%20Spins?x=1") == "Free Spins")
         #expect(URLCleaning.lastPathComponent("https://api.example.com/v1/casino/vendors/266/") == "266")
     }
 }

@@ -19,7 +19,8 @@ func keepFreedMemory() -> String {
     }
     // malloc.h is not part of the Glibc module: look mallopt up, with its two parameters' values.
     typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-    let trimThreshold: Int32 = -1, mmapThreshold: Int32 = -3  // M_TRIM_THRESHOLD, M_MMAP_THRESHOLD
+    let trimThreshold: Int32 = -1
+    let mmapThreshold: Int32 = -3  // M_TRIM_THRESHOLD, M_MMAP_THRESHOLD
     guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else {
         return "malloc: no mallopt; the default policy applies"
     }
@@ -117,7 +118,9 @@ func measurePair(
 }
 
 /// The async twin of ``measure(samples:warmup:batch:_:)``.
-nonisolated(nonsending) func measureAsync(samples: Int = 200, warmup: Int = 20, batch: Int = 1, _ body: () async throws -> Void) async rethrows
+nonisolated(nonsending) func measureAsync(
+    samples: Int = 200, warmup: Int = 20, batch: Int = 1, _ body: () async throws -> Void
+) async rethrows
     -> Samples
 {
     for _ in 0..<warmup { for _ in 0..<batch { try await body() } }
@@ -161,12 +164,15 @@ func format(_ nanoseconds: Double) -> String {
 func printTable(_ results: [Result]) {
     let header = ["operation", "size", "median", "p99", "floor", "floor median", "ratio"]
     let rows = results.map {
-        [$0.operation, $0.size, format($0.medianNanoseconds), format($0.p99Nanoseconds), $0.floor,
-         format($0.floorMedianNanoseconds), String(format: "%.2f×", $0.ratio)]
+        [
+            $0.operation, $0.size, format($0.medianNanoseconds), format($0.p99Nanoseconds), $0.floor,
+            format($0.floorMedianNanoseconds), String(format: "%.2f×", $0.ratio),
+        ]
     }
     let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max()! }
     func line(_ cells: [String]) -> String {
-        "| " + cells.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
+        "| "
+            + cells.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
             .joined(separator: " | ") + " |"
     }
     print(line(header))

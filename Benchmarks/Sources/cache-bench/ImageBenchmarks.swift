@@ -69,7 +69,8 @@ func imageBenchmarks(work: URL) throws -> [Result] {
     }
     results.append(
         Result(
-            operation: "bundled image first lookup (open, SHA-256, sniff)", size: "\(image.bytes) B \(image.mediaType.fileExtension)",
+            operation: "bundled image first lookup (open, SHA-256, sniff)",
+            size: "\(image.bytes) B \(image.mediaType.fileExtension)",
             medianNanoseconds: first.median, p99Nanoseconds: first.p99, floor: "read the file",
             floorMedianNanoseconds: firstFloor.median))
     if sink == 42 { print("") }
@@ -79,7 +80,8 @@ func imageBenchmarks(work: URL) throws -> [Result] {
 /// The bytes of every regular file under `directory`.
 private func bytes(in directory: URL) -> Int {
     var total = 0
-    let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])
+    let enumerator = FileManager.default.enumerator(
+        at: directory, includingPropertiesForKeys: [.fileSizeKey, .isRegularFileKey])
     while let url = enumerator?.nextObject() as? URL {
         let values = try? url.resourceValues(forKeys: [.fileSizeKey, .isRegularFileKey])
         if values?.isRegularFile == true { total += values?.fileSize ?? 0 }

@@ -84,9 +84,11 @@ func pipelineBenchmarks(work: URL) throws -> [Result] {
         results.append(
             Result(
                 operation: "normalize + snapshot (incl. validation)",
-                size: "\(games) games, \(records) records, \(manifest!.files.count) files, peak RSS \(peakKB / 1024) MiB",
+                size:
+                    "\(games) games, \(records) records, \(manifest!.files.count) files, peak RSS \(peakKB / 1024) MiB",
                 medianNanoseconds: median, p99Nanoseconds: pipeline.max()!,
-                floor: "decode \(format(decode)) + encode \(format(encode)) + gzip \(format(gzip)) + create files \(format(writeFiles))",
+                floor:
+                    "decode \(format(decode)) + encode \(format(encode)) + gzip \(format(gzip)) + create files \(format(writeFiles))",
                 floorMedianNanoseconds: floor))
 
         // The validator against sha256 + gunzip + decode of every file.
@@ -109,8 +111,10 @@ func pipelineBenchmarks(work: URL) throws -> [Result] {
         let validateFloor = nanoseconds(clock.now - floorStart)
         results.append(
             Result(
-                operation: "validate", size: "\(games) games, \(manifest!.files.count) files", medianNanoseconds: validate,
-                p99Nanoseconds: validate, floor: "sha256 + gunzip + decode every file", floorMedianNanoseconds: validateFloor))
+                operation: "validate", size: "\(games) games, \(manifest!.files.count) files",
+                medianNanoseconds: validate,
+                p99Nanoseconds: validate, floor: "sha256 + gunzip + decode every file",
+                floorMedianNanoseconds: validateFloor))
         stagePeaks[games] = stageMemory(games: games, recording: recording, work: work)
         try? FileManager.default.removeItem(at: recording)
         try? FileManager.default.removeItem(at: out)
@@ -119,9 +123,13 @@ func pipelineBenchmarks(work: URL) throws -> [Result] {
         print(String(format: "pipeline growth from 10k to 100k games: ×%.1f (linear would be ×10)", large / small))
     }
     if let small = stagePeaks[10_000], let large = stagePeaks[100_000], small.count == large.count {
-        let growth = zip(small, large).map { "\($0.stage) ×" + String(format: "%.2f", Double($1.mebibytes) / Double($0.mebibytes)) }
+        let growth = zip(small, large).map {
+            "\($0.stage) ×" + String(format: "%.2f", Double($1.mebibytes) / Double($0.mebibytes))
+        }
         let worst = large.map(\.mebibytes).max() ?? 0
-        print("stage peak memory growth from 10k to 100k games: \(growth.joined(separator: ", ")) (goal ≤ ×2); largest at 100k \(worst) MiB (goal ≤ 250)")
+        print(
+            "stage peak memory growth from 10k to 100k games: \(growth.joined(separator: ", ")) (goal ≤ ×2); largest at 100k \(worst) MiB (goal ≤ 250)"
+        )
     }
 
     // The XML reader on a 10,000-game feed against xmllint --stream --noout.
@@ -218,7 +226,9 @@ extension PipelineConfiguration {
 }
 
 /// `catalog snapshot --source` in process: normalizes `source` and streams it into `out`.
-func writeSnapshot(of source: some CatalogSource, _ configuration: PipelineConfiguration, to out: URL) throws
+func writeSnapshot(
+    of source: some CatalogSource, _ configuration: PipelineConfiguration, to out: URL
+) throws
     -> Manifest
 {
     var stream = try SnapshotWriter(limits: configuration.snapshotLimits, logger: benchLogger).stream(to: out)
@@ -232,10 +242,13 @@ func writeSnapshot(of source: some CatalogSource, _ configuration: PipelineConfi
 @discardableResult
 func stageMemory(games: Int, recording: URL, work: URL) -> [(stage: String, mebibytes: Int)] {
     let time = "/usr/bin/time"
-    guard let catalog = ProcessInfo.processInfo.environment["CATALOG"], FileManager.default.isExecutableFile(atPath: catalog),
+    guard let catalog = ProcessInfo.processInfo.environment["CATALOG"],
+        FileManager.default.isExecutableFile(atPath: catalog),
         FileManager.default.isExecutableFile(atPath: time)
     else {
-        print("per-stage peak memory skipped: needs /usr/bin/time (Debian: apt-get install time) and CATALOG=<path to a release catalog>")
+        print(
+            "per-stage peak memory skipped: needs /usr/bin/time (Debian: apt-get install time) and CATALOG=<path to a release catalog>"
+        )
         return []
     }
     let config = work.appendingPathComponent("stage-config-\(games).json")
@@ -247,8 +260,14 @@ func stageMemory(games: Int, recording: URL, work: URL) -> [(stage: String, mebi
     guard (try? Data(configuration.utf8).write(to: config)) != nil else { return [] }
     var peaks: [(stage: String, mebibytes: Int)] = []
     let stages: [(String, [String])] = [
-        ("normalize", ["normalize", "--quiet", "--source", recording.path, "--config", config.path, "--output", normalized.path]),
-        ("snapshot", ["snapshot", "--quiet", "--normalized", normalized.path, "--config", config.path, "--out", out.path]),
+        (
+            "normalize",
+            ["normalize", "--quiet", "--source", recording.path, "--config", config.path, "--output", normalized.path]
+        ),
+        (
+            "snapshot",
+            ["snapshot", "--quiet", "--normalized", normalized.path, "--config", config.path, "--out", out.path]
+        ),
         ("validate", ["validate", "--quiet", "--config", config.path, out.path]),
     ]
     var line = "\(games) games, every page, one process per stage (/usr/bin/time -v):"
@@ -263,7 +282,9 @@ func stageMemory(games: Int, recording: URL, work: URL) -> [(stage: String, mebi
         let report = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         let field = { (label: String) in
-            report.split(separator: "\n").first { $0.contains(label) }.map { String($0.split(separator: ": ").last ?? "") }
+            report.split(separator: "\n").first { $0.contains(label) }.map {
+                String($0.split(separator: ": ").last ?? "")
+            }
         }
         guard process.terminationStatus == 0, let peak = field("Maximum resident set size").flatMap({ Int($0) }) else {
             print("\(name) failed under /usr/bin/time: \(report.suffix(400))")
@@ -307,15 +328,19 @@ func makeFeed(games: Int, categories: Int = 20) -> Data {
     var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
     xml += #"<feed provider="bench" generated="2026-11-20T10:00:00Z" version="1">"# + "\n<categories>\n"
     for index in 1...categories {
-        xml += #"<category id="CAT\#(index)" position="\#(index)"><name lang="en">Category \#(index)</name><name lang="fr">Catégorie \#(index)</name></category>"# + "\n"
+        xml +=
+            #"<category id="CAT\#(index)" position="\#(index)"><name lang="en">Category \#(index)</name><name lang="fr">Catégorie \#(index)</name></category>"#
+            + "\n"
     }
     xml += "</categories>\n<games>\n"
     for index in 0..<games {
         let id = 10_000 + index
-        xml += #"<game id="\#(id)" slug="game-\#(id)" isNew="\#(index % 10 == 0)" funMode="true" anonymousFunMode="\#(index % 2 == 0)">"#
+        xml +=
+            #"<game id="\#(id)" slug="game-\#(id)" isNew="\#(index % 10 == 0)" funMode="true" anonymousFunMode="\#(index % 2 == 0)">"#
         xml += "<name>Golden Reels \(id)</name><vendor id=\"\(200 + index % 6)\">Vendor \(index % 6)</vendor>"
         xml += "<description><![CDATA[Spin the <b>Golden Reels \(id)</b> &amp; chase the bonus.]]></description>"
-        xml += "<thumbnail>//static.example-cdn.com/c/\(id).jpg</thumbnail><background>//static.example-cdn.com/b/\(id).jpg</background>"
+        xml +=
+            "<thumbnail>//static.example-cdn.com/c/\(id).jpg</thumbnail><background>//static.example-cdn.com/b/\(id).jpg</background>"
         xml += "<launchUrl>https://launch.example.com/Loader/Start/\(id)/game-\(id)</launchUrl>"
         xml += "<platforms><platform>iPhone</platform><platform>Android</platform></platforms><categories>"
         for category in Set([index % categories, (index * 7) % categories, (index * 13) % categories]).sorted() {

@@ -34,7 +34,9 @@ final class VirtualPlayerProvider: PlayerUpstream {
     init(catalog: Catalog, honoursETags: Bool) {
         catalogue = VirtualProvider(catalog: catalog, honoursETags: honoursETags)
         var games: [String: Game] = [:]
-        for page in catalog.editions[0].pages { for game in page.items where games[game.id] == nil { games[game.id] = game } }
+        for page in catalog.editions[0].pages {
+            for game in page.items where games[game.id] == nil { games[game.id] = game }
+        }
         self.games = games
         self.honoursETags = honoursETags
     }
@@ -51,10 +53,13 @@ final class VirtualPlayerProvider: PlayerUpstream {
 
     private func page(_ ids: [String], _ list: PlayerList, limit: Int) -> GamesPage {
         let items = ids.compactMap { games[$0] }
-        return GamesPage(categoryId: list.categoryId, offset: 0, limit: limit, total: items.count, items: Array(items.prefix(limit)))
+        return GamesPage(
+            categoryId: list.categoryId, offset: 0, limit: limit, total: items.count, items: Array(items.prefix(limit)))
     }
 
-    func playerList(_ list: PlayerList, player: String, edition: Edition, limit: Int, etag: String?) async throws
+    func playerList(
+        _ list: PlayerList, player: String, edition: Edition, limit: Int, etag: String?
+    ) async throws
         -> UpstreamResponse<GamesPage>
     {
         let ids = state.withLock { list == .favourites ? $0.favourites : $0.lastPlayed }
@@ -88,10 +93,13 @@ final class VirtualPlayerProvider: PlayerUpstream {
         try await catalogue.categories(edition: edition, etag: etag)
     }
 
-    func gamesPage(edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?) async throws
+    func gamesPage(
+        edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?
+    ) async throws
         -> UpstreamResponse<GamesPage>
     {
-        try await catalogue.gamesPage(edition: edition, categoryId: categoryId, offset: offset, limit: limit, etag: etag)
+        try await catalogue.gamesPage(
+            edition: edition, categoryId: categoryId, offset: offset, limit: limit, etag: etag)
     }
 }
 
@@ -126,17 +134,23 @@ func simulatedPlayerDay(catalog: Catalog, work: URL) async throws {
                 _ = try await provider.playerList(list, player: player, edition: edition, limit: 50, etag: nil)
                 rows.append(provider.lastLatency)
             }
-            let add = PlayerMutation(kind: .addFavourite, player: player, edition: edition, gameId: ids[session], createdAt: Date())
+            let add = PlayerMutation(
+                kind: .addFavourite, player: player, edition: edition, gameId: ids[session], createdAt: Date())
             _ = try await provider.send(add, limit: 50)
             changes.append(provider.lastLatency)
             if session > 0 {
-                let remove = PlayerMutation(kind: .removeFavourite, player: player, edition: edition, gameId: ids[session - 1], createdAt: Date())
+                let remove = PlayerMutation(
+                    kind: .removeFavourite, player: player, edition: edition, gameId: ids[session - 1],
+                    createdAt: Date())
                 _ = try await provider.send(remove, limit: 50)
                 changes.append(provider.lastLatency)
             }
             provider.played([ids[100 + 2 * session], ids[101 + 2 * session]])
         }
-        outcomes.append(Outcome(name: "no cache", calls: provider.calls, notModified: 0, bytes: provider.bytes, rows: rows, changes: changes))
+        outcomes.append(
+            Outcome(
+                name: "no cache", calls: provider.calls, notModified: 0, bytes: provider.bytes, rows: rows,
+                changes: changes))
     }
 
     // (b) CasinoCache: a new cache per session (an app launch) on the same directory.
@@ -150,12 +164,14 @@ func simulatedPlayerDay(catalog: Catalog, work: URL) async throws {
         for (session, minute) in sessionMinutes.enumerated() {
             clock.advance(by: .seconds(Int64((minute - previousMinute) * 60)))
             previousMinute = minute
-            let cache = CatalogCache(upstream: provider, cacheDirectory: directory, bundleDirectory: nil, clock: clock, logger: benchLogger)
+            let cache = CatalogCache(
+                upstream: provider, cacheDirectory: directory, bundleDirectory: nil, clock: clock, logger: benchLogger)
             for list in PlayerList.allCases {
                 let start = ContinuousClock.now
                 if case .fresh = cache.cachedPlayerList(list, edition: edition, player: player) {
                     rows.append(ContinuousClock.now - start)
-                } else if case .fresh(_, let metadata) = try await cache.playerList(list, edition: edition, player: player),
+                } else if case .fresh(_, let metadata) = try await cache.playerList(
+                    list, edition: edition, player: player),
                     metadata.tier == .upstream
                 {
                     rows.append(provider.lastLatency)
@@ -174,28 +190,39 @@ func simulatedPlayerDay(catalog: Catalog, work: URL) async throws {
                 return shown
             }
             let game = catalog.editions[0].pages.flatMap(\.items)[session]
-            changes.append(try await timeToShow { _ = try await cache.addFavourite(game, edition: edition, player: player) })
+            changes.append(
+                try await timeToShow { _ = try await cache.addFavourite(game, edition: edition, player: player) })
             if session > 0 {
-                changes.append(try await timeToShow { _ = try await cache.removeFavourite(gameId: ids[session - 1], edition: edition, player: player) })
+                changes.append(
+                    try await timeToShow {
+                        _ = try await cache.removeFavourite(gameId: ids[session - 1], edition: edition, player: player)
+                    })
             }
             await cache.flush()
             provider.played([ids[100 + 2 * session], ids[101 + 2 * session]])
         }
         outcomes.append(
-            Outcome(name: "CasinoCache (45 min player TTL)", calls: provider.calls, notModified: provider.notModified, bytes: provider.bytes,
+            Outcome(
+                name: "CasinoCache (45 min player TTL)", calls: provider.calls, notModified: provider.notModified,
+                bytes: provider.bytes,
                 rows: rows, changes: changes))
     }
 
     print("")
-    print("A player's day: 5 sessions (0, 20 min, 2 h, 2 h 30, 9 h), each their 2 rows + favourite one game, unfavourite the previous; provider latency 2–5 s")
-    print("| design | upstream calls | 304s | body bytes | rows' first content: median | worst | change shown: median | worst |")
+    print(
+        "A player's day: 5 sessions (0, 20 min, 2 h, 2 h 30, 9 h), each their 2 rows + favourite one game, unfavourite the previous; provider latency 2–5 s"
+    )
+    print(
+        "| design | upstream calls | 304s | body bytes | rows' first content: median | worst | change shown: median | worst |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for outcome in outcomes {
         let rows = outcome.rows.sorted()
         let changes = outcome.changes.sorted()
         print(
             "| \(outcome.name) | \(outcome.calls) | \(outcome.notModified) | \(outcome.bytes) | \(format(nanoseconds(rows[rows.count / 2]))) | "
-                + "\(format(nanoseconds(rows.last!))) | \(format(nanoseconds(changes[changes.count / 2]))) | \(format(nanoseconds(changes.last!))) |")
+                + "\(format(nanoseconds(rows.last!))) | \(format(nanoseconds(changes[changes.count / 2]))) | \(format(nanoseconds(changes.last!))) |"
+        )
     }
     print("(a row or change that had to wait counts the provider's virtual latency; the cache's own time is real)")
 }
@@ -211,7 +238,8 @@ func mutationShowBenchmark(catalog: Catalog, work: URL) async throws -> [Result]
     for persistent in [false, true] {
         let provider = VirtualPlayerProvider(catalog: catalog, honoursETags: true)
         let directory = persistent ? work.appendingPathComponent("mutation-\(UUID().uuidString)") : nil
-        let cache = CatalogCache(upstream: provider, cacheDirectory: directory, bundleDirectory: nil, logger: benchLogger)
+        let cache = CatalogCache(
+            upstream: provider, cacheDirectory: directory, bundleDirectory: nil, logger: benchLogger)
         _ = try await cache.playerList(.favourites, edition: edition, player: player)
         let key = CacheKey.playerList(.favourites, edition: edition, player: player)
         var updates = cache.updates(for: key).makeAsyncIterator()
@@ -246,7 +274,8 @@ func mutationShowBenchmark(catalog: Catalog, work: URL) async throws -> [Result]
         let shown = Samples(values: Array(values.dropFirst(50)))
         results.append(
             Result(
-                operation: persistent ? "favourite shown (memory; disk + durable queue behind)" : "favourite shown (memory only)",
+                operation: persistent
+                    ? "favourite shown (memory; disk + durable queue behind)" : "favourite shown (memory only)",
                 size: "\(games.count)-game row", medianNanoseconds: shown.median, p99Nanoseconds: shown.p99,
                 floor: "Task + Mutex<[String: V]> set + AsyncStream yield", floorMedianNanoseconds: floor.median))
     }

@@ -11,7 +11,9 @@ import XMLGameFeed
     struct Up: CatalogUpstream {
         let page: GamesPage
         func categories(edition: Edition, etag: String?) async throws -> UpstreamResponse<CategoryList> { .notModified }
-        func gamesPage(edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?) async throws -> UpstreamResponse<GamesPage> {
+        func gamesPage(
+            edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?
+        ) async throws -> UpstreamResponse<GamesPage> {
             .modified(page, etag: nil)
         }
     }
@@ -22,7 +24,9 @@ import XMLGameFeed
     for _ in 0..<20_000_000 { sink &+= cache.cachedGamesPage(edition: edition, categoryId: "SLOTS").value?.count ?? 0 }
     print("profile-hit: \(nanoseconds(clock.now - start) / 20_000_000) ns per hit, sink \(sink)")
     let asyncStart = clock.now
-    for _ in 0..<20_000_000 { sink &+= try await cache.gamesPage(edition: edition, categoryId: "SLOTS").value?.count ?? 0 }
+    for _ in 0..<20_000_000 {
+        sink &+= try await cache.gamesPage(edition: edition, categoryId: "SLOTS").value?.count ?? 0
+    }
     print("profile-hit async: \(nanoseconds(clock.now - asyncStart) / 20_000_000) ns per hit, sink \(sink)")
 }
 
@@ -83,7 +87,8 @@ func profilePipeline(work: URL) throws {
             directory: work.appendingPathComponent("out-pipeline-\(run)"))
         print(
             "profile-pipeline: normalize \(format(nanoseconds(normalized - start))), write \(format(nanoseconds(written - normalized)))"
-                + " (of which render alone \(format(nanoseconds(rendered - written))), validate alone \(format(nanoseconds(clock.now - rendered))))")
+                + " (of which render alone \(format(nanoseconds(rendered - written))), validate alone \(format(nanoseconds(clock.now - rendered))))"
+        )
     }
 }
 
@@ -101,12 +106,14 @@ func profileXMLFeed(work: URL) throws {
 func profileStore(work: URL) async throws {
     let edition = try Edition(id: "en-iPhone")
     let items = (0..<10).map { index in
-        Game(id: "g\(index)", name: "Game \(index)", slug: "game-\(index)", launchUrl: "https://l.example.com/\(index)",
+        Game(
+            id: "g\(index)", name: "Game \(index)", slug: "game-\(index)", launchUrl: "https://l.example.com/\(index)",
             thumbnail: "https://t.example.com/\(index).jpg")
     }
     let page = GamesPage(categoryId: "SLOTS", offset: 0, limit: 10, total: 10, items: items)
     let disk = DiskTier(configuration: .init(directory: work.appendingPathComponent("store")), logger: benchLogger)
-    let entry = CacheEntry(key: .gamesPage(edition, categoryId: "SLOTS", offset: 0), content: .gamesPage(page), storedAt: Date())
+    let entry = CacheEntry(
+        key: .gamesPage(edition, categoryId: "SLOTS", offset: 0), content: .gamesPage(page), storedAt: Date())
     let start = clock.now
     for _ in 0..<5_000 {
         disk.store(entry)
@@ -128,8 +135,13 @@ func profileXMLFeedSource(work: URL) throws {
     try makeFeed(games: games, categories: games / 10).write(to: feed)
     let limits = PipelineConfiguration.everyPage.limits
     let readerLimits = XMLFeedSource.readerLimits(limits)
-    let parse = try measure(samples: loops, warmup: 0) { _ = try XMLFeedReader.read(contentsOf: feed, limits: readerLimits) }
-    var initTimes: [Double] = [], editionTimes: [Double] = [], pageTimes: [Double] = [], freeTimes: [Double] = []
+    let parse = try measure(samples: loops, warmup: 0) {
+        _ = try XMLFeedReader.read(contentsOf: feed, limits: readerLimits)
+    }
+    var initTimes: [Double] = []
+    var editionTimes: [Double] = []
+    var pageTimes: [Double] = []
+    var freeTimes: [Double] = []
     var totals: [Double] = []
     var records = 0
     for _ in 0..<loops {

@@ -15,7 +15,9 @@ struct ImmediateUpstream: CatalogUpstream {
     func categories(edition: Edition, etag: String?) async throws -> UpstreamResponse<CategoryList> {
         .modified(catalog.editions[0].categories, etag: nil)
     }
-    func gamesPage(edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?) async throws
+    func gamesPage(
+        edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?
+    ) async throws
         -> UpstreamResponse<GamesPage>
     {
         .modified(catalog.editions[0].pages.first { $0.categoryId == categoryId && $0.offset == offset }!, etag: nil)
@@ -32,7 +34,9 @@ final class SlowUpstream: CatalogUpstream {
         try await Task.sleep(for: .milliseconds(50))
         return .modified(catalog.editions[0].categories, etag: "\"v2\"")
     }
-    func gamesPage(edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?) async throws
+    func gamesPage(
+        edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?
+    ) async throws
         -> UpstreamResponse<GamesPage>
     {
         calls.add(1, ordering: .relaxed)
@@ -96,8 +100,6 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
     let firstPage = pages[0]
     let categoryId = firstPage.categoryId
 
-
-
     var results: [Result] = []
     let upstream = ImmediateUpstream(catalog: catalog)
 
@@ -142,32 +144,52 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
         let cacheKey = CacheKey.gamesPage(edition, categoryId: categoryId, offset: 0)
         let tierGet = measure(batch: 2000) { sink &+= cache.memory.entry(for: cacheKey) == nil ? 0 : 1 }
         let keyed = measure(batch: 2000) { sink &+= cache.cachedContent(for: cacheKey).value == nil ? 0 : 1 }
-        results.append(Result(operation: "memory tier get (CacheKey)", size: "10-game page", medianNanoseconds: tierGet.median,
-            p99Nanoseconds: tierGet.p99, floor: "Mutex<[String: V]> get", floorMedianNanoseconds: floorSamples.median))
-        results.append(Result(operation: "cachedContent(for:) hit", size: "10-game page", medianNanoseconds: keyed.median,
-            p99Nanoseconds: keyed.p99, floor: "Mutex<[String: V]> get", floorMedianNanoseconds: floorSamples.median))
-        results.append(Result(operation: "memory hit (sync)", size: "10-game page", medianNanoseconds: sync.median,
-            p99Nanoseconds: sync.p99, floor: "Mutex<[String: V]> get", floorMedianNanoseconds: floorSamples.median))
-        results.append(Result(operation: "memory hit (sync), against the LRU", size: "10-game page", medianNanoseconds: againstLRU.median,
-            p99Nanoseconds: againstLRU.p99, floor: "peer: plain LRU get", floorMedianNanoseconds: lruPeer.median))
-        results.append(Result(operation: "memory hit (async)", size: "10-game page", medianNanoseconds: async.median,
-            p99Nanoseconds: async.p99, floor: "Mutex<[String: V]> get", floorMedianNanoseconds: asyncFloor.median))
-        results.append(Result(operation: "async call returning a held answer (no lookup)", size: "10-game page",
-            medianNanoseconds: asyncCall.median, p99Nanoseconds: asyncCall.p99, floor: "Mutex<[String: V]> get",
-            floorMedianNanoseconds: callFloor.median))
-        results.append(Result(operation: "peer: plain LRU get (NSLock + dictionary + list)", size: "10-game page",
-            medianNanoseconds: plain.median, p99Nanoseconds: plain.p99, floor: "Mutex<[String: V]> get",
-            floorMedianNanoseconds: lruFloor.median))
+        results.append(
+            Result(
+                operation: "memory tier get (CacheKey)", size: "10-game page", medianNanoseconds: tierGet.median,
+                p99Nanoseconds: tierGet.p99, floor: "Mutex<[String: V]> get",
+                floorMedianNanoseconds: floorSamples.median))
+        results.append(
+            Result(
+                operation: "cachedContent(for:) hit", size: "10-game page", medianNanoseconds: keyed.median,
+                p99Nanoseconds: keyed.p99, floor: "Mutex<[String: V]> get", floorMedianNanoseconds: floorSamples.median)
+        )
+        results.append(
+            Result(
+                operation: "memory hit (sync)", size: "10-game page", medianNanoseconds: sync.median,
+                p99Nanoseconds: sync.p99, floor: "Mutex<[String: V]> get", floorMedianNanoseconds: floorSamples.median))
+        results.append(
+            Result(
+                operation: "memory hit (sync), against the LRU", size: "10-game page",
+                medianNanoseconds: againstLRU.median,
+                p99Nanoseconds: againstLRU.p99, floor: "peer: plain LRU get", floorMedianNanoseconds: lruPeer.median))
+        results.append(
+            Result(
+                operation: "memory hit (async)", size: "10-game page", medianNanoseconds: async.median,
+                p99Nanoseconds: async.p99, floor: "Mutex<[String: V]> get", floorMedianNanoseconds: asyncFloor.median))
+        results.append(
+            Result(
+                operation: "async call returning a held answer (no lookup)", size: "10-game page",
+                medianNanoseconds: asyncCall.median, p99Nanoseconds: asyncCall.p99, floor: "Mutex<[String: V]> get",
+                floorMedianNanoseconds: callFloor.median))
+        results.append(
+            Result(
+                operation: "peer: plain LRU get (NSLock + dictionary + list)", size: "10-game page",
+                medianNanoseconds: plain.median, p99Nanoseconds: plain.p99, floor: "Mutex<[String: V]> get",
+                floorMedianNanoseconds: lruFloor.median))
 
         // Two threads on one lock.
         let twoFloor = await twoThreads { floor.withLock { $0[key]?.count ?? 0 } }
-        let twoCache = await twoThreads { cache.cachedGamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0 }
-        results.append(Result(operation: "memory hit (sync), 2 threads", size: "10-game page", medianNanoseconds: twoCache.median,
-            p99Nanoseconds: twoCache.p99, floor: "Mutex get, 2 threads", floorMedianNanoseconds: twoFloor.median))
+        let twoCache = await twoThreads {
+            cache.cachedGamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0
+        }
+        results.append(
+            Result(
+                operation: "memory hit (sync), 2 threads", size: "10-game page", medianNanoseconds: twoCache.median,
+                p99Nanoseconds: twoCache.p99, floor: "Mutex get, 2 threads", floorMedianNanoseconds: twoFloor.median))
         if sink == 42 { print("") }
     }
     if memoryOnly { return results }
-
 
     // 2. Disk hit of a 10-game and a 50-game page, against reading, gunzipping and decoding the same file.
     for games in [10, 50] {
@@ -189,8 +211,10 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
         } operation: {
             sink &+= disk.entry(for: key)?.content.ids.count ?? 0
         }
-        results.append(Result(operation: "disk hit", size: "\(games)-game page, \(bytes.count) B gzip", medianNanoseconds: hit.median,
-            p99Nanoseconds: hit.p99, floor: "read + gunzip + decode", floorMedianNanoseconds: floor.median))
+        results.append(
+            Result(
+                operation: "disk hit", size: "\(games)-game page, \(bytes.count) B gzip", medianNanoseconds: hit.median,
+                p99Nanoseconds: hit.p99, floor: "read + gunzip + decode", floorMedianNanoseconds: floor.median))
         if sink == 42 { print("") }
     }
 
@@ -210,13 +234,17 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
                 try Data(contentsOf: bundleDirectory.appendingPathComponent(pageEntry.path)), limit: 16 << 20)
             sink &+= try decoder.decode(Snapshot<GamesPage>.self, from: page).payload.count
         } operation: {
-            let cache = CatalogCache(upstream: upstream, cacheDirectory: nil, bundleDirectory: bundleDirectory, logger: logger)
+            let cache = CatalogCache(
+                upstream: upstream, cacheDirectory: nil, bundleDirectory: bundleDirectory, logger: logger)
             sink &+= cache.cachedCategories(edition: edition).value?.items.count ?? 0
             sink &+= cache.cachedGamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0
         }
-        results.append(Result(operation: "bundled first content, cold start", size: "manifest (\(manifest.files.count) files) + categories + 10-game page",
-            medianNanoseconds: cold.median, p99Nanoseconds: cold.p99, floor: "read + gunzip + decode the 3 files",
-            floorMedianNanoseconds: floor.median))
+        results.append(
+            Result(
+                operation: "bundled first content, cold start",
+                size: "manifest (\(manifest.files.count) files) + categories + 10-game page",
+                medianNanoseconds: cold.median, p99Nanoseconds: cold.p99, floor: "read + gunzip + decode the 3 files",
+                floorMedianNanoseconds: floor.median))
         if sink == 42 { print("") }
     }
 
@@ -226,7 +254,9 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
         let key = CacheKey.gamesPage(edition, categoryId: categoryId, offset: 0)
         var sink = 0
         let floor = try await measureAsync(samples: 300) {
-            if case .modified(let page, _) = try await upstream.gamesPage(edition: edition, categoryId: categoryId, offset: 0, limit: 10, etag: nil) {
+            if case .modified(let page, _) = try await upstream.gamesPage(
+                edition: edition, categoryId: categoryId, offset: 0, limit: 10, etag: nil)
+            {
                 sink &+= page.count
             }
         }
@@ -234,8 +264,10 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
             cache.invalidate(key)
             sink &+= try await cache.content(for: key).value?.ids.count ?? 0
         }
-        results.append(Result(operation: "miss to an immediate upstream", size: "10-game page", medianNanoseconds: miss.median,
-            p99Nanoseconds: miss.p99, floor: "the upstream call alone", floorMedianNanoseconds: floor.median))
+        results.append(
+            Result(
+                operation: "miss to an immediate upstream", size: "10-game page", medianNanoseconds: miss.median,
+                p99Nanoseconds: miss.p99, floor: "the upstream call alone", floorMedianNanoseconds: floor.median))
         if sink == 42 { print("") }
     }
 
@@ -245,7 +277,9 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
         let directory = work.appendingPathComponent("writes")
         let disk = DiskTier(configuration: .init(directory: directory), logger: logger)
         let memory = MemoryTier()
-        let entry = CacheEntry(key: .gamesPage(edition, categoryId: categoryId, offset: 0), content: .gamesPage(firstPage), storedAt: Date())
+        let entry = CacheEntry(
+            key: .gamesPage(edition, categoryId: categoryId, offset: 0), content: .gamesPage(firstPage),
+            storedAt: Date())
         let json = try CatalogCoding.encoder().encode(firstPage)
         let target = work.appendingPathComponent("atomic.json")
         let floor = try measure(samples: 200) { try json.write(to: target, options: .atomic) }
@@ -267,22 +301,30 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
             disk.store(entry)
             await disk.flush()
         }
-        results.append(Result(operation: "store: caller's cost (memory + disk queue)", size: "10-game page", medianNanoseconds: caller.median,
-            p99Nanoseconds: caller.p99, floor: "the memory insert alone", floorMedianNanoseconds: insert.median))
-        results.append(Result(operation: "store: background write (encode + gzip + temp + rename)", size: "10-game page",
-            medianNanoseconds: background.median, p99Nanoseconds: background.p99, floor: "Data.write(.atomic)",
-            floorMedianNanoseconds: floor.median))
-        results.append(Result(operation: "store: background write (encode + gzip + temp + rename)", size: "10-game page",
-            medianNanoseconds: background.median, p99Nanoseconds: background.p99, floor: "encode + gzip + Data.write(.atomic)",
-            floorMedianNanoseconds: fullFloor.median))
+        results.append(
+            Result(
+                operation: "store: caller's cost (memory + disk queue)", size: "10-game page",
+                medianNanoseconds: caller.median,
+                p99Nanoseconds: caller.p99, floor: "the memory insert alone", floorMedianNanoseconds: insert.median))
+        results.append(
+            Result(
+                operation: "store: background write (encode + gzip + temp + rename)", size: "10-game page",
+                medianNanoseconds: background.median, p99Nanoseconds: background.p99, floor: "Data.write(.atomic)",
+                floorMedianNanoseconds: floor.median))
+        results.append(
+            Result(
+                operation: "store: background write (encode + gzip + temp + rename)", size: "10-game page",
+                medianNanoseconds: background.median, p99Nanoseconds: background.p99,
+                floor: "encode + gzip + Data.write(.atomic)",
+                floorMedianNanoseconds: fullFloor.median))
     }
-
 
     // 6. 1,000 concurrent requests for one stale key.
     do {
         let slow = SlowUpstream(catalog: catalog)
         let testClock = ManualClock()
-        let cache = CatalogCache(upstream: slow, cacheDirectory: nil, bundleDirectory: bundleDirectory, clock: testClock, logger: logger)
+        let cache = CatalogCache(
+            upstream: slow, cacheDirectory: nil, bundleDirectory: bundleDirectory, clock: testClock, logger: logger)
         let start = clock.now
         let stale = await withTaskGroup(of: Int.self) { group in
             for _ in 0..<1000 {
@@ -295,8 +337,9 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
         let answered = clock.now - start
         await cache.waitForRefreshes()
         print("")
-        print("1,000 concurrent requests for one bundled key: \(stale) answered at once in \(format(nanoseconds(answered))), "
-            + "upstream calls: \(slow.calls.load(ordering: .relaxed))")
+        print(
+            "1,000 concurrent requests for one bundled key: \(stale) answered at once in \(format(nanoseconds(answered))), "
+                + "upstream calls: \(slow.calls.load(ordering: .relaxed))")
     }
     return results
 }

@@ -41,7 +41,9 @@ final class VirtualProvider: CatalogUpstream {
     var bytes: Int { state.withLock { $0.bytes } }
     func latency(of key: String) -> Duration? { state.withLock { $0.lastLatency[key] } }
 
-    private func answer<Value: Encodable & Sendable>(_ value: Value, key: String, etag: String?) throws -> UpstreamResponse<Value> {
+    private func answer<Value: Encodable & Sendable>(
+        _ value: Value, key: String, etag: String?
+    ) throws -> UpstreamResponse<Value> {
         let body = try CatalogCoding.encoder().encode(value)
         let tag = "\"" + String(FileNaming.hexSHA256(body).prefix(16)) + "\""
         return state.withLock { state in
@@ -59,7 +61,9 @@ final class VirtualProvider: CatalogUpstream {
         try answer(catalog.editions[0].categories, key: "categories", etag: etag)
     }
 
-    func gamesPage(edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?) async throws
+    func gamesPage(
+        edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?
+    ) async throws
         -> UpstreamResponse<GamesPage>
     {
         let page = catalog.editions[0].pages.first { $0.categoryId == categoryId && $0.offset == offset }!
@@ -77,9 +81,11 @@ final class VirtualProvider: CatalogUpstream {
             switch key {
             case .categories: content = .categories(catalog.editions[0].categories)
             case .gamesPage(_, let categoryId, let offset):
-                content = .gamesPage(catalog.editions[0].pages.first { $0.categoryId == categoryId && $0.offset == offset }!)
+                content = .gamesPage(
+                    catalog.editions[0].pages.first { $0.categoryId == categoryId && $0.offset == offset }!)
             }
-            let hash = CatalogRules.contentHashPrefix + FileNaming.hexSHA256(try CatalogCoding.encoder().encode(content))
+            let hash =
+                CatalogRules.contentHashPrefix + FileNaming.hexSHA256(try CatalogCoding.encoder().encode(content))
             if hash == held {
                 verdicts[key] = .current(etag: nil)
                 answer[key.description] = CacheValidation.Verdict(invalidate: false)
@@ -161,7 +167,9 @@ private func simulateDay(
                 times.append(provider.latency(of: "\(id)/0")!)
             }
         }
-        outcomes.append(Outcome(name: "no cache", calls: provider.calls, notModified: 0, bytes: provider.bytes, firstContent: times))
+        outcomes.append(
+            Outcome(name: "no cache", calls: provider.calls, notModified: 0, bytes: provider.bytes, firstContent: times)
+        )
     }
 
     // (b) the TTL-only design and (c) this cache: a new cache per session (an app launch) on the
@@ -192,12 +200,18 @@ private func simulateDay(
                 if !validates { await cache.waitForRefreshes() }
             }
             try await screen("categories") {
-                if case .fresh(_, let metadata) = try await cache.categories(edition: edition), metadata.tier == .upstream { return true }
+                if case .fresh(_, let metadata) = try await cache.categories(edition: edition),
+                    metadata.tier == .upstream
+                {
+                    return true
+                }
                 return false
             }
             for id in screens[session] {
                 try await screen("\(id)/0") {
-                    if case .fresh(_, let metadata) = try await cache.gamesPage(edition: edition, categoryId: id), metadata.tier == .upstream {
+                    if case .fresh(_, let metadata) = try await cache.gamesPage(edition: edition, categoryId: id),
+                        metadata.tier == .upstream
+                    {
                         return true
                     }
                     return false
@@ -212,11 +226,15 @@ private func simulateDay(
             await cache.flush()
         }
         outcomes.append(
-            Outcome(name: name, calls: provider.calls, notModified: provider.notModified, bytes: provider.bytes, firstContent: times))
+            Outcome(
+                name: name, calls: provider.calls, notModified: provider.notModified, bytes: provider.bytes,
+                firstContent: times))
     }
 
     let baseline = Double(outcomes[0].calls)
-    print("A simulated day, \(pattern): 5 sessions (0 h, 2 h, 5 h, 9 h, 14 h), each the lobby + 2 categories; provider latency 2–5 s")
+    print(
+        "A simulated day, \(pattern): 5 sessions (0 h, 2 h, 5 h, 9 h, 14 h), each the lobby + 2 categories; provider latency 2–5 s"
+    )
     print("| design | upstream calls | vs no cache | 304s | body bytes | vs no cache | first content: median | worst |")
     print("|---|---|---|---|---|---|---|---|")
     for outcome in outcomes {
@@ -227,5 +245,7 @@ private func simulateDay(
                 + "\(outcome.notModified) | \(outcome.bytes) | \(String(format: "%.0f %%", Double(outcome.bytes) / Double(outcomes[0].bytes) * 100)) | "
                 + "\(format(nanoseconds(median))) | \(format(nanoseconds(sorted.last!))) |")
     }
-    print("(time to first content counts the cache's real time; a screen that had to wait counts the provider's virtual latency)")
+    print(
+        "(time to first content counts the cache's real time; a screen that had to wait counts the provider's virtual latency)"
+    )
 }

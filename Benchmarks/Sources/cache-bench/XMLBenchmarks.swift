@@ -15,10 +15,13 @@ func xmlReaderBenchmark(work: URL) throws -> Result? {
     try makeFeed(games: 10_000).write(to: feed)
     defer { try? FileManager.default.removeItem(at: feed) }
     let size = (try FileManager.default.attributesOfItem(atPath: feed.path)[.size] as? NSNumber)?.intValue ?? 0
-    guard let xmllint = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].first(where: FileManager.default.isExecutableFile)
+    guard
+        let xmllint = ["/usr/bin/xmllint", "/usr/local/bin/xmllint"].first(where: FileManager.default.isExecutableFile)
     else {
         let reader = try measure(samples: 7, warmup: 1) { _ = try XMLFeedReader.read(contentsOf: feed) }
-        print("xmllint not found (Debian: apt-get install libxml2-utils): XML floor skipped; reader median \(format(reader.median))")
+        print(
+            "xmllint not found (Debian: apt-get install libxml2-utils): XML floor skipped; reader median \(format(reader.median))"
+        )
         return nil
     }
     let (tool, reader) = try measurePair(samples: 9, warmup: 1) {
@@ -37,7 +40,7 @@ func xmlReaderBenchmark(work: URL) throws -> Result? {
 /// Throws when it cannot start or does not exit with status 0.
 func run(_ executable: String, _ arguments: [String]) throws {
     let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
     let spawned = posix_spawn(&pid, executable, nil, nil, argv, environ)
     guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
@@ -84,19 +87,31 @@ func xmlShapeScaling(work: URL) throws -> [Result] {
         return (tenSmall.median, oneLarge.median)
     }
     let shapes: [(name: String, size: String, small: Data, large: Data)] = [
-        ("categories", "20,000 categories × 20,000 games",
-         makeFeed(games: 2_000, categories: 2_000), makeFeed(games: 20_000, categories: 20_000)),
+        (
+            "categories", "20,000 categories × 20,000 games",
+            makeFeed(games: 2_000, categories: 2_000), makeFeed(games: 20_000, categories: 20_000)
+        ),
         ("games", "100,000 games", makeFeed(games: 10_000), makeFeed(games: 100_000)),
-        ("text", "200 games × 500 KB descriptions",
-         makeShapedFeed(games: 200, textBytes: 50_000), makeShapedFeed(games: 200, textBytes: 500_000)),
-        ("text-skipped", "200 games × 500 KB unknown text",
-         makeShapedFeed(games: 200, unknownTextBytes: 50_000), makeShapedFeed(games: 200, unknownTextBytes: 500_000)),
-        ("depth", "200 games × 240 levels",
-         makeShapedFeed(games: 200, depth: 24), makeShapedFeed(games: 200, depth: 240)),
-        ("attributes", "20,000 games × 60 attributes",
-         makeShapedFeed(games: 2_000, attributes: 60), makeShapedFeed(games: 20_000, attributes: 60)),
-        ("attributes per tag", "5,000 games × 60 attributes",
-         makeShapedFeed(games: 5_000, attributes: 6), makeShapedFeed(games: 5_000, attributes: 60)),
+        (
+            "text", "200 games × 500 KB descriptions",
+            makeShapedFeed(games: 200, textBytes: 50_000), makeShapedFeed(games: 200, textBytes: 500_000)
+        ),
+        (
+            "text-skipped", "200 games × 500 KB unknown text",
+            makeShapedFeed(games: 200, unknownTextBytes: 50_000), makeShapedFeed(games: 200, unknownTextBytes: 500_000)
+        ),
+        (
+            "depth", "200 games × 240 levels",
+            makeShapedFeed(games: 200, depth: 24), makeShapedFeed(games: 200, depth: 240)
+        ),
+        (
+            "attributes", "20,000 games × 60 attributes",
+            makeShapedFeed(games: 2_000, attributes: 60), makeShapedFeed(games: 20_000, attributes: 60)
+        ),
+        (
+            "attributes per tag", "5,000 games × 60 attributes",
+            makeShapedFeed(games: 5_000, attributes: 6), makeShapedFeed(games: 5_000, attributes: 60)
+        ),
     ]
     var results: [Result] = []
     for shape in shapes {
@@ -112,7 +127,9 @@ func xmlShapeScaling(work: URL) throws -> [Result] {
 /// A feed of `games` minimal games, each with a description of `textBytes` bytes, an unknown
 /// element of `unknownTextBytes` bytes of text, an unknown element nested `depth` levels below
 /// `<game>` and `attributes` extra attributes on `<game>` (whichever are non-zero).
-func makeShapedFeed(games: Int, textBytes: Int = 0, unknownTextBytes: Int = 0, depth: Int = 0, attributes: Int = 0)
+func makeShapedFeed(
+    games: Int, textBytes: Int = 0, unknownTextBytes: Int = 0, depth: Int = 0, attributes: Int = 0
+)
     -> Data
 {
     var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"

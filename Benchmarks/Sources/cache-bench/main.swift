@@ -12,7 +12,6 @@ let outputPath = arguments.first { $0.hasSuffix(".json") } ?? "benchmarks.json"
 let sections = Set(arguments.filter { !$0.hasSuffix(".json") })
 func wants(_ section: String) -> Bool { sections.isEmpty || sections.contains(section) }
 
-
 // Files go to memory (/dev/shm) when there is one, unless CACHE_BENCH_DIR says where: on this
 // machine's ext4 (mounted with `discard`) creating 2,000 small files took 0.2 s or 1.5 s depending on
 // what was deleted before, which drowned what the benchmarks measure. Override to time a real disk.
@@ -48,7 +47,8 @@ if sections.contains("xml-reader"), let reader = try xmlReaderBenchmark(work: wo
     printTable([reader])
 }
 if sections.contains("xml") {
-    let xml = [try xmlReaderBenchmark(work: work.appendingPathComponent("xml"))].compactMap { $0 }
+    let xml =
+        [try xmlReaderBenchmark(work: work.appendingPathComponent("xml"))].compactMap { $0 }
         + (try xmlShapeScaling(work: work.appendingPathComponent("xml"))) + (try feedSourceScaling(work: work))
         + (try feedSourceScalingPastTheCache(work: work))
     print("")

@@ -15,7 +15,8 @@ public func fuzzPlayer(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         precondition(mutations.count <= PlayerMutationQueueFile.maxCount, "more mutations than the cap")
         precondition(mutations.allSatisfy { $0.player == player }, "a mutation of another player replayed")
         let again = try! PlayerMutationQueueFile.encode(mutations, player: player)
-        precondition((try? PlayerMutationQueueFile.decode(again, player: player)) == mutations, "a queue does not round-trip")
+        precondition(
+            (try? PlayerMutationQueueFile.decode(again, player: player)) == mutations, "a queue does not round-trip")
         var page = GamesPage(categoryId: PlayerList.favourites.categoryId, offset: 0, limit: 10, total: 0, items: [])
         for mutation in mutations { page = mutation.applied(to: page) }
         precondition(page.items.count <= page.limit && page.total >= page.items.count, "a change broke the page")
@@ -24,11 +25,15 @@ public func fuzzPlayer(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         for method in ["GET", "PUT", "DELETE"] {
             let path = PlayerRequest.pathPrefix + text
             if let request = try? PlayerRequest(
-                method: method, path: path, parameters: ["language": "en", "platform": "iPhone", "offset": "0", "limit": "10"])
+                method: method, path: path,
+                parameters: ["language": "en", "platform": "iPhone", "offset": "0", "limit": "10"])
             {
-                precondition(!request.path.contains("/../") && !request.path.hasSuffix("/.."), "an id became path structure")
                 precondition(
-                    (try? PlayerRequest(method: request.method, path: request.path, parameters: ["language": "en", "platform": "iPhone", "offset": "0", "limit": "10"])) == request,
+                    !request.path.contains("/../") && !request.path.hasSuffix("/.."), "an id became path structure")
+                precondition(
+                    (try? PlayerRequest(
+                        method: request.method, path: request.path,
+                        parameters: ["language": "en", "platform": "iPhone", "offset": "0", "limit": "10"])) == request,
                     "a request does not print back to itself")
             }
         }

@@ -11,7 +11,8 @@ public func fuzzSnapshot(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     if let inflated = try? Gzip.decompress(data, limit: 1 << 20) { data = inflated }
     if let canonical = try? CanonicalJSON.canonicalized(data) {
         precondition((try? CanonicalJSON.canonicalized(canonical)) == canonical, "canonical JSON is not a fixed point")
-        precondition((try? CanonicalJSON.requireCanonical(canonical)) != nil, "canonical JSON is refused as not canonical")
+        precondition(
+            (try? CanonicalJSON.requireCanonical(canonical)) != nil, "canonical JSON is refused as not canonical")
     }
     let decoder = CatalogCoding.decoder()
     if let snapshot = try? decoder.decode(Snapshot<GamesPage>.self, from: data) {

@@ -57,7 +57,9 @@ private final class Fixture: Sendable {
         } catch {
             fatalError("FUZZ_SNAPSHOT=\(seed) is not a valid snapshot directory: \(error)")
         }
-        var originals = [Manifest.fileName: (try? Data(contentsOf: directory.appendingPathComponent(Manifest.fileName))) ?? Data()]
+        var originals = [
+            Manifest.fileName: (try? Data(contentsOf: directory.appendingPathComponent(Manifest.fileName))) ?? Data()
+        ]
         for entry in manifest.files {
             originals[entry.path] = try? Data(contentsOf: directory.appendingPathComponent(entry.path))
         }

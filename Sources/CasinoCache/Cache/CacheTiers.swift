@@ -81,7 +81,8 @@ struct CacheTiers: Sendable {
     /// Disk, then the bundle: the entry found is counted, put in memory and its images prefetched.
     func foundBelowMemory(_ key: CacheKey, now: Date) -> Found? {
         guard let (entry, tier) = entryBelowMemory(key) else { return nil }
-        let state = Self.state(origin: entry.origin, storedAt: entry.storedAt, now: now, timeToLive: timeToLive(for: key))
+        let state = Self.state(
+            origin: entry.origin, storedAt: entry.storedAt, now: now, timeToLive: timeToLive(for: key))
         statistics.record { $0.count(state) }
         images.prefetch(entry, bundledImages: bundled?.images)
         memory.store(entry)
@@ -89,7 +90,8 @@ struct CacheTiers: Sendable {
     }
 
     /// The typed answer for what was found.
-    func result<Value: Sendable>(_ found: Found, now: Date, _ extract: (CatalogContent) -> Value) -> CacheResult<Value> {
+    func result<Value: Sendable>(_ found: Found, now: Date, _ extract: (CatalogContent) -> Value) -> CacheResult<Value>
+    {
         answers.result(found.entry, tier: found.tier, state: found.state, now: now, extract: extract)
     }
 
@@ -117,7 +119,9 @@ struct CacheTiers: Sendable {
     /// `onDisk`, or the bundled entry for `key` when there is none or it is older than the bundle.
     func entryBelowMemory(_ key: CacheKey, onDisk entry: CacheEntry?) -> (CacheEntry, CacheMetadata.Tier)? {
         if let entry {
-            if let generatedAt = bundled?.generatedAt, entry.storedAt < generatedAt, let newer = bundled?.entry(for: key) {
+            if let generatedAt = bundled?.generatedAt, entry.storedAt < generatedAt,
+                let newer = bundled?.entry(for: key)
+            {
                 return (newer, .bundled)
             }
             return (entry, .disk)
@@ -140,7 +144,8 @@ struct CacheTiers: Sendable {
 
     /// Whether `entry` is network content within its time to live.
     func isFresh(_ entry: CacheEntry, now: Date) -> Bool {
-        Self.state(origin: entry.origin, storedAt: entry.storedAt, now: now, timeToLive: timeToLive(for: entry.key)) == .fresh
+        Self.state(origin: entry.origin, storedAt: entry.storedAt, now: now, timeToLive: timeToLive(for: entry.key))
+            == .fresh
     }
 
     func timeToLive(for key: CacheKey) -> TimeInterval {

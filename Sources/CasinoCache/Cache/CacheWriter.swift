@@ -56,7 +56,8 @@ final class CacheWriter: Sendable {
 
     /// Freshens `entry` whose content the upstream confirmed (RFC 9111 §4.3.4: a 304 freshens the
     /// stored response; the payload stays as it is): stored now, as network content.
-    func renew(_ entry: CacheEntry, etag: String?, ifStill generation: Generation, inMemory: Bool = true) -> CacheEntry {
+    func renew(_ entry: CacheEntry, etag: String?, ifStill generation: Generation, inMemory: Bool = true) -> CacheEntry
+    {
         var renewed = entry
         renewed.storedAt = clock.now
         renewed.origin = .network
@@ -73,7 +74,8 @@ final class CacheWriter: Sendable {
     ) -> CacheEntry {
         let entry = CacheEntry(key: key, content: content, storedAt: clock.now, etag: etag, origin: .network)
         let isCached = tiers.isCached(key)
-        if let current, tiers.configuration.heldUpdates.holds(key), current.origin == .network, current.content != content,
+        if let current, tiers.configuration.heldUpdates.holds(key), current.origin == .network,
+            current.content != content,
             isCached
         {
             return hold(entry, showing: current, ifStill: generation, inMemory: inMemory)
@@ -94,7 +96,9 @@ final class CacheWriter: Sendable {
         store(entry, ifStill: generation)
         guard previous?.content != entry.content else { return }
         tiers.answers.publish(
-            CacheUpdate(key: entry.key, event: .updated(entry.content, ContentChanges(from: previous?.content, to: entry.content))))
+            CacheUpdate(
+                key: entry.key,
+                event: .updated(entry.content, ContentChanges(from: previous?.content, to: entry.content))))
     }
 
     // MARK: - Held updates
@@ -102,7 +106,9 @@ final class CacheWriter: Sendable {
     /// Holds `entry` instead of showing it: what is shown stays (renewed, so it is not refetched
     /// again and again), and `.pendingUpdate` announces what changed, once per new content.
     /// Returns what is shown.
-    func hold(_ entry: CacheEntry, showing shown: CacheEntry, ifStill generation: Generation, inMemory: Bool) -> CacheEntry {
+    func hold(
+        _ entry: CacheEntry, showing shown: CacheEntry, ifStill generation: Generation, inMemory: Bool
+    ) -> CacheEntry {
         let isNew = state.withLock { state -> Bool in
             defer { state.held[entry.key] = entry }
             return state.held[entry.key]?.content != entry.content
@@ -113,7 +119,8 @@ final class CacheWriter: Sendable {
         store(renewed, ifStill: generation, inMemory: inMemory)
         if isNew {
             tiers.answers.publish(
-                CacheUpdate(key: entry.key, event: .pendingUpdate(ContentChanges(from: shown.content, to: entry.content))))
+                CacheUpdate(
+                    key: entry.key, event: .pendingUpdate(ContentChanges(from: shown.content, to: entry.content))))
         }
         return renewed
     }

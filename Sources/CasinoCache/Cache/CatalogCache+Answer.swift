@@ -49,7 +49,8 @@ extension CatalogCache {
         let now = currentDate()
         guard tiers.isCached(key) else { return try await fetchAnswer(for: key, extract) }
         var found = probe?.found
-        var result = probe.map { $0.result } ?? tiers.memoryAnswer(key, now: now, needsFound: true, found: &found, extract)
+        var result =
+            probe.map { $0.result } ?? tiers.memoryAnswer(key, now: now, needsFound: true, found: &found, extract)
         if result == nil, let below = tiers.foundBelowMemory(key, now: now) {
             found = below
             result = tiers.result(below, now: now, extract)
@@ -89,7 +90,8 @@ extension CatalogCache {
     ) async throws -> CacheResult<Value> {
         if case .gamesPage(_, _, let offset) = key.content, !(0...CatalogRules.maxGamesTotal).contains(offset) {
             throw CacheError(
-                .invalidRequest, key: key, "offset \(offset) is outside 0...\(CatalogRules.maxGamesTotal); no such page exists")
+                .invalidRequest, key: key,
+                "offset \(offset) is outside 0...\(CatalogRules.maxGamesTotal); no such page exists")
         }
         statisticsCounter.record { $0.misses += 1 }
         let entry = try await fetch(key, current: nil)
@@ -107,7 +109,8 @@ extension CatalogCache {
             try Task.checkCancellation()
             return answers.result(entry, tier: .upstream, state: .fresh, now: clock.now, extract: extract)
         } catch let error as CacheError where !PlayerLists.isUnauthorized(error) {
-            logger.info("player content expired and the upstream failed; serving it stale", metadata: ["cache.key": "\(key)"])
+            logger.info(
+                "player content expired and the upstream failed; serving it stale", metadata: ["cache.key": "\(key)"])
             answers.publish(CacheUpdate(key: key, event: .refreshFailed(error, attempt: 1, retryIn: nil)))
             return tiers.result(found, now: now, extract)
         }
@@ -118,7 +121,9 @@ extension CatalogCache {
     /// Fetches `key` from the upstream, joining a fetch already in flight for it (``FetchFlights``).
     nonisolated(nonsending) func fetch(_ key: CacheKey, current: CacheEntry?) async throws -> CacheEntry {
         if key.playerList != nil { return try await players.fetch(key, current: current) }
-        return try await flights.entry(for: key) { gate in try await self.fetchFromUpstream(key, current: current, gate: gate) }
+        return try await flights.entry(for: key) { gate in
+            try await self.fetchFromUpstream(key, current: current, gate: gate)
+        }
     }
 
     /// One catalogue fetch: the upstream's answer checked, then stored (a `304` renews `current`)
@@ -137,7 +142,8 @@ extension CatalogCache {
         switch response {
         case .notModified:
             guard let current, current.origin == .network else {
-                throw CacheError(.notModifiedWithoutEntry, key: key, "the upstream answered not modified, but nothing is cached")
+                throw CacheError(
+                    .notModifiedWithoutEntry, key: key, "the upstream answered not modified, but nothing is cached")
             }
             guard gate.commit() else { throw CancellationError() }
             statisticsCounter.record { $0.notModified += 1 }
@@ -172,7 +178,8 @@ extension CatalogCache {
             guard page.categoryId == categoryId, page.offset == offset, page.limit == pageSize else {
                 throw CacheError(
                     .invalidContent, key: key,
-                    "the upstream answered page \(page.categoryId)@\(page.offset) limit \(page.limit) for \(categoryId)@\(offset) limit \(pageSize)")
+                    "the upstream answered page \(page.categoryId)@\(page.offset) limit \(page.limit) for \(categoryId)@\(offset) limit \(pageSize)"
+                )
             }
         }
         if let violation = content.violations().first {

@@ -116,4 +116,3 @@ extension CatalogCache {
     /// client's ``ProviderAPI/RetryPolicy``, which the pipeline's fetchers use too.
     public typealias RetryPolicy = ProviderAPI.RetryPolicy
 }
-

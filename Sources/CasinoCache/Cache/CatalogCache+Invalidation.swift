@@ -28,7 +28,8 @@ extension CatalogCache {
         for pattern in invalidation.patterns {
             switch pattern {
             case .key(let key): keys.insert(key)
-            case .categoryPages(let edition, let categoryId): categories.insert(CategoryPages(edition: edition, categoryId: categoryId))
+            case .categoryPages(let edition, let categoryId):
+                categories.insert(CategoryPages(edition: edition, categoryId: categoryId))
             }
         }
         func matches(_ key: CacheKey) -> Bool {

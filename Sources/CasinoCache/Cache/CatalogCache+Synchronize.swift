@@ -73,7 +73,11 @@ extension CatalogCache {
                 let pageSize = self.pageSize
                 guard
                     let answered = try await UpstreamDeadline(timeout: configuration.upstreamTimeout, clock: clock).run(
-                        batch[0], { try await upstream.validate(contentHashes: hashes, pageSize: pageSize, inlineBytes: inlineBytes) })
+                        batch[0],
+                        {
+                            try await upstream.validate(
+                                contentHashes: hashes, pageSize: pageSize, inlineBytes: inlineBytes)
+                        })
                 else {
                     report.isSupported = false
                     scheduler.stopBatching()
@@ -106,7 +110,8 @@ extension CatalogCache {
                     report.current += 1
                     statisticsCounter.record { $0.validatedCurrent += 1 }
                 case .changed(let content?, let etag)? where (try? check(content, for: key)) != nil:
-                    _ = writer.install(content, etag: etag, for: key, replacing: entry, ifStill: generation, inMemory: inMemory)
+                    _ = writer.install(
+                        content, etag: etag, for: key, replacing: entry, ifStill: generation, inMemory: inMemory)
                     report.installed += 1
                     statisticsCounter.record { $0.validatedInline += 1 }
                 case .changed?:
@@ -132,7 +137,8 @@ extension CatalogCache {
             }
         }
         statisticsCounter.record { $0.validatedRefetched += report.refetched }
-        report.refreshedKeyByKey = await refreshKeyByKey(fallback.filter { held[$0].map { !tiers.isFresh($0.entry, now: clock.now) } ?? false })
+        report.refreshedKeyByKey = await refreshKeyByKey(
+            fallback.filter { held[$0].map { !tiers.isFresh($0.entry, now: clock.now) } ?? false })
         return report
     }
 
@@ -143,7 +149,9 @@ extension CatalogCache {
         var held: [CacheKey: Held] = [:]
         for entry in memory.entries(in: .global) { hold(entry, inMemory: true, in: &held) }
         for stored in await disk?.storedGlobalEntries() ?? [] where held[stored.key] == nil {
-            if let (entry, _) = tiers.entryBelowMemory(stored.key, onDisk: stored) { hold(entry, inMemory: false, in: &held) }
+            if let (entry, _) = tiers.entryBelowMemory(stored.key, onDisk: stored) {
+                hold(entry, inMemory: false, in: &held)
+            }
         }
         return held
     }
@@ -171,7 +179,8 @@ extension CatalogCache {
     private func refreshKeyByKey(_ keys: [CacheKey]) async -> Int {
         var tasks: [Task<Void, Never>] = []
         for key in keys {
-            guard let entry = tiers.entry(key), let task = refreshInBackground(key, current: entry, batching: false) else {
+            guard let entry = tiers.entry(key), let task = refreshInBackground(key, current: entry, batching: false)
+            else {
                 continue
             }
             tasks.append(task)

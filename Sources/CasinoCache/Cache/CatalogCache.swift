@@ -93,7 +93,8 @@ public final class CatalogCache: Sendable {
     @_spi(Tiers)
     public init(
         configuration: Configuration = .default, upstream: any CatalogUpstream, memory: MemoryTier? = nil,
-        disk: DiskTier?, bundled: BundledTier?, mutationQueue: PlayerMutationQueue? = nil, clock: any CacheClock = SystemClock(),
+        disk: DiskTier?, bundled: BundledTier?, mutationQueue: PlayerMutationQueue? = nil,
+        clock: any CacheClock = SystemClock(),
         logger: Logger = .casinoCacheDisabled
     ) {
         self.configuration = configuration
@@ -104,7 +105,9 @@ public final class CatalogCache: Sendable {
         let bundledPageSize = bundled?.manifest?.pageSize
         // Settings are not trusted either: a page size the schema's rules refuse would make every
         // fetched page invalid content.
-        let pageSize = min(max(configuration.pageSize ?? bundledPageSize ?? Configuration.fallbackPageSize, 1), CatalogRules.maxPageSize)
+        let pageSize = min(
+            max(configuration.pageSize ?? bundledPageSize ?? Configuration.fallbackPageSize, 1),
+            CatalogRules.maxPageSize)
         if let bundledPageSize, bundledPageSize != pageSize {
             logger.info(
                 "the configured page size differs from the bundled snapshot's; bundled pages never line up with live ones",
@@ -115,16 +118,20 @@ public final class CatalogCache: Sendable {
         answers = CacheAnswers(snapshotGeneratedAt: bundled?.generatedAt, statistics: statistics)
         images = ImagePrefetcher()
         tiers = CacheTiers(
-            memory: memory ?? MemoryTier(countLimit: configuration.memoryCountLimit, costLimit: configuration.memoryCostLimit),
+            memory: memory
+                ?? MemoryTier(countLimit: configuration.memoryCountLimit, costLimit: configuration.memoryCostLimit),
             disk: disk, bundled: bundled, answers: answers, images: images, statistics: statistics,
-            configuration: configuration, pageSize: pageSize, categoriesTimeToLive: configuration.categoriesTTL.timeInterval,
-            gamesPageTimeToLive: configuration.gamesPageTTL.timeInterval, playerTimeToLive: configuration.playerTTL.timeInterval)
+            configuration: configuration, pageSize: pageSize,
+            categoriesTimeToLive: configuration.categoriesTTL.timeInterval,
+            gamesPageTimeToLive: configuration.gamesPageTTL.timeInterval,
+            playerTimeToLive: configuration.playerTTL.timeInterval)
         writer = CacheWriter(tiers: tiers, clock: clock)
         flights = FetchFlights(timeout: configuration.upstreamTimeout, clock: clock, statistics: statistics)
         scheduler = RefreshScheduler(
             configuration: configuration, clock: clock, answers: answers, statistics: statistics, logger: logger)
         players = PlayerLists(
-            upstream: upstream, queue: mutationQueue, tiers: tiers, writer: writer, flights: flights, scheduler: scheduler,
+            upstream: upstream, queue: mutationQueue, tiers: tiers, writer: writer, flights: flights,
+            scheduler: scheduler,
             deadline: UpstreamDeadline(timeout: configuration.upstreamTimeout, clock: clock), statistics: statistics,
             clock: clock, logger: logger)
     }
@@ -157,11 +164,13 @@ public final class CatalogCache: Sendable {
         let bundled = bundleDirectory.map {
             BundledTier(configuration: .init(directory: $0, limits: configuration.bundleLimits), logger: logger)
         }
-        let mutationQueue = (mutationDirectory ?? cacheDirectory?.appendingPathComponent("PlayerMutations", isDirectory: true)).map {
-            PlayerMutationQueue(directory: $0, fileProtection: configuration.fileProtection, logger: logger)
-        }
+        let mutationQueue =
+            (mutationDirectory ?? cacheDirectory?.appendingPathComponent("PlayerMutations", isDirectory: true)).map {
+                PlayerMutationQueue(directory: $0, fileProtection: configuration.fileProtection, logger: logger)
+            }
         self.init(
-            configuration: configuration, upstream: upstream, disk: disk, bundled: bundled, mutationQueue: mutationQueue,
+            configuration: configuration, upstream: upstream, disk: disk, bundled: bundled,
+            mutationQueue: mutationQueue,
             clock: clock, logger: logger)
     }
 
@@ -182,7 +191,8 @@ public final class CatalogCache: Sendable {
     public func cachedGamesPage(edition: Edition, categoryId: String, offset: Int = 0) -> CacheResult<GamesPage> {
         let probe = memoryProbe(edition: edition, categoryId: categoryId, offset: offset)
         if let result = probe.result { return result }
-        return cachedAnswer(for: .gamesPage(edition, categoryId: categoryId, offset: offset), probe: probe, Self.gamesPage)
+        return cachedAnswer(
+            for: .gamesPage(edition, categoryId: categoryId, offset: offset), probe: probe, Self.gamesPage)
     }
 
     /// An edition's categories: fresh without the network; stale or bundled at once with a

@@ -69,7 +69,9 @@ public struct CacheEntry: Sendable, Hashable {
     /// Where the value came from.
     public var origin: CacheOrigin
 
-    public init(key: CacheKey, content: CatalogContent, storedAt: Date, etag: String? = nil, origin: CacheOrigin = .network) {
+    public init(
+        key: CacheKey, content: CatalogContent, storedAt: Date, etag: String? = nil, origin: CacheOrigin = .network
+    ) {
         self.key = key
         self.content = content
         self.storedAt = storedAt

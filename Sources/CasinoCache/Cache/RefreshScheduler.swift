@@ -116,7 +116,9 @@ final class RefreshScheduler: Sendable {
             }
             logger.info(
                 "background refresh failed",
-                metadata: ["cache.key": "\(key)", "cache.attempt": "\(attempt)", "cache.error": "\(cacheError.message)"])
+                metadata: [
+                    "cache.key": "\(key)", "cache.attempt": "\(attempt)", "cache.error": "\(cacheError.message)",
+                ])
             answers.publish(CacheUpdate(key: key, event: .refreshFailed(cacheError, attempt: attempt, retryIn: delay)))
         }
     }

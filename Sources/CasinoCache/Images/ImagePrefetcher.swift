@@ -23,7 +23,9 @@ final class ImagePrefetcher: Sendable {
         var urls: [String] = []
         for game in page.items.prefix(max(prefetching.imagesPerPage, 0)) {
             if prefetching.fields.contains(.thumbnail) { urls.append(game.thumbnail) }
-            if prefetching.fields.contains(.backgroundImage), let background = game.backgroundImageUrl { urls.append(background) }
+            if prefetching.fields.contains(.backgroundImage), let background = game.backgroundImageUrl {
+                urls.append(background)
+            }
         }
         urls.removeAll { bundledImages?.contains($0) == true }
         guard !urls.isEmpty else { return }

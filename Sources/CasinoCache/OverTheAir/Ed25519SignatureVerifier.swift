@@ -1,7 +1,8 @@
+public import Foundation
+
 #if canImport(CryptoKit)
 import CryptoKit
 #endif
-public import Foundation
 
 /// Ed25519 signature checks against a pinned public key: the verifier an app gives
 /// ``SnapshotUpdater``.
@@ -43,7 +44,9 @@ public struct Ed25519SignatureVerifier: SnapshotSignatureVerifier {
     ///   - backend: The Ed25519 implementation.
     /// - Throws: ``SnapshotUpdateError/Code/invalidPublicKey`` when they are not an Ed25519 key.
     public init(publicKey: Data, backend: Backend) throws(SnapshotUpdateError) {
-        guard publicKey.count == 32, backend.isValidKey(publicKey) else { throw .invalidPublicKey(byteCount: publicKey.count) }
+        guard publicKey.count == 32, backend.isValidKey(publicKey) else {
+            throw .invalidPublicKey(byteCount: publicKey.count)
+        }
         self.publicKey = publicKey
         self.backend = backend
     }
@@ -70,13 +73,16 @@ extension Ed25519SignatureVerifier.Backend {
     public static let cryptoKit = Ed25519SignatureVerifier.Backend(
         isValidKey: { (try? Curve25519.Signing.PublicKey(rawRepresentation: $0)) != nil },
         isValidSignature: { signature, message, key in
-            (try? Curve25519.Signing.PublicKey(rawRepresentation: key))?.isValidSignature(signature, for: message) ?? false
+            (try? Curve25519.Signing.PublicKey(rawRepresentation: key))?.isValidSignature(signature, for: message)
+                ?? false
         })
 }
 
 extension Ed25519SignatureVerifier {
     /// A verifier over CryptoKit for the key's 32 raw bytes.
-    public init(publicKey: Data) throws(SnapshotUpdateError) { try self.init(publicKey: publicKey, backend: .cryptoKit) }
+    public init(publicKey: Data) throws(SnapshotUpdateError) {
+        try self.init(publicKey: publicKey, backend: .cryptoKit)
+    }
 
     /// A verifier over CryptoKit for the key as `catalog keygen` prints it.
     public init(base64PublicKey: String) throws(SnapshotUpdateError) {

@@ -69,7 +69,8 @@ extension SnapshotUpdater {
 
         /// The caps a published manifest is checked against.
         var manifestLimits: PublishedManifest.Limits {
-            PublishedManifest.Limits(maxFileCount: maxFileCount, maxFileBytes: maxFileBytes, maxTotalBytes: maxTotalBytes)
+            PublishedManifest.Limits(
+                maxFileCount: maxFileCount, maxFileBytes: maxFileBytes, maxTotalBytes: maxTotalBytes)
         }
 
         /// The first setting out of range, or `nil`.

@@ -134,7 +134,8 @@ public actor SnapshotUpdater {
         } catch is CancellationError where Task.isCancelled {
             // The last caller gone, the check stops at once, unless it is already switching to the
             // new generation (or has): then it installed, and this caller learns so.
-            if leave(check.id, isCancelled: true), case .success(.installed(let installation)) = await check.task.result {
+            if leave(check.id, isCancelled: true), case .success(.installed(let installation)) = await check.task.result
+            {
                 return .installed(installation)
             }
             throw CancellationError()

@@ -74,14 +74,18 @@ extension CatalogCache {
     @discardableResult
     public func addFavourite(_ game: Game, edition: Edition, player: String) async throws -> MutationOutcome {
         try await players.mutate(
-            PlayerMutation(kind: .addFavourite, player: player, edition: edition, gameId: game.id, game: game, createdAt: clock.now))
+            PlayerMutation(
+                kind: .addFavourite, player: player, edition: edition, gameId: game.id, game: game, createdAt: clock.now
+            ))
     }
 
     /// Removes a game from the player's favourites at once, then sends the change (see
     /// ``addFavourite(_:edition:player:)``).
     @discardableResult
     public func removeFavourite(gameId: String, edition: Edition, player: String) async throws -> MutationOutcome {
-        try await players.mutate(PlayerMutation(kind: .removeFavourite, player: player, edition: edition, gameId: gameId, createdAt: clock.now))
+        try await players.mutate(
+            PlayerMutation(
+                kind: .removeFavourite, player: player, edition: edition, gameId: gameId, createdAt: clock.now))
     }
 
     /// The player's changes not yet applied by the upstream, oldest first (those a previous launch

@@ -12,8 +12,12 @@ extension GamesPage {
         guard (1...CatalogRules.maxPageSize).contains(limit), expected.map({ $0 == limit }) ?? true else {
             return "limit \(limit), expected \(expected.map(String.init) ?? "1...\(CatalogRules.maxPageSize)")"
         }
-        guard count == items.count, items.count <= limit else { return "count \(count) for \(items.count) items, limit \(limit)" }
-        guard (items.count...CatalogRules.maxGamesTotal).contains(total) else { return "total \(total) for \(items.count) items" }
+        guard count == items.count, items.count <= limit else {
+            return "count \(count) for \(items.count) items, limit \(limit)"
+        }
+        guard (items.count...CatalogRules.maxGamesTotal).contains(total) else {
+            return "total \(total) for \(items.count) items"
+        }
         for (index, game) in items.enumerated() {
             if let violation = game.violations().first { return "items[\(index)]: \(violation)" }
         }

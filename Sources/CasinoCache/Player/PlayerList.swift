@@ -23,7 +23,9 @@ public enum PlayerList: String, Sendable, Hashable, Codable, CaseIterable, Custo
 
     /// The list whose pages carry `categoryId`, if it is one.
     public init?(categoryId: String) {
-        guard categoryId.hasPrefix("~"), let list = PlayerList(rawValue: String(categoryId.dropFirst())) else { return nil }
+        guard categoryId.hasPrefix("~"), let list = PlayerList(rawValue: String(categoryId.dropFirst())) else {
+            return nil
+        }
         self = list
     }
 

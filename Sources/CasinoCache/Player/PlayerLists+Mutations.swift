@@ -38,13 +38,16 @@ extension PlayerLists {
                 }
                 let confirmed = overlay.confirmed[changed]!.entry
                 change.shown.append(
-                    (PlayerOverlay.composed(changed, confirmed: confirmed, pending: pending),
-                     PlayerOverlay.composed(changed, confirmed: confirmed, pending: oldPending)))
+                    (
+                        PlayerOverlay.composed(changed, confirmed: confirmed, pending: pending),
+                        PlayerOverlay.composed(changed, confirmed: confirmed, pending: oldPending)
+                    ))
             }
             for mutation in dropped {
                 let error = CacheError(
                     .mutationDropped, key: mutation.key,
-                    "the offline queue holds at most \(bound) changes (maxQueuedMutations); the oldest was dropped unsent")
+                    "the offline queue holds at most \(bound) changes (maxQueuedMutations); the oldest was dropped unsent"
+                )
                 change.dropped.append((mutation, error))
                 if let waiter = overlay.settle(mutation.id, with: .failure(error)) { change.waiters.append(waiter) }
             }

@@ -55,10 +55,16 @@ extension PlayerLists {
             do {
                 let page = try await deadline.run(mutation.key) { try await upstream.send(mutation, limit: limit) }
                 let usable = page.playerListProblem(.favourites, limit: limit) == nil ? page : nil
-                if usable == nil { logger.info("a favourites change answered an unusable list; refetching it", metadata: ["cache.key": "\(mutation.key)"]) }
+                if usable == nil {
+                    logger.info(
+                        "a favourites change answered an unusable list; refetching it",
+                        metadata: ["cache.key": "\(mutation.key)"])
+                }
                 settleApplied(mutation, answer: usable, generation: generation, token: token)
             } catch {
-                let cacheError = error as? CacheError ?? CacheError(.upstreamFailed, key: mutation.key, "the upstream failed: \(error)", cause: error)
+                let cacheError =
+                    error as? CacheError
+                    ?? CacheError(.upstreamFailed, key: mutation.key, "the upstream failed: \(error)", cause: error)
                 let upstreamCode = (cacheError.cause as? UpstreamError)?.code
                 switch upstreamCode {
                 case .server?, .client?, .invalidResponse?:
@@ -66,7 +72,9 @@ extension PlayerLists {
                         .mutationRejected, key: mutation.key,
                         "the server refused the change (\(cacheError.cause.map { "\($0)" } ?? cacheError.message)); it was undone",
                         cause: cacheError.cause)
-                    settleRejected(mutation, error: refused, generation: generation, token: token, mayHaveApplied: upstreamCode == .invalidResponse)
+                    settleRejected(
+                        mutation, error: refused, generation: generation, token: token,
+                        mayHaveApplied: upstreamCode == .invalidResponse)
                 case .unauthorized?:
                     dropRows(player, reason: cacheError)
                     park(player, token: token, after: cacheError, retrying: false)
@@ -82,7 +90,9 @@ extension PlayerLists {
 
     /// The upstream applied `mutation`: its answer becomes the list's truth, the changes still
     /// pending go on top, and an update follows only if that differs from what is shown.
-    private func settleApplied(_ mutation: PlayerMutation, answer: GamesPage?, generation: CacheWriter.Generation, token: UInt64) {
+    private func settleApplied(
+        _ mutation: PlayerMutation, answer: GamesPage?, generation: CacheWriter.Generation, token: UInt64
+    ) {
         let key = mutation.key
         let player = mutation.player
         guard writer.generation(of: key.scope) == generation else { return }
@@ -94,11 +104,15 @@ extension PlayerLists {
             overlay.statistics.applied += 1
             let old = overlay.confirmed[key] ?? PlayerOverlay.Confirmed(entry: empty, isVerified: false, settled: 0)
             var truth = PlayerOverlay.composed(key, confirmed: old.entry, pending: [mutation])
-            if let answer { truth = CacheEntry(key: key, content: .gamesPage(answer), storedAt: now, etag: nil, origin: .network) }
-            overlay.confirmed[key] = PlayerOverlay.Confirmed(entry: truth, isVerified: answer != nil, settled: old.settled + 1)
+            if let answer {
+                truth = CacheEntry(key: key, content: .gamesPage(answer), storedAt: now, etag: nil, origin: .network)
+            }
+            overlay.confirmed[key] = PlayerOverlay.Confirmed(
+                entry: truth, isVerified: answer != nil, settled: old.settled + 1)
             let previous = PlayerOverlay.composed(key, confirmed: old.entry, pending: oldPending)
             let shown = PlayerOverlay.composed(key, confirmed: truth, pending: pending)
-            let waiter = overlay.settle(mutation.id, with: .success(.applied(tiers.answers.value(of: truth.content, CatalogCache.gamesPage))))
+            let waiter = overlay.settle(
+                mutation.id, with: .success(.applied(tiers.answers.value(of: truth.content, CatalogCache.gamesPage))))
             return (shown, previous, pending, waiter)
         }
         guard let (shown, previous, pending, waiter) = settled else { return }
@@ -118,7 +132,10 @@ extension PlayerLists {
 
     /// The server refused `mutation`: the list goes back to what it was without it (one update)
     /// and the failure is reported.
-    private func settleRejected(_ mutation: PlayerMutation, error: CacheError, generation: CacheWriter.Generation, token: UInt64, mayHaveApplied: Bool) {
+    private func settleRejected(
+        _ mutation: PlayerMutation, error: CacheError, generation: CacheWriter.Generation, token: UInt64,
+        mayHaveApplied: Bool
+    ) {
         let key = mutation.key
         let player = mutation.player
         guard writer.generation(of: key.scope) == generation else { return }
@@ -127,7 +144,8 @@ extension PlayerLists {
             guard overlay.senders[player]?.token == token else { return nil }
             let (oldPending, pending) = overlay.take(mutation)
             overlay.statistics.rejected += 1
-            let confirmed = overlay.confirmed[key] ?? PlayerOverlay.Confirmed(entry: empty, isVerified: false, settled: 0)
+            let confirmed =
+                overlay.confirmed[key] ?? PlayerOverlay.Confirmed(entry: empty, isVerified: false, settled: 0)
             if mayHaveApplied { overlay.confirmed[key]?.isVerified = false }
             let previous = PlayerOverlay.composed(key, confirmed: confirmed.entry, pending: oldPending)
             let shown = PlayerOverlay.composed(key, confirmed: confirmed.entry, pending: pending)
@@ -137,7 +155,9 @@ extension PlayerLists {
         guard let (shown, previous, pending, waiter, mustRefetch) = settled else { return }
         queue?.save(pending, player: player)
         writer.show(shown, replacing: previous, ifStill: generation)
-        logger.info("player change refused by the server; undone", metadata: ["cache.key": "\(key)", "cache.error": "\(error.message)"])
+        logger.info(
+            "player change refused by the server; undone",
+            metadata: ["cache.key": "\(key)", "cache.error": "\(error.message)"])
         tiers.answers.publish(CacheUpdate(key: key, event: .mutationFailed(mutation, error)))
         if let waiter { PlayerOverlay.resume([waiter]) }
         // The list the change was undone onto was never confirmed by the server in this run
@@ -157,7 +177,8 @@ extension PlayerLists {
             let attempt = (overlay.failedSends[player] ?? 0) + 1
             overlay.failedSends[player] = attempt
             let delay = configuration.retry.delay(
-                afterAttempt: attempt, unit: Double.random(in: 0..<1), retryAfter: (error.cause as? UpstreamError)?.retryAfter)
+                afterAttempt: attempt, unit: Double.random(in: 0..<1),
+                retryAfter: (error.cause as? UpstreamError)?.retryAfter)
             if retrying, let delay {
                 let clock = self.clock
                 overlay.retries[player] = Task {

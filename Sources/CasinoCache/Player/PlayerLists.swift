@@ -58,11 +58,13 @@ final class PlayerLists: Sendable {
     /// rules, then installed under the player's pending changes
     /// (``installList(_:current:generation:settled:)``).
     private func fetchList(_ key: CacheKey, current: CacheEntry?, gate: CommitGate) async throws -> CacheEntry {
-        guard let list = key.playerList, case .gamesPage(let edition, _, _) = key.content, let player = key.player else {
+        guard let list = key.playerList, case .gamesPage(let edition, _, _) = key.content, let player = key.player
+        else {
             throw CacheError(.invalidRequest, key: key, "not a player list key")
         }
         guard let upstream = upstream as? any PlayerUpstream else {
-            throw CacheError(.invalidRequest, key: key, "the upstream serves no player lists: give the cache a PlayerUpstream")
+            throw CacheError(
+                .invalidRequest, key: key, "the upstream serves no player lists: give the cache a PlayerUpstream")
         }
         let generation = writer.generation(of: key.scope)
         statistics.record { $0.upstreamCalls += 1 }
@@ -70,7 +72,8 @@ final class PlayerLists: Sendable {
         let limit = listLimit
         let response: UpstreamResponse<GamesPage>
         do {
-            response = try await upstream.playerList(list, player: player, edition: edition, limit: limit, etag: current?.etag)
+            response = try await upstream.playerList(
+                list, player: player, edition: edition, limit: limit, etag: current?.etag)
         } catch let error as CacheError {
             throw error
         } catch {
@@ -82,13 +85,16 @@ final class PlayerLists: Sendable {
         switch response {
         case .notModified:
             guard let current, current.origin == .network, current.etag != nil else {
-                throw CacheError(.notModifiedWithoutEntry, key: key, "the upstream answered not modified, but nothing is cached")
+                throw CacheError(
+                    .notModifiedWithoutEntry, key: key, "the upstream answered not modified, but nothing is cached")
             }
             statistics.record { $0.notModified += 1 }
-            fetched = CacheEntry(key: key, content: current.content, storedAt: clock.now, etag: current.etag, origin: .network)
+            fetched = CacheEntry(
+                key: key, content: current.content, storedAt: clock.now, etag: current.etag, origin: .network)
         case .modified(let page, let etag):
             if let problem = page.playerListProblem(list, limit: limit) {
-                throw CacheError(.invalidContent, key: key, "the upstream answered an unusable \(list) list: \(problem)")
+                throw CacheError(
+                    .invalidContent, key: key, "the upstream answered an unusable \(list) list: \(problem)")
             }
             fetched = CacheEntry(key: key, content: .gamesPage(page), storedAt: clock.now, etag: etag, origin: .network)
         }
@@ -103,7 +109,9 @@ final class PlayerLists: Sendable {
     /// on top, unless the cache was cleared since the fetch started, or a change's answer (newer
     /// than this fetch) arrived meanwhile. Held like any refresh when ``HeldUpdates`` says so and
     /// no change is pending. Returns what the list shows.
-    func installList(_ fetched: CacheEntry, current: CacheEntry?, generation: CacheWriter.Generation, settled: Int) -> CacheEntry {
+    func installList(
+        _ fetched: CacheEntry, current: CacheEntry?, generation: CacheWriter.Generation, settled: Int
+    ) -> CacheEntry {
         let key = fetched.key
         let player = key.player ?? ""
         let shownBefore = tiers.shownEntry(key) ?? current
@@ -118,7 +126,8 @@ final class PlayerLists: Sendable {
             return (PlayerOverlay.composed(key, confirmed: fetched, pending: pending), hasPending)
         }
         guard let outcome else { return shownBefore ?? fetched }
-        if let shownBefore, shownBefore.origin == .network, shownBefore.content != outcome.shown.content, !outcome.hasPending,
+        if let shownBefore, shownBefore.origin == .network, shownBefore.content != outcome.shown.content,
+            !outcome.hasPending,
             configuration.heldUpdates.holds(key)
         {
             return writer.hold(outcome.shown, showing: shownBefore, ifStill: generation, inMemory: true)
@@ -139,7 +148,9 @@ final class PlayerLists: Sendable {
             for key in overlay.confirmed.keys where key.scope == scope { overlay.confirmed[key] = nil }
         }
         writer.drop(scope)
-        logger.info("the server refused the player's session; their cached rows are dropped", metadata: ["cache.error": "\(reason.message)"])
+        logger.info(
+            "the server refused the player's session; their cached rows are dropped",
+            metadata: ["cache.error": "\(reason.message)"])
     }
 
     /// Forgets the players of `scope` (every player for `nil`): unsent changes (their callers get
@@ -152,7 +163,9 @@ final class PlayerLists: Sendable {
             var waiters: [(CheckedContinuation<MutationOutcome, any Error>, Result<MutationOutcome, CacheError>)] = []
             for player in players {
                 for mutation in overlay.pending.removeValue(forKey: player) ?? [] {
-                    let error = CacheError(.mutationDropped, key: mutation.key, "the player's data was cleared (logout) before the change was sent")
+                    let error = CacheError(
+                        .mutationDropped, key: mutation.key,
+                        "the player's data was cleared (logout) before the change was sent")
                     if let waiter = overlay.settle(mutation.id, with: .failure(error)) { waiters.append(waiter) }
                 }
                 overlay.inFlight[player] = nil
@@ -196,7 +209,9 @@ final class PlayerLists: Sendable {
             let pending = overlay.pending[player]!
             return keys.map { key in
                 let base = overlay.confirmed[key]?.entry ?? bases[key]!
-                if overlay.confirmed[key] == nil { overlay.confirmed[key] = PlayerOverlay.Confirmed(entry: base, isVerified: false, settled: 0) }
+                if overlay.confirmed[key] == nil {
+                    overlay.confirmed[key] = PlayerOverlay.Confirmed(entry: base, isVerified: false, settled: 0)
+                }
                 return (PlayerOverlay.composed(key, confirmed: base, pending: pending), bases[key]!)
             }
         }
@@ -219,10 +234,12 @@ final class PlayerLists: Sendable {
     /// without player routes.
     func checkRequest(_ key: CacheKey) throws {
         guard let player = key.player, Self.isUsablePlayerID(player) else {
-            throw CacheError(.invalidRequest, key: key, "a player id must be 1...\(PlayerRequest.maxPlayerIDBytes) bytes")
+            throw CacheError(
+                .invalidRequest, key: key, "a player id must be 1...\(PlayerRequest.maxPlayerIDBytes) bytes")
         }
         guard upstream is any PlayerUpstream else {
-            throw CacheError(.invalidRequest, key: key, "the upstream serves no player lists: give the cache a PlayerUpstream")
+            throw CacheError(
+                .invalidRequest, key: key, "the upstream serves no player lists: give the cache a PlayerUpstream")
         }
     }
 

@@ -32,7 +32,8 @@ public struct PlayerMutation: Codable, Sendable, Hashable, Identifiable {
     public var createdAt: Date
 
     public init(
-        id: UUID = UUID(), kind: Kind, player: String, edition: Edition, gameId: String, game: Game? = nil, createdAt: Date
+        id: UUID = UUID(), kind: Kind, player: String, edition: Edition, gameId: String, game: Game? = nil,
+        createdAt: Date
     ) {
         self.id = id
         self.kind = kind
@@ -70,7 +71,9 @@ public struct PlayerMutation: Codable, Sendable, Hashable, Identifiable {
     /// within the schema's rules, and for an add, a game with that id that keeps them too.
     func problem(expectedPlayer: String) -> String? {
         guard player == expectedPlayer else { return "belongs to another player" }
-        guard (1...CatalogRules.maxIDLength).contains(gameId.utf8.count) else { return "game id of \(gameId.utf8.count) bytes" }
+        guard (1...CatalogRules.maxIDLength).contains(gameId.utf8.count) else {
+            return "game id of \(gameId.utf8.count) bytes"
+        }
         switch kind {
         case .addFavourite:
             guard let game, game.id == gameId else { return "an add without its game" }

@@ -1,6 +1,6 @@
+@_spi(Internals) import CasinoCatalog
 import CatalogSupport
 import Dispatch
-@_spi(Internals) import CasinoCatalog
 public import Foundation
 public import Logging
 
@@ -56,7 +56,8 @@ import Musl
         self.fileProtection = fileProtection
         self.logger = logger
         files = DiskTierFiles(directory: directory)
-        preparation = StoragePreparation(.playerChanges, protection: fileProtection, directory: directory, logger: logger)
+        preparation = StoragePreparation(
+            .playerChanges, protection: fileProtection, directory: directory, logger: logger)
     }
 
     /// `player`'s queued mutations, oldest first: the save not yet written, else the file's. A
@@ -114,7 +115,10 @@ import Musl
     // MARK: - Writer queue
 
     private func write(player: String, sequence: UInt64) {
-        guard let mutations = state.withLock({ $0.pending[player]?.sequence == sequence ? $0.pending[player]?.mutations : nil })
+        guard
+            let mutations = state.withLock({
+                $0.pending[player]?.sequence == sequence ? $0.pending[player]?.mutations : nil
+            })
         else { return }  // a later save superseded this one
         removeLeftoversOnce()
         let name = PlayerMutationQueueFile.fileName(for: player)
@@ -140,7 +144,8 @@ import Musl
         preparation.prepareOnce()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let temporary = files.url(for: Self.temporaryPrefix + UUID().uuidString + Self.temporarySuffix).path
-        let error = FileDescriptorIO.createFile(atPath: temporary, contents: data, permissions: 0o600, synchronizes: true)
+        let error = FileDescriptorIO.createFile(
+            atPath: temporary, contents: data, permissions: 0o600, synchronizes: true)
         guard error == 0 else { throw QueueWriteError(operation: "write a temporary file for \(name)", code: error) }
         guard rename(temporary, files.url(for: name).path) == 0 else {
             let error = QueueWriteError(operation: "rename to \(name)", code: errno)
@@ -157,10 +162,12 @@ import Musl
 
     /// Deletes temporary files a crash left behind, once per process, before the first write.
     private func removeLeftoversOnce() {
-        guard state.withLock({ state in
-            defer { state.hasScanned = true }
-            return !state.hasScanned
-        }) else { return }
+        guard
+            state.withLock({ state in
+                defer { state.hasScanned = true }
+                return !state.hasScanned
+            })
+        else { return }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names where name.hasPrefix(Self.temporaryPrefix) && name.hasSuffix(Self.temporarySuffix) {
             files.delete(name)
@@ -169,7 +176,9 @@ import Musl
 
     private func queueFileNames() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasSuffix(".mutations") || ($0.hasPrefix(Self.temporaryPrefix) && $0.hasSuffix(Self.temporarySuffix)) }
+        return names.filter {
+            $0.hasSuffix(".mutations") || ($0.hasPrefix(Self.temporaryPrefix) && $0.hasSuffix(Self.temporarySuffix))
+        }
     }
 
     /// Deletes a refused file (unless a save is on its way to replace it), counts and logs it.

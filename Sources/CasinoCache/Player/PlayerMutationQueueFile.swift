@@ -63,7 +63,9 @@ public import Foundation
     ///
     /// - Throws: ``Rejection`` naming the first check that failed.
     public static func decode(_ data: Data, player: String) throws(Rejection) -> [PlayerMutation] {
-        guard data.count <= maxFileBytes else { throw Rejection(reason: "file of \(data.count) bytes is over \(maxFileBytes)") }
+        guard data.count <= maxFileBytes else {
+            throw Rejection(reason: "file of \(data.count) bytes is over \(maxFileBytes)")
+        }
         guard let newline = data.prefix(maxHeaderBytes + 1).firstIndex(of: UInt8(ascii: "\n")) else {
             throw Rejection(reason: "no header line within \(maxHeaderBytes) bytes")
         }
@@ -78,7 +80,9 @@ public import Foundation
         guard header.bytes == body.count else {
             throw Rejection(reason: "body of \(body.count) bytes, header says \(header.bytes): truncated or padded")
         }
-        guard (0...maxCount).contains(header.count) else { throw Rejection(reason: "count \(header.count) is over \(maxCount)") }
+        guard (0...maxCount).contains(header.count) else {
+            throw Rejection(reason: "count \(header.count) is over \(maxCount)")
+        }
         guard SHA256Digest.hex(Data(body)) == header.sha256 else { throw Rejection(reason: "sha256 differs") }
         let mutations: [PlayerMutation]
         do {
@@ -91,8 +95,12 @@ public import Foundation
         }
         var ids = Set<UUID>()
         for (index, mutation) in mutations.enumerated() {
-            if let problem = mutation.problem(expectedPlayer: player) { throw Rejection(reason: "mutation \(index): \(problem)") }
-            guard ids.insert(mutation.id).inserted else { throw Rejection(reason: "mutation \(index): its id is repeated") }
+            if let problem = mutation.problem(expectedPlayer: player) {
+                throw Rejection(reason: "mutation \(index): \(problem)")
+            }
+            guard ids.insert(mutation.id).inserted else {
+                throw Rejection(reason: "mutation \(index): its id is repeated")
+            }
         }
         return mutations
     }

@@ -79,7 +79,9 @@ extension PlayerOverlay {
     }
 
     /// Resumes callers after the lock is released.
-    static func resume(_ settled: [(CheckedContinuation<MutationOutcome, any Error>, Result<MutationOutcome, CacheError>)]) {
+    static func resume(
+        _ settled: [(CheckedContinuation<MutationOutcome, any Error>, Result<MutationOutcome, CacheError>)]
+    ) {
         for (waiter, outcome) in settled {
             switch outcome {
             case .success(let value): waiter.resume(returning: value)

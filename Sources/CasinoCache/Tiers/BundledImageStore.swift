@@ -41,7 +41,9 @@ public import Logging
     private let state = Locked(State())
 
     /// The images of `manifest`, read with `reader`.
-    public init(manifest: Manifest?, reader: SnapshotReader?, memoryLimit: Int = 4 << 20, logger: Logger = .casinoCacheDisabled) {
+    public init(
+        manifest: Manifest?, reader: SnapshotReader?, memoryLimit: Int = 4 << 20, logger: Logger = .casinoCacheDisabled
+    ) {
         manifestImages = manifest?.images ?? []
         self.reader = reader
         self.memoryLimit = max(memoryLimit, 0)
@@ -107,7 +109,10 @@ public import Logging
             if isNew {
                 logger.error(
                     "Bundled image failed verification; not serving it",
-                    metadata: ["cache.image": "\(entry.url.prefix(256))", "cache.file": "\(entry.path.prefix(256))", "cache.reason": "\(error)"])
+                    metadata: [
+                        "cache.image": "\(entry.url.prefix(256))", "cache.file": "\(entry.path.prefix(256))",
+                        "cache.reason": "\(error)",
+                    ])
             }
             return nil
         }

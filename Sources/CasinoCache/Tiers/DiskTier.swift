@@ -1,6 +1,6 @@
+@_spi(Internals) import CasinoCatalog
 import CatalogSupport
 import Dispatch
-@_spi(Internals) import CasinoCatalog
 public import Foundation
 public import Logging
 
@@ -125,7 +125,7 @@ public import Logging
         let data: Data?
         do {
             data = try files.read(name, limit: maxEntryBytes)
-        } catch where error.isOversized {
+        } catch  where error.isOversized {
             condemn(name, generation: generation, key: key, reason: error.description)
             return nil
         } catch {

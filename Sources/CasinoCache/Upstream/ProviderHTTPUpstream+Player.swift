@@ -54,10 +54,13 @@ extension ProviderHTTPUpstream: PlayerUpstream {
             case .addFavourite:
                 .addFavourite(player: mutation.player, gameId: mutation.gameId, edition: mutation.edition, limit: limit)
             case .removeFavourite:
-                .removeFavourite(player: mutation.player, gameId: mutation.gameId, edition: mutation.edition, limit: limit)
+                .removeFavourite(
+                    player: mutation.player, gameId: mutation.gameId, edition: mutation.edition, limit: limit)
             }
         guard let body = try await send(request, etag: nil) else {
-            throw UpstreamError(.invalidResponse, "a favourites change answered 304", url: request.url(relativeTo: configuration.baseURL))
+            throw UpstreamError(
+                .invalidResponse, "a favourites change answered 304",
+                url: request.url(relativeTo: configuration.baseURL))
         }
         return try page(from: body, of: .favourites, for: request)
     }
@@ -66,20 +69,25 @@ extension ProviderHTTPUpstream: PlayerUpstream {
     private func send(_ request: PlayerRequest, etag: String?) async throws -> Body? {
         let url = request.url(relativeTo: configuration.baseURL)
         guard let sessionId = playerSessions.withLock({ $0[request.player] }) else {
-            throw UpstreamError(.unauthorized, "no session for this player: call signIn(player:sessionId:) after login", url: url)
+            throw UpstreamError(
+                .unauthorized, "no session for this player: call signIn(player:sessionId:) after login", url: url)
         }
         var urlRequest = makeRequest(url, method: request.method)
         urlRequest.setValue("\(PlayerRequest.sessionCookieName)=\(sessionId)", forHTTPHeaderField: "Cookie")
         if let etag { urlRequest.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        return try await perform(urlRequest, url: url, label: "\(request.method) \(request.path)", acceptsNotModified: etag != nil)
+        return try await perform(
+            urlRequest, url: url, label: "\(request.method) \(request.path)", acceptsNotModified: etag != nil)
     }
 
     private func page(from body: Body, of list: PlayerList, for request: PlayerRequest) throws -> GamesPage {
         let url = request.url(relativeTo: configuration.baseURL)
         let envelope = try decodeEnvelope(of: ProviderGame.self, from: body.body, url: url)
-        let mapped = ProviderMapping.gamesPage(from: envelope, categoryId: list.categoryId, offset: 0, limit: request.limit)
+        let mapped = ProviderMapping.gamesPage(
+            from: envelope, categoryId: list.categoryId, offset: 0, limit: request.limit)
         for note in mapped.notes {
-            logger.debug("provider record repaired or skipped", metadata: ["upstream.request": "\(request)", "upstream.note": "\(note)"])
+            logger.debug(
+                "provider record repaired or skipped",
+                metadata: ["upstream.request": "\(request)", "upstream.note": "\(note)"])
         }
         return mapped.value
     }

@@ -71,7 +71,8 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
     ///     bypasses its `URLCache` (the cache above decides freshness), so any session works.
     ///   - logger: Where requests are logged (at `.debug`).
     public init(
-        configuration: Configuration, session: URLSession = URLSession(configuration: .ephemeral), logger: Logger = .casinoCacheDisabled
+        configuration: Configuration, session: URLSession = URLSession(configuration: .ephemeral),
+        logger: Logger = .casinoCacheDisabled
     ) {
         self.configuration = configuration
         self.session = session
@@ -121,14 +122,17 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
             keys: Dictionary(uniqueKeysWithValues: contentHashes.map { ($0.key.description, $0.value) }),
             pageSize: pageSize, inlineBytes: inlineBytes)
         urlRequest.httpBody = try CatalogCoding.encoder().encode(body)
-        guard let data = try await perform(urlRequest, url: url, label: "validate \(contentHashes.count) keys", acceptsNotModified: false)
+        guard
+            let data = try await perform(
+                urlRequest, url: url, label: "validate \(contentHashes.count) keys", acceptsNotModified: false)
         else { return [:] }
         let response: CacheValidation.Response
         do {
             response = try CatalogCoding.decoder().decode(CacheValidation.Response.self, from: data.body)
         } catch {
             throw UpstreamError(
-                .invalidResponse, "the validation answer is not CacheValidation JSON: \(DecodingFailure.describe(error))",
+                .invalidResponse,
+                "the validation answer is not CacheValidation JSON: \(DecodingFailure.describe(error))",
                 status: 200, url: url, cause: error)
         }
         var verdicts: [SnapshotKey: UpstreamVerdict] = [:]
@@ -219,7 +223,8 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
         case 500...599:
             throw UpstreamError(
                 .server, "the provider failed (\(status)); try again later", status: status,
-                retryAfter: RetryAfter.seconds(from: http.value(forHTTPHeaderField: "Retry-After"), now: Date()), url: url)
+                retryAfter: RetryAfter.seconds(from: http.value(forHTTPHeaderField: "Retry-After"), now: Date()),
+                url: url)
         case 400...499:
             throw UpstreamError(
                 .client, "the provider refused the request (\(status)); check the base URL and the edition",
@@ -243,7 +248,8 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
             throw error
         } catch let error as HTTPTransfer.TooLarge {
             throw UpstreamError(
-                .invalidResponse, "the answer is larger than \(cap) bytes (\(error.detail))", status: 200, url: url, cause: error)
+                .invalidResponse, "the answer is larger than \(cap) bytes (\(error.detail))", status: 200, url: url,
+                cause: error)
         } catch let urlError as URLError {
             throw UpstreamError(urlError, url: url)
         } catch {

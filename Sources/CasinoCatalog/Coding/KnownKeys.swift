@@ -16,7 +16,8 @@
 
     /// The Levenshtein distance between `a` and `b`.
     static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.lowercased()), b = Array(b.lowercased())
+        let a = Array(a.lowercased())
+        let b = Array(b.lowercased())
         var previous = Array(0...b.count)
         for (i, ca) in a.enumerated() {
             var current = [i + 1]

@@ -39,7 +39,8 @@ public enum ImageSniffer {
         let b = bytes.bindMemory(to: UInt8.self)
         guard !b.isEmpty else { return .failure(.of("empty", "no bytes at all")) }
         if starts(b, with: pngSignature) {
-            return isWholePNG(b) ? .success(.png) : .failure(.of("truncated", "a PNG without IHDR first or IEND last (cut short)"))
+            return isWholePNG(b)
+                ? .success(.png) : .failure(.of("truncated", "a PNG without IHDR first or IEND last (cut short)"))
         }
         if starts(b, with: [0xFF, 0xD8, 0xFF]) {
             return b.count >= 4 && b[b.count - 2] == 0xFF && b[b.count - 1] == 0xD9
@@ -91,7 +92,8 @@ public enum ImageSniffer {
         }
         let head = String(decoding: b[index..<min(b.count, index + 4096)], as: UTF8.self).lowercased()
         if head.contains("<svg") { return .of("svg", "an SVG document, not a bundled image format") }
-        if head.contains("<html") || head.contains("<!doctype html") || head.contains("<body") || head.contains("<head") {
+        if head.contains("<html") || head.contains("<!doctype html") || head.contains("<body") || head.contains("<head")
+        {
             return .of("html", "an HTML document, not an image (an error or login page?)")
         }
         return .of("markup", "markup (XML or HTML), not an image")

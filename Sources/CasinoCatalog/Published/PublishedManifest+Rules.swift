@@ -40,14 +40,21 @@ extension PublishedManifest {
     /// 64 lowercase hex digits, a size within the cap), then the totals, without overflow.
     public func problem(limits: Limits) -> Problem? {
         guard formatVersion == Self.currentFormatVersion else {
-            return Problem(kind: .foreignFormat, message: "formatVersion is \(formatVersion), this build reads \(Self.currentFormatVersion)")
+            return Problem(
+                kind: .foreignFormat,
+                message: "formatVersion is \(formatVersion), this build reads \(Self.currentFormatVersion)")
         }
         guard schemaVersion == CatalogSchema.version else {
-            return Problem(kind: .foreignFormat, message: "schemaVersion is \(schemaVersion), this build reads \(CatalogSchema.version)")
+            return Problem(
+                kind: .foreignFormat,
+                message: "schemaVersion is \(schemaVersion), this build reads \(CatalogSchema.version)")
         }
-        guard version > 0 else { return Problem(kind: .unsafeEntry, message: "version must be positive, got \(version)") }
+        guard version > 0 else {
+            return Problem(kind: .unsafeEntry, message: "version must be positive, got \(version)")
+        }
         guard files.count <= limits.maxFileCount else {
-            return Problem(kind: .overLimit, message: "lists \(files.count) files, over the cap of \(limits.maxFileCount)")
+            return Problem(
+                kind: .overLimit, message: "lists \(files.count) files, over the cap of \(limits.maxFileCount)")
         }
         guard manifest.path == Manifest.fileName else {
             return Problem(kind: .unsafeEntry, message: "manifest.path must be \(Manifest.fileName)")
@@ -58,7 +65,9 @@ extension PublishedManifest {
             let name = index == 0 ? "manifest" : "files[\(index - 1)]"
             if index > 0 {
                 guard CatalogRules.isSafeRelativePath(file.path), !Self.reservedPaths.contains(file.path) else {
-                    return Problem(kind: .unsafeEntry, message: "\(name): path '\(file.path.prefix(120))' could leave its directory or is reserved")
+                    return Problem(
+                        kind: .unsafeEntry,
+                        message: "\(name): path '\(file.path.prefix(120))' could leave its directory or is reserved")
                 }
                 guard paths.insert(file.path).inserted else {
                     return Problem(kind: .unsafeEntry, message: "\(name): path \(file.path) is listed twice")
@@ -68,11 +77,13 @@ extension PublishedManifest {
                 return Problem(kind: .unsafeEntry, message: "\(name): sha256 is not 64 lowercase hex digits")
             }
             guard (0...limits.maxFileBytes).contains(file.bytes) else {
-                return Problem(kind: .overLimit, message: "\(name): \(file.bytes) bytes, outside 0...\(limits.maxFileBytes)")
+                return Problem(
+                    kind: .overLimit, message: "\(name): \(file.bytes) bytes, outside 0...\(limits.maxFileBytes)")
             }
             let (sum, overflow) = total.addingReportingOverflow(file.bytes)
             guard !overflow, sum <= limits.maxTotalBytes else {
-                return Problem(kind: .overLimit, message: "the files add up to more than the cap of \(limits.maxTotalBytes) bytes")
+                return Problem(
+                    kind: .overLimit, message: "the files add up to more than the cap of \(limits.maxTotalBytes) bytes")
             }
             total = sum
         }
@@ -83,7 +94,10 @@ extension PublishedManifest {
     public static func isSHA256Hex(_ text: String) -> Bool {
         let bytes = text.utf8
         return bytes.count == 64
-            && bytes.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) }
+            && bytes.allSatisfy {
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+            }
     }
 
     /// The sum of every file's size, the snapshot manifest included (checked by ``problem(limits:)``).

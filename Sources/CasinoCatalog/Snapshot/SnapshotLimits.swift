@@ -41,15 +41,18 @@ public struct SnapshotLimits: Codable, Sendable, Hashable {
         try KnownKeys.check(
             decoder,
             known: [
-                "maxManifestBytes", "maxFileCount", "maxFileBytes", "maxInflatedBytes", "maxImageCount", "maxImageBytes",
+                "maxManifestBytes", "maxFileCount", "maxFileBytes", "maxInflatedBytes", "maxImageCount",
+                "maxImageBytes",
                 "maxImageTotalBytes",
             ])
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = SnapshotLimits()
-        maxManifestBytes = try container.decodeIfPresent(Int.self, forKey: .maxManifestBytes) ?? defaults.maxManifestBytes
+        maxManifestBytes =
+            try container.decodeIfPresent(Int.self, forKey: .maxManifestBytes) ?? defaults.maxManifestBytes
         maxFileCount = try container.decodeIfPresent(Int.self, forKey: .maxFileCount) ?? defaults.maxFileCount
         maxFileBytes = try container.decodeIfPresent(Int.self, forKey: .maxFileBytes) ?? defaults.maxFileBytes
-        maxInflatedBytes = try container.decodeIfPresent(Int.self, forKey: .maxInflatedBytes) ?? defaults.maxInflatedBytes
+        maxInflatedBytes =
+            try container.decodeIfPresent(Int.self, forKey: .maxInflatedBytes) ?? defaults.maxInflatedBytes
         maxImageCount = try container.decodeIfPresent(Int.self, forKey: .maxImageCount) ?? defaults.maxImageCount
         maxImageBytes = try container.decodeIfPresent(Int.self, forKey: .maxImageBytes) ?? defaults.maxImageBytes
         maxImageTotalBytes =

@@ -31,7 +31,8 @@ extension SnapshotReader {
             image.path == Manifest.Image.path(sha256: image.sha256, mediaType: image.mediaType)
         else {
             throw SnapshotReadError(
-                .unsafePath, file: String(image.path.prefix(200)), "is not images/<sha256>.<ext> for its digest and type")
+                .unsafePath, file: String(image.path.prefix(200)),
+                "is not images/<sha256>.<ext> for its digest and type")
         }
         guard (1...limits.maxImageBytes).contains(image.bytes) else {
             throw SnapshotReadError(
@@ -43,14 +44,16 @@ extension SnapshotReader {
         let digest = verifyingChecksum ? SHA256Digest.hex(data) : image.sha256
         guard digest == image.sha256 else {
             throw SnapshotReadError(
-                .checksumMismatch, file: image.path, "SHA-256 is \(digest), the manifest says \(image.sha256) (the file was changed)")
+                .checksumMismatch, file: image.path,
+                "SHA-256 is \(digest), the manifest says \(image.sha256) (the file was changed)")
         }
         switch ImageSniffer.sniff(data) {
         case .success(let type) where type == image.mediaType:
             return data
         case .success(let type):
             throw SnapshotReadError(
-                .wrongMediaType, file: image.path, "holds \(type.rawValue), the manifest says \(image.mediaType.rawValue)")
+                .wrongMediaType, file: image.path,
+                "holds \(type.rawValue), the manifest says \(image.mediaType.rawValue)")
         case .failure(let refusal):
             throw SnapshotReadError(.wrongMediaType, file: image.path, "is not an image: \(refusal)")
         }

@@ -44,7 +44,8 @@ public struct SnapshotReader: Sendable {
         let violations = manifest.violations(limits: limits)
         guard violations.isEmpty else {
             throw SnapshotReadError(
-                .invalidManifest, file: Manifest.fileName, "breaks \(violations.count) rule(s) of the snapshot contract",
+                .invalidManifest, file: Manifest.fileName,
+                "breaks \(violations.count) rule(s) of the snapshot contract",
                 violations: violations)
         }
         return manifest
@@ -73,7 +74,8 @@ public struct SnapshotReader: Sendable {
                 throw foreignSchema(version, file: Manifest.fileName)
             }
             throw SnapshotReadError(
-                .undecodable, file: Manifest.fileName, "is not a manifest: \(DecodingFailure.describe(error).prefix(300))")
+                .undecodable, file: Manifest.fileName,
+                "is not a manifest: \(DecodingFailure.describe(error).prefix(300))")
         }
         guard manifest.schemaVersion == CatalogSchema.version else {
             throw foreignSchema(manifest.schemaVersion, file: Manifest.fileName)
@@ -92,7 +94,8 @@ public struct SnapshotReader: Sendable {
         guard (0...limits.maxFileBytes).contains(entry.compressedBytes) else {
             throw SnapshotReadError(
                 .tooLarge, file: entry.path,
-                "the manifest gives it \(entry.compressedBytes) bytes; the cap (maxFileBytes) is 0...\(limits.maxFileBytes)")
+                "the manifest gives it \(entry.compressedBytes) bytes; the cap (maxFileBytes) is 0...\(limits.maxFileBytes)"
+            )
         }
         return try ContainedFileReader.contents(
             of: entry.path, in: directory, maxBytes: limits.maxFileBytes, expectedBytes: entry.compressedBytes)
@@ -156,7 +159,8 @@ public struct SnapshotReader: Sendable {
                 throw foreignSchema(version, file: entry.path)
             }
             throw SnapshotReadError(
-                .undecodable, file: entry.path, "is not a \(entry.kind) snapshot: \(DecodingFailure.describe(error).prefix(300))")
+                .undecodable, file: entry.path,
+                "is not a \(entry.kind) snapshot: \(DecodingFailure.describe(error).prefix(300))")
         }
         try check(snapshot, against: entry, in: manifest)
         // Last, so a file that breaks a rule is named by that rule. Canonical bytes are what makes
@@ -166,7 +170,8 @@ public struct SnapshotReader: Sendable {
         } catch {
             let why = error.code == .notCanonical ? "" : " (\(error.code))"
             throw SnapshotReadError(
-                .notCanonical, file: entry.path, "is not canonical JSON, from byte \(error.offset): \(error.message)\(why)")
+                .notCanonical, file: entry.path,
+                "is not canonical JSON, from byte \(error.offset): \(error.message)\(why)")
         }
         return snapshot
     }
@@ -181,7 +186,9 @@ public struct SnapshotReader: Sendable {
         guard snapshot.schemaVersion == CatalogSchema.version else {
             throw foreignSchema(snapshot.schemaVersion, file: entry.path)
         }
-        guard snapshot.key == entry.key else { throw mismatch("key", "is \(snapshot.key), the manifest says \(entry.key)") }
+        guard snapshot.key == entry.key else {
+            throw mismatch("key", "is \(snapshot.key), the manifest says \(entry.key)")
+        }
         guard snapshot.kind == entry.kind else {
             throw mismatch("kind", "is \(snapshot.kind.rawValue), expected \(entry.kind.rawValue)")
         }
@@ -190,7 +197,8 @@ public struct SnapshotReader: Sendable {
         }
         // Compared as strings, never recomputed: re-encoded JSON differs between platforms.
         guard snapshot.contentHash == entry.contentHash else {
-            throw mismatch("contentHash", "is \(snapshot.contentHash.prefix(80)), the manifest says \(entry.contentHash)")
+            throw mismatch(
+                "contentHash", "is \(snapshot.contentHash.prefix(80)), the manifest says \(entry.contentHash)")
         }
         // Not after the manifest's: a file whose content did not change keeps its bytes, date
         // included, from the snapshot that first wrote it.
@@ -252,7 +260,9 @@ extension GamesPage: SnapshotPayload {
     static var kind: SnapshotKind { .gamesPage }
 
     func disagreement(with entry: Manifest.Entry, in manifest: Manifest) -> (String, String)? {
-        if case .gamesPage(_, let categoryId, let offset) = entry.key, categoryId != self.categoryId || offset != self.offset {
+        if case .gamesPage(_, let categoryId, let offset) = entry.key,
+            categoryId != self.categoryId || offset != self.offset
+        {
             return (
                 "payload", "is page \(self.categoryId.prefix(128))@\(self.offset), the key says \(categoryId)@\(offset)"
             )

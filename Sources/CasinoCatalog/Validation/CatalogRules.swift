@@ -92,7 +92,8 @@ public enum CatalogRules {
         let isDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
         let parts = bytes.split(separator: UInt8(ascii: "-"), maxSplits: 2, omittingEmptySubsequences: false)
         guard (1...2).contains(parts.count), parts[0].count == 2, parts[0].allSatisfy(isUpper) else { return false }
-        return parts.count == 1 || ((1...3).contains(parts[1].count) && parts[1].allSatisfy { isUpper($0) || isDigit($0) })
+        return parts.count == 1
+            || ((1...3).contains(parts[1].count) && parts[1].allSatisfy { isUpper($0) || isDigit($0) })
     }
 
     /// Whether `text` holds a control character (other than none: tabs and newlines count too).

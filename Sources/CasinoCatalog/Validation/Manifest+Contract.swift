@@ -15,7 +15,8 @@ extension Manifest {
     public func violations(limits: SnapshotLimits) -> [Violation] {
         var check = ViolationCollector()
         if schemaVersion != CatalogSchema.version {
-            check.add(.outOfRange, at: "schemaVersion", "is \(schemaVersion), this build reads \(CatalogSchema.version)")
+            check.add(
+                .outOfRange, at: "schemaVersion", "is \(schemaVersion), this build reads \(CatalogSchema.version)")
         }
         if editions.isEmpty {
             check.add(.emptyField, at: "editions", "lists no edition")

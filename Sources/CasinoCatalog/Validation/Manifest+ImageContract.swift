@@ -27,7 +27,8 @@ extension Manifest {
             let isSized = (1...limits.maxImageBytes).contains(image.bytes)
             if !isSized {
                 check.add(
-                    .outOfRange, at: "\(at).bytes", "must be 1...\(limits.maxImageBytes) (maxImageBytes), got \(image.bytes)")
+                    .outOfRange, at: "\(at).bytes",
+                    "must be 1...\(limits.maxImageBytes) (maxImageBytes), got \(image.bytes)")
             }
             let isDigest = Manifest.isDigest(image.sha256, prefix: "")
             if !isDigest {
@@ -35,11 +36,14 @@ extension Manifest {
             } else if image.path != Image.path(sha256: image.sha256, mediaType: image.mediaType) {
                 check.add(
                     .unsafePath, at: "\(at).path",
-                    "must be \(Image.path(sha256: image.sha256, mediaType: image.mediaType)), got '\(image.path.prefix(200))'")
+                    "must be \(Image.path(sha256: image.sha256, mediaType: image.mediaType)), got '\(image.path.prefix(200))'"
+                )
             }
             if let first = files[image.path] {
                 if first.bytes != image.bytes || first.sha256 != image.sha256 || first.mediaType != image.mediaType {
-                    check.add(.malformed, at: at, "names \(image.path.prefix(200)) as another entry does, but disagrees on it")
+                    check.add(
+                        .malformed, at: at, "names \(image.path.prefix(200)) as another entry does, but disagrees on it"
+                    )
                 }
             } else {
                 files[image.path] = image
@@ -51,7 +55,8 @@ extension Manifest {
         if total > limits.maxImageTotalBytes {
             check.add(
                 .outOfRange, at: "images",
-                "the image files take \(total) bytes, over the cap of \(limits.maxImageTotalBytes) (maxImageTotalBytes)")
+                "the image files take \(total) bytes, over the cap of \(limits.maxImageTotalBytes) (maxImageTotalBytes)"
+            )
         }
     }
 

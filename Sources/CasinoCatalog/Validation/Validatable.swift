@@ -30,7 +30,8 @@ extension Game: Validatable {
         check.requireHTTPS(launchUrl, at: "launchUrl")
         check.requireHTTPS(thumbnail, at: "thumbnail")
         check.requireHTTPS(backgroundImageUrl, at: "backgroundImageUrl")
-        if let description, description.utf8.count > CatalogRules.maxDescriptionLength,  // bytes ≥ characters: count only then
+        // Bytes ≥ characters: count characters only when the bytes are over.
+        if let description, description.utf8.count > CatalogRules.maxDescriptionLength,
             description.count > CatalogRules.maxDescriptionLength
         {
             check.add(.tooLong, at: "description", "longer than \(CatalogRules.maxDescriptionLength) characters")

@@ -12,7 +12,8 @@ extension ProviderMapping {
         do {
             mapped = try game(from: record)
         } catch {
-            return .failure(RecordError(error.code, field: error.field, "game \(record.bestID ?? "without id"): \(error)"))
+            return .failure(
+                RecordError(error.code, field: error.field, "game \(record.bestID ?? "without id"): \(error)"))
         }
         if let violation = mapped.value.violations().first {
             return .failure(RecordError(.invalidValue, field: violation.path, "game \(mapped.value.id): \(violation)"))
@@ -45,7 +46,8 @@ extension ProviderMapping {
 
     /// Maps a categories response to the lobby's category list: unusable categories and categories
     /// without games are left out (unusable ones with a note), duplicates keep the first.
-    public static func categoryList(from response: ProviderCollection<Lossy<ProviderCategory>>) -> Mapped<CategoryList> {
+    public static func categoryList(from response: ProviderCollection<Lossy<ProviderCategory>>) -> Mapped<CategoryList>
+    {
         var notes: [String] = []
         var seen = Set<String>()
         var categories: [CasinoCatalog.Category] = []
@@ -96,6 +98,7 @@ extension ProviderMapping {
         }
         let total = max(response.total ?? end(items.count), end(games.count))
         return Mapped(
-            value: GamesPage(categoryId: categoryId, offset: offset, limit: limit, total: total, items: games), notes: notes)
+            value: GamesPage(categoryId: categoryId, offset: offset, limit: limit, total: total, items: games),
+            notes: notes)
     }
 }

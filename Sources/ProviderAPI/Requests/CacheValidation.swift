@@ -68,7 +68,8 @@ public enum CacheValidation {
         public var content: Content?
 
         public init(
-            invalidate: Bool, status: Status? = nil, contentHash: String? = nil, etag: String? = nil, content: Content? = nil
+            invalidate: Bool, status: Status? = nil, contentHash: String? = nil, etag: String? = nil,
+            content: Content? = nil
         ) {
             self.invalidate = invalidate
             self.status = status

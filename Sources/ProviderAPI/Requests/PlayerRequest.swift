@@ -134,7 +134,8 @@ public enum PlayerRequest: Sendable, Hashable, CustomStringConvertible {
             (1...Self.maxPlayerIDBytes).contains(player.utf8.count)
         else { throw .init("the player id must be 1...\(Self.maxPlayerIDBytes) bytes of percent-escaped UTF-8") }
         guard let language = parameters["language"], let platformName = parameters["platform"],
-            let platform = Platform(lenient: platformName), let edition = try? Edition(language: language, platform: platform)
+            let platform = Platform(lenient: platformName),
+            let edition = try? Edition(language: language, platform: platform)
         else { throw .init("language and platform must name an edition") }
         guard let limit = parameters["limit"].flatMap(Int.init), (1...CatalogRules.maxPageSize).contains(limit) else {
             throw .init("limit must be 1...\(CatalogRules.maxPageSize)")

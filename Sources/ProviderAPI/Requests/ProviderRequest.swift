@@ -76,18 +76,21 @@ public enum ProviderRequest: Sendable, Hashable, CustomStringConvertible {
         guard let language = parameters["language"], let platformName = parameters["platform"] else {
             throw ParseError("language and platform are required")
         }
-        guard let platform = Platform(lenient: platformName), let edition = try? Edition(language: language, platform: platform)
+        guard let platform = Platform(lenient: platformName),
+            let edition = try? Edition(language: language, platform: platform)
         else { throw ParseError("unknown edition \(language)-\(platformName)") }
         switch path {
         case Self.categoriesPath:
             self = .categories(edition)
         case Self.gamesPath:
             let pagination = Self.pagination(parameters["pagination"] ?? "offset=0,limit=10")
-            guard let offset = pagination["offset"].flatMap(Int.init), (0...CatalogRules.maxGamesTotal).contains(offset),
+            guard let offset = pagination["offset"].flatMap(Int.init),
+                (0...CatalogRules.maxGamesTotal).contains(offset),
                 let limit = pagination["limit"].flatMap(Int.init), (1...CatalogRules.maxPageSize).contains(limit)
             else {
                 throw ParseError(
-                    "pagination must be offset=N,limit=M with N in 0...\(CatalogRules.maxGamesTotal) and M in 1...\(CatalogRules.maxPageSize)")
+                    "pagination must be offset=N,limit=M with N in 0...\(CatalogRules.maxGamesTotal) and M in 1...\(CatalogRules.maxPageSize)"
+                )
             }
             guard let filter = parameters["filter"], filter.hasPrefix("categories(id="), filter.hasSuffix(")") else {
                 throw ParseError("filter=categories(id=X) is required")
@@ -113,8 +116,12 @@ public enum ProviderRequest: Sendable, Hashable, CustomStringConvertible {
         var current = ""
         for character in text + "," {
             switch character {
-            case "(": depth += 1; current.append(character)
-            case ")": depth -= 1; current.append(character)
+            case "(":
+                depth += 1
+                current.append(character)
+            case ")":
+                depth -= 1
+                current.append(character)
             case "," where depth == 0:
                 let parts = current.split(separator: "=", maxSplits: 1).map(String.init)
                 if parts.count == 2, !parts[0].contains("(") { result[parts[0]] = parts[1] }

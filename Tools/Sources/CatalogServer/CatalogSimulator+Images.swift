@@ -21,7 +21,9 @@ extension CatalogSimulator {
     /// Where the running simulator serves the images of `host`
     /// (`http://127.0.0.1:54321/images/static.example-cdn.com`), or `nil` when stopped.
     public func imageBaseURL(for host: String) -> URL? {
-        baseURL.map { $0.appendingPathComponent(String(Self.imagesPath.dropFirst())).appendingPathComponent(host.lowercased()) }
+        baseURL.map {
+            $0.appendingPathComponent(String(Self.imagesPath.dropFirst())).appendingPathComponent(host.lowercased())
+        }
     }
 
     /// Every image URL the simulator serves, sorted.

@@ -123,7 +123,8 @@ extension CatalogSimulator {
         if let status = fault?.kind == .status ? (fault?.status ?? 500) : randomStatus {
             response = Self.failure(status: status, retryAfter: settings.retryAfterSeconds)
         } else {
-            switch playerAnswer(request, method: method, path: path, parameters: parameters, version: settings.version) {
+            switch playerAnswer(request, method: method, path: path, parameters: parameters, version: settings.version)
+            {
             case .success(let body): response = respond(body, to: request, maxAge: 0, fault: fault)
             case .failure(let refusal): response = Self.failure(status: refusal.status, message: refusal.message)
             }
@@ -159,7 +160,8 @@ extension CatalogSimulator {
         let sessionId = request.cookies[PlayerRequest.sessionCookieName]?.value
         let outcome = players.withLockedValue { state -> Result<[String], Refusal> in
             guard let sessionId, let session = state.sessions[sessionId], session.expiresAt > Date() else {
-                return .failure(Refusal(status: 401, message: "no valid session: sign in and send the sessionId cookie"))
+                return .failure(
+                    Refusal(status: 401, message: "no valid session: sign in and send the sessionId cookie"))
             }
             guard session.player == parsed.player else {
                 return .failure(Refusal(status: 403, message: "the session belongs to another player"))
@@ -204,7 +206,8 @@ extension CatalogSimulator {
     /// The route a request is counted under in the statistics, without the ids:
     /// `PUT /v1/player/{playerId}/favorites/{gameId}`.
     static func statisticsRoute(method: String, path: String) -> String {
-        let rest = path.dropFirst(PlayerRequest.pathPrefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        let rest = path.dropFirst(PlayerRequest.pathPrefix.count).split(
+            separator: "/", omittingEmptySubsequences: false)
         var route = PlayerRequest.pathPrefix + "{playerId}"
         if rest.count >= 2 { route += "/" + rest[1] }
         if rest.count == 3 { route += rest[1] == "favorites" ? "/{gameId}" : "/" + rest[2] }

@@ -67,7 +67,8 @@ extension CatalogSimulator {
         router.get(RouterPath(stringLiteral: Self.publishedPath + "/" + SignedManifest.fileName)) { request, _ in
             self.servePublishedManifest(request)
         }
-        router.get(RouterPath(stringLiteral: Self.publishedPath + "/" + PublishedManifest.filesDirectory + "/:sha256")) {
+        router.get(RouterPath(stringLiteral: Self.publishedPath + "/" + PublishedManifest.filesDirectory + "/:sha256"))
+        {
             request, context in
             await self.servePublishedFile(named: context.parameters.get("sha256") ?? "", request: request)
         }
@@ -109,7 +110,8 @@ extension CatalogSimulator {
     private func servePublishedFile(named name: String, request: Request) async -> Response {
         guard PublishedManifest.isSHA256Hex(name) else { return Response(status: .notFound) }
         let (directory, delay) = published.withLockedValue { ($0.directory, $0.fileDelayMilliseconds) }
-        guard let url = directory?.appendingPathComponent(PublishedManifest.filesDirectory).appendingPathComponent(name),
+        guard
+            let url = directory?.appendingPathComponent(PublishedManifest.filesDirectory).appendingPathComponent(name),
             let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
         else { return Response(status: .notFound) }
         if delay > 0 { try? await Self.pause(milliseconds: delay) }

@@ -39,21 +39,25 @@ extension CatalogSimulator {
         do {
             body = try await request.body.collect(upTo: CacheValidation.maxRequestBytes)
         } catch {
-            return .failure(Refusal(
-                status: 413,
-                message: "the validation body is over \(CacheValidation.maxRequestBytes) bytes; "
-                    + "send at most \(CacheValidation.maxKeys) keys per request"))
+            return .failure(
+                Refusal(
+                    status: 413,
+                    message: "the validation body is over \(CacheValidation.maxRequestBytes) bytes; "
+                        + "send at most \(CacheValidation.maxKeys) keys per request"))
         }
         let asked: CacheValidation.Request
         do {
             asked = try CatalogCoding.decoder().decode(CacheValidation.Request.self, from: Data(body.readableBytesView))
         } catch {
-            return .failure(Refusal(status: 400, message: "not CacheValidation JSON: \(DecodingFailure.describe(error))"))
+            return .failure(
+                Refusal(status: 400, message: "not CacheValidation JSON: \(DecodingFailure.describe(error))"))
         }
         guard asked.keys.count <= CacheValidation.maxKeys else {
-            return .failure(Refusal(
-                status: 413,
-                message: "\(asked.keys.count) keys is over \(CacheValidation.maxKeys) per request; split the request"))
+            return .failure(
+                Refusal(
+                    status: 413,
+                    message:
+                        "\(asked.keys.count) keys is over \(CacheValidation.maxKeys) per request; split the request"))
         }
         guard (1...CatalogRules.maxPageSize).contains(asked.pageSize) else {
             return .failure(Refusal(status: 400, message: "pageSize must be 1...\(CatalogRules.maxPageSize)"))
@@ -67,7 +71,9 @@ extension CatalogSimulator {
                 verdicts[text] = CacheValidation.Verdict(invalidate: true, status: .unknown)
                 continue
             }
-            guard let (content, etag) = try? current.normalizedContent(for: key, pageSize: asked.pageSize, body: body(for:version:), version: version)
+            guard
+                let (content, etag) = try? current.normalizedContent(
+                    for: key, pageSize: asked.pageSize, body: body(for:version:), version: version)
             else {
                 verdicts[text] = CacheValidation.Verdict(invalidate: true, status: .removed)
                 continue
@@ -124,9 +130,12 @@ extension SimulatedCatalog {
             guard edition.categories.contains(where: { $0["id"]?.text == categoryId }) else { return nil }
             let total = self.total(of: categoryId, in: edition)
             guard offset == 0 || offset < total else { return nil }
-            let data = try body(.gamesPage(key.edition, categoryId: categoryId, offset: offset, limit: pageSize), version)
+            let data = try body(
+                .gamesPage(key.edition, categoryId: categoryId, offset: offset, limit: pageSize), version)
             let envelope = try JSONDecoder().decode(ProviderCollection<Lossy<ProviderGame>>.self, from: data)
-            let page = ProviderMapping.gamesPage(from: envelope, categoryId: categoryId, offset: offset, limit: pageSize).value
+            let page = ProviderMapping.gamesPage(
+                from: envelope, categoryId: categoryId, offset: offset, limit: pageSize
+            ).value
             return (.gamesPage(page), CatalogSimulator.etag(of: data))
         }
     }

@@ -216,7 +216,9 @@ public final class CatalogSimulator: Sendable {
             let settings = state.settings
             var fault: SimulatorSettings.Fault?
             for (index, candidate) in settings.faults.enumerated() {
-                guard candidate.path.map(path.contains) ?? true, candidate.query.map(query.contains) ?? true else { continue }
+                guard candidate.path.map(path.contains) ?? true, candidate.query.map(query.contains) ?? true else {
+                    continue
+                }
                 let used = state.faultUses[index, default: 0]
                 if let count = candidate.count, used >= count { continue }
                 state.faultUses[index] = used + 1
@@ -252,7 +254,9 @@ public final class CatalogSimulator: Sendable {
         switch request {
         case .categories:
             return try encoder.encode(
-                Envelope(count: content.categories.count, total: content.categories.count, items: content.categories, pages: nil))
+                Envelope(
+                    count: content.categories.count, total: content.categories.count, items: content.categories,
+                    pages: nil))
         case .gamesPage(let edition, let categoryId, let offset, let limit):
             let games = content.games[categoryId] ?? []
             let total = current.total(of: categoryId, in: content)
@@ -305,11 +309,15 @@ public final class CatalogSimulator: Sendable {
                     try await writer.finish(nil)
                 })
         case .body:
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: fault?.body ?? "")))
+            return Response(
+                status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: fault?.body ?? "")))
         case .longer:
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes + Array("0123456789".utf8))))
+            return Response(
+                status: .ok, headers: headers,
+                body: .init(byteBuffer: ByteBuffer(bytes: bytes + Array("0123456789".utf8))))
         case .shorter:
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes.dropLast(10))))
+            return Response(
+                status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes.dropLast(10))))
         case .flipped:
             var flipped = bytes
             if !flipped.isEmpty { flipped[flipped.count / 2] ^= 0xFF }

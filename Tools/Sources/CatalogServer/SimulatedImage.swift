@@ -14,7 +14,9 @@ public struct SimulatedImage: Sendable, Hashable {
     /// The images of a recording's `images/` directory by URL; none when it has no such directory.
     static func load(recording directory: URL) throws -> [String: SimulatedImage] {
         let imagesDirectory = directory.appendingPathComponent("images")
-        guard FileManager.default.fileExists(atPath: imagesDirectory.appendingPathComponent(RecordedImages.indexFileName).path)
+        guard
+            FileManager.default.fileExists(
+                atPath: imagesDirectory.appendingPathComponent(RecordedImages.indexFileName).path)
         else { return [:] }
         let recorded = try RecordedImages(directory: imagesDirectory)
         var images: [String: SimulatedImage] = [:]

@@ -29,10 +29,12 @@ public struct SimulatorSettings: Codable, Sendable, Hashable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = SimulatorSettings()
-        latencyMilliseconds = try container.decodeIfPresent([Int].self, forKey: .latencyMilliseconds) ?? defaults.latencyMilliseconds
+        latencyMilliseconds =
+            try container.decodeIfPresent([Int].self, forKey: .latencyMilliseconds) ?? defaults.latencyMilliseconds
         errorRate = try container.decodeIfPresent(Double.self, forKey: .errorRate) ?? defaults.errorRate
         rateLimitRate = try container.decodeIfPresent(Double.self, forKey: .rateLimitRate) ?? defaults.rateLimitRate
-        retryAfterSeconds = try container.decodeIfPresent(Int.self, forKey: .retryAfterSeconds) ?? defaults.retryAfterSeconds
+        retryAfterSeconds =
+            try container.decodeIfPresent(Int.self, forKey: .retryAfterSeconds) ?? defaults.retryAfterSeconds
         faults = try container.decodeIfPresent([Fault].self, forKey: .faults) ?? defaults.faults
         version = try container.decodeIfPresent(Int.self, forKey: .version) ?? defaults.version
         maxAgeSeconds = try container.decodeIfPresent(Int.self, forKey: .maxAgeSeconds) ?? defaults.maxAgeSeconds
@@ -57,7 +59,9 @@ public struct SimulatorSettings: Codable, Sendable, Hashable {
         if !(0...(365 * day)).contains(maxAgeSeconds) { return "maxAgeSeconds must be 0...\(365 * day)" }
         for (index, fault) in faults.enumerated() {
             if let count = fault.count, count < 0 { return "faults[\(index)].count must not be negative" }
-            if let status = fault.status, !(100...599).contains(status) { return "faults[\(index)].status must be 100...599" }
+            if let status = fault.status, !(100...599).contains(status) {
+                return "faults[\(index)].status must be 100...599"
+            }
             if let milliseconds = fault.milliseconds, !(0...(day * 1000)).contains(milliseconds) {
                 return "faults[\(index)].milliseconds must be 0...\(day * 1000)"
             }
@@ -83,7 +87,8 @@ public struct SimulatorSettings: Codable, Sendable, Hashable {
         public var body: String?
 
         public init(
-            kind: Kind, path: String? = nil, query: String? = nil, count: Int? = nil, status: Int? = nil, milliseconds: Int? = nil,
+            kind: Kind, path: String? = nil, query: String? = nil, count: Int? = nil, status: Int? = nil,
+            milliseconds: Int? = nil,
             body: String? = nil
         ) {
             self.kind = kind

@@ -102,7 +102,9 @@ struct DemoRow {
                 let code = (error.cause as? UpstreamError)?.code.description ?? error.code.description
                 parts.append("refresh failed: \(code)")
             case .pendingUpdate(let changes):
-                parts.append("held: \(changes.inserted.count) new, \(changes.removed.count) gone, \(changes.updated.count) changed")
+                parts.append(
+                    "held: \(changes.inserted.count) new, \(changes.removed.count) gone, \(changes.updated.count) changed"
+                )
             case .mutationFailed(_, let error):
                 parts.append("change undone: \(error.code)")
             }

@@ -89,7 +89,8 @@ struct DemoStory: Sendable {
     /// games of each category's first page) the app can show from the bundle.
     private func firstLaunchOffline(catalog: Catalog, bundle: URL) -> (shown: Int, wanted: Int, categories: Int) {
         let cache = CatalogCache(
-            upstream: ProviderHTTPUpstream(configuration: .init(baseURL: URL(string: "http://127.0.0.1:9")!), logger: logger),
+            upstream: ProviderHTTPUpstream(
+                configuration: .init(baseURL: URL(string: "http://127.0.0.1:9")!), logger: logger),
             cacheDirectory: nil, bundleDirectory: bundle, logger: logger)
         let perCategory = PipelineConfiguration.ImageBundling(allowedHosts: []).gamesPerCategory
         let categories = cache.cachedCategories(edition: Self.edition).value?.items ?? []

@@ -8,10 +8,14 @@ import Logging
 struct ImageOptions: ParsableArguments {
     @Option(
         name: .long,
-        help: "A recorded images directory (index.json + bodies) to bundle from (default: <source>/images of a recorded source).")
+        help:
+            "A recorded images directory (index.json + bodies) to bundle from (default: <source>/images of a recorded source)."
+    )
     var images: String?
 
-    @Flag(name: .long, help: "Fetch the images over the network (https, allowed hosts only) instead of reading a recording.")
+    @Flag(
+        name: .long,
+        help: "Fetch the images over the network (https, allowed hosts only) instead of reading a recording.")
     var fetchImages = false
 
     @Option(name: .long, help: "Where fetched images are kept between runs, for conditional requests.")
@@ -73,7 +77,9 @@ struct ImageOptions: ParsableArguments {
             logger.info("\(summary)")
         } else if let recordedSource,
             FileManager.default.fileExists(
-                atPath: URL(fileURLWithPath: recordedSource).appendingPathComponent("images/\(RecordedImages.indexFileName)").path)
+                atPath: URL(fileURLWithPath: recordedSource).appendingPathComponent(
+                    "images/\(RecordedImages.indexFileName)"
+                ).path)
         {
             directory = URL(fileURLWithPath: recordedSource).appendingPathComponent("images")
         } else {

@@ -38,7 +38,8 @@ struct ManifestSummary {
         )
         if let images = manifest.images {
             let files = manifest.imageFiles
-            let types = Dictionary(grouping: files, by: \.mediaType.rawValue).map { "\($0.key) \($0.value.count)" }.sorted()
+            let types = Dictionary(grouping: files, by: \.mediaType.rawValue).map { "\($0.key) \($0.value.count)" }
+                .sorted()
             lines.append(
                 "\(images.count) image URLs in \(files.count) files, \(format(files.reduce(0) { $0 + $1.bytes })) (\(types.joined(separator: ", ")))"
             )

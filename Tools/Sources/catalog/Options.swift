@@ -66,7 +66,9 @@ struct SourceOptions: ParsableArguments {
 
     /// Opens the source; an http(s) source is first fetched into `--fetch-dir` with
     /// `HTTPFetcher`, then read as the recording it is.
-    func openSource(_ configuration: PipelineConfiguration, logger: Logger) async throws(PipelineError) -> any CatalogSource {
+    func openSource(
+        _ configuration: PipelineConfiguration, logger: Logger
+    ) async throws(PipelineError) -> any CatalogSource {
         let source = sourcePath
         let sourceKind = SourceKind(rawValue: kind) ?? SourceKind.detect(source)
         guard sourceKind == .http else { return try sourceKind.open(source, configuration: configuration) }

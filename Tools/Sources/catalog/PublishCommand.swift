@@ -59,7 +59,8 @@ struct PublishCommand: ParsableCommand {
             let key = try SigningKey.load(
                 file: keyFile.map { URL(fileURLWithPath: $0) }, environment: ProcessInfo.processInfo.environment)
             let limits =
-                try config.map { try PipelineConfiguration.load(from: URL(fileURLWithPath: $0)).snapshotLimits } ?? .default
+                try config.map { try PipelineConfiguration.load(from: URL(fileURLWithPath: $0)).snapshotLimits }
+                ?? .default
             return try SnapshotPublisher(key: key, limits: limits, logger: logger).publish(
                 from: URL(fileURLWithPath: from), to: URL(fileURLWithPath: to), version: version,
                 expiresIn: Self.seconds(expiresIn) ?? 30 * 86_400)

@@ -65,9 +65,11 @@ struct SnapshotCommand: AsyncParsableCommand {
             let bytes = manifest.files.reduce(0) { $0 + $1.compressedBytes }
             let imageFiles = manifest.imageFiles
             let imageText =
-                imageFiles.isEmpty ? "" : " and \(imageFiles.count) images (\(imageFiles.reduce(0) { $0 + $1.bytes }) bytes)"
+                imageFiles.isEmpty
+                ? "" : " and \(imageFiles.count) images (\(imageFiles.reduce(0) { $0 + $1.bytes }) bytes)"
             logger.info(
-                "wrote \(manifest.files.count) files (\(bytes) bytes)\(imageText) to \(out); contentHash \(manifest.contentHash)")
+                "wrote \(manifest.files.count) files (\(bytes) bytes)\(imageText) to \(out); contentHash \(manifest.contentHash)"
+            )
         }
     }
 }

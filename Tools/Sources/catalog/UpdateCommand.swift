@@ -1,10 +1,11 @@
 import ArgumentParser
 import CasinoCache
+import Foundation
+import Logging
+
 #if canImport(CatalogSigning)
 import CatalogSigning
 #endif
-import Foundation
-import Logging
 
 struct UpdateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

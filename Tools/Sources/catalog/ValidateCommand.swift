@@ -8,7 +8,9 @@ struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check a snapshot directory against its manifest and the schema; report every problem.",
-        discussion: "Exit status 1 when any problem is found, each printed with its file and record; 66 when there is no directory.")
+        discussion:
+            "Exit status 1 when any problem is found, each printed with its file and record; 66 when there is no directory."
+    )
 
     @OptionGroup var global: GlobalOptions
 
@@ -23,14 +25,17 @@ struct ValidateCommand: ParsableCommand {
         let limits = try reportingErrors(logger) {
             // A missing directory is missing input (66), as for `inspect`, not a failed validation.
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw PipelineError(.missingInput, "no snapshot directory here (make snapshot writes one)", file: directory)
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                throw PipelineError(
+                    .missingInput, "no snapshot directory here (make snapshot writes one)", file: directory)
             }
             return try config.map { try PipelineConfiguration.load(from: URL(fileURLWithPath: $0)).snapshotLimits }
                 ?? .default
         }
         let progress = global.progressLine(label: "validate", unit: "files")
-        let report = SnapshotValidator(limits: limits, progress: progress).validate(directory: URL(fileURLWithPath: directory))
+        let report = SnapshotValidator(limits: limits, progress: progress).validate(
+            directory: URL(fileURLWithPath: directory))
         progress.finish()
         for problem in report.problems {
             logger.error("\(directory)/\(problem)")

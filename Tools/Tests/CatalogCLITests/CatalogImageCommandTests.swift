@@ -16,7 +16,9 @@ struct CatalogImageCommandTests {
     @Test func bundlesTheRecordedThumbnailsOfTheEmbeddedDataOffline() throws {
         // When the embedded recording is snapshotted with its configuration (bundleImages) and validated
         let out = directory.child("out")
-        let snapshot = try CatalogBinary.run(["snapshot", "--source", recordedSource, "--config", configuration, "--out", out.path])
+        let snapshot = try CatalogBinary.run([
+            "snapshot", "--source", recordedSource, "--config", configuration, "--out", out.path,
+        ])
         let validate = try CatalogBinary.run(["validate", out.path])
         // Then both exit 0, the images of data/provider/images are in out/images, and the run says so
         #expect(snapshot.status == 0, "\(snapshot.standardError)")
@@ -47,11 +49,13 @@ struct CatalogImageCommandTests {
 
     @Test func refusesTwoImageSourcesAndABadRewrite() throws {
         let both = try CatalogBinary.run([
-            "snapshot", "--source", recordedSource, "--images", "x", "--fetch-images", "--out", directory.child("o").path,
+            "snapshot", "--source", recordedSource, "--images", "x", "--fetch-images", "--out",
+            directory.child("o").path,
         ])
         #expect(both.status == 64 && both.standardError.contains("--images or --fetch-images"))
         let rewrite = try CatalogBinary.run([
-            "snapshot", "--source", recordedSource, "--image-host-rewrite", "cdn.example.com", "--out", directory.child("o").path,
+            "snapshot", "--source", recordedSource, "--image-host-rewrite", "cdn.example.com", "--out",
+            directory.child("o").path,
         ])
         #expect(rewrite.status == 64 && rewrite.standardError.contains("host=http(s)://base"))
     }

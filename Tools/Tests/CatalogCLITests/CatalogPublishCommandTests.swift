@@ -21,7 +21,9 @@ struct CatalogPublishCommandTests {
         return (directory.child("keys/catalog-signing.key"), out)
     }
 
-    func publish(_ out: URL, key: URL?, _ extra: [String] = [], environment: [String: String] = [:]) throws -> CatalogBinary.Result {
+    func publish(
+        _ out: URL, key: URL?, _ extra: [String] = [], environment: [String: String] = [:]
+    ) throws -> CatalogBinary.Result {
         var arguments = ["publish", "--from", out.path, "--to", directory.child("published").path]
         if let key { arguments += ["--key-file", key.path] }
         return try CatalogBinary.run(arguments + extra, environment: environment)
@@ -37,9 +39,13 @@ struct CatalogPublishCommandTests {
         let second = try CatalogBinary.run(["keygen", "--output", keys.path])
         // Then the private key is mode 0600 with 32 bytes, the public key is beside it, and the second run exits 73
         #expect(first.status == 0, "\(first.standardError)")
-        let mode = try #require(try FileManager.default.attributesOfItem(atPath: privateKey.path)[.posixPermissions] as? Int)
+        let mode = try #require(
+            try FileManager.default.attributesOfItem(atPath: privateKey.path)[.posixPermissions] as? Int)
         #expect(mode == 0o600)
-        #expect(Data(base64Encoded: String(decoding: before, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))?.count == 32)
+        #expect(
+            Data(
+                base64Encoded: String(decoding: before, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))?
+                .count == 32)
         #expect(FileManager.default.fileExists(atPath: keys.appendingPathComponent("catalog-signing.pub").path))
         #expect(second.status == 73)
         #expect(second.standardError.contains("not replacing"))
@@ -57,7 +63,9 @@ struct CatalogPublishCommandTests {
         #expect(first.status == 0, "\(first.standardError)")
         #expect(second.status == 0, "\(second.standardError)")
         let published = directory.child("published")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: published.appendingPathComponent("manifests").path).sorted() == ["1.json", "2.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: published.appendingPathComponent("manifests").path)
+                .sorted() == ["1.json", "2.json"])
         #expect(second.standardError.contains("0 files written"))
         #expect(backwards.status == 78)
         #expect(backwards.standardError.contains("versions only go up"))

@@ -118,12 +118,12 @@ struct HTTPFetcherTests {
                 $0.faults = [.init(kind: .stall, path: "/categories", count: 1, milliseconds: 120_000)]
             }
         ) { simulator, base in
-            // Given a categories response that stalls midway for 2 minutes once, and a 1 s request
-            // timeout (the stall is long so that a busy machine's slowness is never mistaken for it)
+            // Given a categories response that stalls midway for 2 minutes once, and a 5 s request
+            // timeout (both long, so that a busy machine's slowness is never mistaken for the stall)
             let directory = try TemporaryDirectory()
             let start = ContinuousClock.now
             // When the catalogue is fetched
-            let summary = try await fetcher(base) { $0.requestTimeout = .seconds(1) }
+            let summary = try await fetcher(base) { $0.requestTimeout = .seconds(5) }
                 .fetch(into: directory.child("recording"))
             // Then the stalled request was abandoned at the timeout, retried, and the fetch completed
             #expect(summary.retries >= 1)

@@ -18,7 +18,8 @@ struct ImageRecordingBuilder {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try data.write(to: directory.appendingPathComponent(name))
         index[url] = RecordedImages.Entry(file: name, contentType: contentType)
-        try CatalogCoding.prettyEncoder().encode(index).write(to: directory.appendingPathComponent(RecordedImages.indexFileName))
+        try CatalogCoding.prettyEncoder().encode(index).write(
+            to: directory.appendingPathComponent(RecordedImages.indexFileName))
     }
 }
 
@@ -64,8 +65,11 @@ func picture(_ seed: Int, type: ImageMediaType = .jpeg) -> Data {
         return images
     }
 
-    func bundle(_ images: ImageRecordingBuilder, _ bundling: PipelineConfiguration.ImageBundling? = nil) throws -> BundledImages {
-        ImageBundler(bundling: bundling ?? self.bundling).bundle(catalog, from: try RecordedImages(directory: images.directory))
+    func bundle(
+        _ images: ImageRecordingBuilder, _ bundling: PipelineConfiguration.ImageBundling? = nil
+    ) throws -> BundledImages {
+        ImageBundler(bundling: bundling ?? self.bundling).bundle(
+            catalog, from: try RecordedImages(directory: images.directory))
     }
 
     @Test func bundlesTheFirstScreenContentAddressedAndTheSnapshotValidates() throws {
@@ -139,7 +143,10 @@ func picture(_ seed: Int, type: ImageMediaType = .jpeg) -> Data {
         #expect(images.warnings.map(\.message).contains { $0.contains("over bundleImages.maxImageBytes") })
         #expect(images.entries.count == 5)
         bundling.allowedHosts = ["cdn.example.net"]
-        #expect(try bundle(recorded, bundling).warnings.allSatisfy { $0.message.contains("not in bundleImages.allowedHosts") })
+        #expect(
+            try bundle(recorded, bundling).warnings.allSatisfy {
+                $0.message.contains("not in bundleImages.allowedHosts")
+            })
     }
 
     @Test func overBudgetTheLowestPositionsAreDroppedFirstAndReported() throws {
@@ -153,7 +160,10 @@ func picture(_ seed: Int, type: ImageMediaType = .jpeg) -> Data {
         // Then the first two places of both categories are kept, the third places dropped, and reported
         #expect(images.entries.map(\.url) == [1, 2, 500, 501].map(thumbnail).sorted())
         #expect(images.dropped == 4)  // two URLs in each of two editions
-        #expect(images.warnings.allSatisfy { $0.message.contains("budgetBytesPerEdition") && $0.message.contains("position 3") })
+        #expect(
+            images.warnings.allSatisfy {
+                $0.message.contains("budgetBytesPerEdition") && $0.message.contains("position 3")
+            })
     }
 
     @Test func aNewSnapshotKeepsEveryUnchangedFileAndIsDeterministic() throws {

@@ -13,7 +13,8 @@ import Testing
 
     init() throws {
         directory = try TemporaryDirectory()
-        pictures = Dictionary(uniqueKeysWithValues: (1...3).map { ("https://static.example.com/c/\($0).jpg", picture($0)) })
+        pictures = Dictionary(
+            uniqueKeysWithValues: (1...3).map { ("https://static.example.com/c/\($0).jpg", picture($0)) })
         simulator = CatalogSimulator(
             catalog: SimulatedCatalog(
                 editions: [:], images: pictures.mapValues { SimulatedImage(data: $0, contentType: "image/jpeg") }),
@@ -24,7 +25,9 @@ import Testing
     func fetcher() throws -> ImageFetcher {
         var configuration = ImageFetcher.Configuration(
             bundling: PipelineConfiguration.ImageBundling(allowedHosts: ["static.example.com"]))
-        configuration.hostRewrites = ["static.example.com": try #require(simulator.imageBaseURL(for: "static.example.com"))]
+        configuration.hostRewrites = [
+            "static.example.com": try #require(simulator.imageBaseURL(for: "static.example.com"))
+        ]
         configuration.retry.initialDelay = .milliseconds(10)
         configuration.retry.maxDelay = .milliseconds(20)
         configuration.requestTimeout = .seconds(5)
@@ -66,7 +69,8 @@ import Testing
     @Test func anHTTPURLIsNeverRequested() async throws {
         try await withSimulator {
             // When an http:// image URL is asked for
-            let summary = try await fetcher().fetch(["http://static.example.com/c/1.jpg"], into: directory.child("images"))
+            let summary = try await fetcher().fetch(
+                ["http://static.example.com/c/1.jpg"], into: directory.child("images"))
             // Then it is refused with a named warning and no request is made
             #expect(summary.failed == 1 && summary.requests == 0)
             #expect(summary.warnings.first?.message.contains("not an https URL") == true)
@@ -106,13 +110,16 @@ import Testing
     @Test func htmlServedAsAnImageIsRecordedButNeverBundled() async throws {
         try await withSimulator {
             // Given the CDN answers a login page with Content-Type image/jpeg for image 3
-            simulator.update { $0.faults = [.init(kind: .body, path: "/c/3.jpg", body: "<html><body>Sign in</body></html>")] }
+            simulator.update {
+                $0.faults = [.init(kind: .body, path: "/c/3.jpg", body: "<html><body>Sign in</body></html>")]
+            }
             // When it is fetched
             let output = directory.child("images")
             _ = try await fetcher().fetch(pictures.keys.sorted(), into: output)
             // Then the body is recorded as served, and sniffing names it HTML, whatever the header said
             let recorded = try RecordedImages(directory: output)
-            let body = try #require(try recorded.body(for: "https://static.example.com/c/3.jpg", maxBytes: 1 << 20)?.get())
+            let body = try #require(
+                try recorded.body(for: "https://static.example.com/c/3.jpg", maxBytes: 1 << 20)?.get())
             #expect(recorded.index["https://static.example.com/c/3.jpg"]?.contentType == "image/jpeg")
             guard case .failure(let refusal) = ImageSniffer.sniff(body) else {
                 Issue.record("HTML sniffed as an image")
@@ -131,7 +138,8 @@ import Testing
             // Given the CDN redirects image 1 elsewhere
             simulator.update { $0.faults = [.init(kind: .redirect, path: "/c/1.jpg", body: location)] }
             // When it is fetched
-            let summary = try await fetcher().fetch(["https://static.example.com/c/1.jpg"], into: directory.child("images"))
+            let summary = try await fetcher().fetch(
+                ["https://static.example.com/c/1.jpg"], into: directory.child("images"))
             // Then the redirect is refused, naming why, after the one request
             #expect(summary.failed == 1 && summary.requests == 1)
             #expect(summary.warnings.first?.message.contains(reason) == true)
@@ -149,7 +157,8 @@ import Testing
             let summary = try await fetcher().fetch(["https://static.example.com/c/1.jpg"], into: output)
             // Then it is recorded with image 2's bytes, after two requests
             #expect(summary.fetched == 1 && summary.requests == 2)
-            let body = try RecordedImages(directory: output).body(for: "https://static.example.com/c/1.jpg", maxBytes: 1 << 20)
+            let body = try RecordedImages(directory: output).body(
+                for: "https://static.example.com/c/1.jpg", maxBytes: 1 << 20)
             #expect(try body?.get() == pictures["https://static.example.com/c/2.jpg"])
         }
     }

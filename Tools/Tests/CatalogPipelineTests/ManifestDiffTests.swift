@@ -18,7 +18,9 @@ import Testing
         var later = recording
         later.fetchedAt = recording.fetchedAt.addingTimeInterval(3600)
         try later.writeMetadata(editions: [enIPhone])
-        #expect(ManifestDiff(from: old, to: try buildSnapshot(from: recording.layout.root, to: directory.child("same"))).isEmpty)
+        #expect(
+            ManifestDiff(from: old, to: try buildSnapshot(from: recording.layout.root, to: directory.child("same")))
+                .isEmpty)
 
         try recording.writeCategories([("SLOTS", "Slots", 25), ("NEW", "New", 2)])
         try recording.writeCategory("SLOTS", games: 25)
@@ -58,10 +60,12 @@ import Testing
         #expect(diff.addedImages.map(\.url) == ["https://static.example.com/c.png"])
         #expect(diff.removedImages.map(\.url) == ["https://static.example.com/b.png"])
         #expect(diff.changedImages.map(\.new.sha256) == [String(repeating: "3", count: 64)])
-        #expect(diff.lines == [
-            "+ image https://static.example.com/c.png (100 bytes)", "- image https://static.example.com/b.png (100 bytes)",
-            "~ image https://static.example.com/a.png (100 → 100 bytes)",
-        ])
+        #expect(
+            diff.lines == [
+                "+ image https://static.example.com/c.png (100 bytes)",
+                "- image https://static.example.com/b.png (100 bytes)",
+                "~ image https://static.example.com/a.png (100 → 100 bytes)",
+            ])
         #expect(ManifestDiff(from: old, to: old).isEmpty)
     }
 }

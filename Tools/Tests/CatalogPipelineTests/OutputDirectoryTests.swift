@@ -20,7 +20,8 @@ import Testing
     /// Someone's directory: a notes file and a subfolder.
     func makeForeignDirectory(_ name: String) throws -> URL {
         let url = directory.child(name)
-        try FileManager.default.createDirectory(at: url.appendingPathComponent("src"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: url.appendingPathComponent("src"), withIntermediateDirectories: true)
         try Data("my notes".utf8).write(to: url.appendingPathComponent("notes.txt"))
         try Data("print(1)".utf8).write(to: url.appendingPathComponent("src/main.swift"))
         return url
@@ -31,8 +32,12 @@ import Testing
         let foreign = try makeForeignDirectory("notes")
         let before = try fileTree(foreign)
         // When a snapshot or a sample recording is published there
-        let snapshot = #expect(throws: PipelineError.self) { try buildSnapshot(from: recording.layout.root, to: foreign) }
-        let sample = #expect(throws: PipelineError.self) { try SampleRecording(games: 5, categories: 1).write(to: foreign) }
+        let snapshot = #expect(throws: PipelineError.self) {
+            try buildSnapshot(from: recording.layout.root, to: foreign)
+        }
+        let sample = #expect(throws: PipelineError.self) {
+            try SampleRecording(games: 5, categories: 1).write(to: foreign)
+        }
         // Then both refuse, naming the directory and a foreign file, and nothing changed
         for error in [snapshot, sample] {
             #expect(error?.code == .outputNotReplaceable)
@@ -40,7 +45,8 @@ import Testing
             #expect(error?.message.contains("notes.txt") == true)
         }
         #expect(try fileTree(foreign) == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["notes", "provider"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).sorted() == ["notes", "provider"])
     }
 
     @Test func refusesAFileAsTheOutputBeforeAnyWork() throws {
@@ -72,13 +78,17 @@ import Testing
         let out = directory.child("out")
         try buildSnapshot(from: recording.layout.root, to: out)
         #expect(throws: PipelineError.self) { try SampleRecording(games: 5, categories: 1).write(to: out) }
-        #expect(throws: PipelineError.self) { try buildSnapshot(from: recording.layout.root, to: recording.layout.root) }
+        #expect(throws: PipelineError.self) {
+            try buildSnapshot(from: recording.layout.root, to: recording.layout.root)
+        }
         #expect(SnapshotValidator().validate(directory: out).isValid)
     }
 
     @Test func removesStagingLeftoversOfAKilledRunButNothingElse() throws {
         // Given what a killed run leaves beside out/, and look-alikes that are not ours
-        let ours = [".out.staging-8F4E2C1A-0000-4000-8000-000000000000", ".out.previous-8F4E2C1A-0000-4000-8000-000000000001"]
+        let ours = [
+            ".out.staging-8F4E2C1A-0000-4000-8000-000000000000", ".out.previous-8F4E2C1A-0000-4000-8000-000000000001",
+        ]
         let theirs = [".out.staging-backup", ".other.staging-8F4E2C1A-0000-4000-8000-000000000000", "out.staging-x"]
         for name in ours + theirs {
             try FileManager.default.createDirectory(at: directory.child(name), withIntermediateDirectories: false)

@@ -65,7 +65,10 @@ import Testing
         try Data(contentsOf: url).prefix(20).write(to: url)
         // Then its size is reported: a file is checked up to its first failure, as the app reads it
         let problems = validate().problems.filter { $0.file == firstPage.path }
-        #expect(problems.map(\.message) == ["is 20 bytes, the manifest says \(firstPage.compressedBytes) (truncated or replaced) (size-mismatch)"])
+        #expect(
+            problems.map(\.message) == [
+                "is 20 bytes, the manifest says \(firstPage.compressedBytes) (truncated or replaced) (size-mismatch)"
+            ])
     }
 
     @Test func catchesAMissingFile() throws {
@@ -98,7 +101,8 @@ import Testing
         // When the snapshot is validated
         let problems = validate().problems
         // Then that file is named as not canonical (and its category as without a readable page)
-        #expect(problems.contains { $0.file == firstPage.path && $0.message.contains("(not-canonical)") }, "\(problems)")
+        #expect(
+            problems.contains { $0.file == firstPage.path && $0.message.contains("(not-canonical)") }, "\(problems)")
         #expect(problems.allSatisfy { $0.file == firstPage.path || $0.message.contains("has no bundled page") })
     }
 

@@ -45,7 +45,9 @@ import Testing
         try bytes.write(to: out.appendingPathComponent(damaged))
         let before = try fileTree(out)
         // When the LIVE games change and the snapshot is built a day later into the same directory
-        for edition in [enIPhone, frIPhone] { try recording.writeCategory("LIVE", games: 4, firstID: 900, edition: edition) }
+        for edition in [enIPhone, frIPhone] {
+            try recording.writeCategory("LIVE", games: 4, firstID: 900, edition: edition)
+        }
         let source = try RecordedProviderSource(directory: recording.layout.root)
         let catalog = try Normalizer(configuration: .default, logger: quietLogger)
             .normalize(source, generatedAt: first.generatedAt.addingTimeInterval(86_400)).catalog
@@ -61,7 +63,9 @@ import Testing
         #expect(SnapshotValidator().validate(directory: out).isValid)
         let kept = try #require(second.files.first { $0.kind == .categories })
         let json = try Gzip.decompress(try #require(after[kept.path]), limit: 1 << 20)
-        #expect(try CatalogCoding.decoder().decode(Snapshot<CategoryList>.self, from: json).generatedAt == first.generatedAt)
+        #expect(
+            try CatalogCoding.decoder().decode(Snapshot<CategoryList>.self, from: json).generatedAt == first.generatedAt
+        )
     }
 
     @Test func writesGzipThatTheGzipToolAcceptsAndJSONWithTheEnvelope() throws {

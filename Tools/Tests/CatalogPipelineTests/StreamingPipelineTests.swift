@@ -76,15 +76,25 @@ import Testing
     }
 
     /// Hand-made normalized files: what each must say.
-    static let badFiles: [(name: String, transform: @Sendable ([String]) -> [String], record: String?, words: String)] = [
-        ("empty", { _ in [] }, nil, "no \"catalog\" line"),
-        ("truncated before the last edition", { lines in Array(lines[..<lines.lastIndex { $0.hasPrefix(#"{"categories":"#) }!]) }, nil, "truncated"),
-        ("garbage line", { lines in [lines[0], "{ not json"] + lines.dropFirst() }, "line 2", "JSON"),
-        ("page before categories", { lines in [lines[0], lines[2]] + lines.dropFirst() }, "line 2", "not the order"),
-        ("second header", { lines in lines + [lines[0]] }, "line", "a second \"catalog\" line"),
-        ("unknown shape", { lines in [lines[0], #"{"edition":"en-iPhone"}"#] + lines.dropFirst() }, "line 2", "expected exactly"),
-        ("empty line", { lines in [lines[0], ""] + lines.dropFirst() }, "line 2", "empty"),
-    ]
+    static let badFiles: [(name: String, transform: @Sendable ([String]) -> [String], record: String?, words: String)] =
+        [
+            ("empty", { _ in [] }, nil, "no \"catalog\" line"),
+            (
+                "truncated before the last edition",
+                { lines in Array(lines[..<lines.lastIndex { $0.hasPrefix(#"{"categories":"#) }!]) }, nil, "truncated"
+            ),
+            ("garbage line", { lines in [lines[0], "{ not json"] + lines.dropFirst() }, "line 2", "JSON"),
+            (
+                "page before categories", { lines in [lines[0], lines[2]] + lines.dropFirst() }, "line 2",
+                "not the order"
+            ),
+            ("second header", { lines in lines + [lines[0]] }, "line", "a second \"catalog\" line"),
+            (
+                "unknown shape", { lines in [lines[0], #"{"edition":"en-iPhone"}"#] + lines.dropFirst() }, "line 2",
+                "expected exactly"
+            ),
+            ("empty line", { lines in [lines[0], ""] + lines.dropFirst() }, "line 2", "empty"),
+        ]
 
     @Test(arguments: badFiles.indices)
     func aBadNormalizedFileIsRefusedNamingTheLineAndTheSnapshotIsLeftAlone(_ index: Int) throws {
@@ -106,18 +116,25 @@ import Testing
         // Then the error is malformed input naming the file, the line and what is wrong
         #expect(error?.code == .malformedInput, "\(bad.name)")
         #expect(error?.file == spoilt.relativePath, "\(bad.name)")
-        if let record = bad.record { #expect(error?.record?.hasPrefix(record) == true, "\(bad.name): \(error?.record ?? "")") }
+        if let record = bad.record {
+            #expect(error?.record?.hasPrefix(record) == true, "\(bad.name): \(error?.record ?? "")")
+        }
         #expect(error?.message.contains(bad.words) == true, "\(bad.name): \(error?.message ?? "")")
         // And out/ is byte for byte as it was, with no staging directory beside it
         #expect(try fileTree(out) == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix(".out.") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix(".out.") }
+                .isEmpty)
     }
 
     @Test func aMissingNormalizedFileIsMissingInputAndADirectoryOrFIFOIsRefusedUnread() throws {
         // Given no file, a directory and a FIFO (which a read would block on)
         try FileManager.default.createDirectory(at: directory.child("folder.jsonl"), withIntermediateDirectories: true)
         #expect(mkfifo(directory.child("fifo.jsonl").path, 0o600) == 0)
-        for (name, code) in [("absent.jsonl", PipelineError.Code.missingInput), ("folder.jsonl", .malformedInput), ("fifo.jsonl", .malformedInput)] {
+        for (name, code) in [
+            ("absent.jsonl", PipelineError.Code.missingInput), ("folder.jsonl", .malformedInput),
+            ("fifo.jsonl", .malformedInput),
+        ] {
             // When each is read as a normalized catalogue
             var collector = CatalogCollector()
             let error = #expect(throws: PipelineError.self) {
@@ -147,7 +164,9 @@ import Testing
         // Then it names the cap, and out/ is as it was with no staging left
         #expect(error?.message.contains("snapshotLimits.maxFileCount 5") == true)
         #expect(try fileTree(out) == before)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix(".out.") }.isEmpty)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.hasPrefix(".out.") }
+                .isEmpty)
     }
 
     @Test func aFailedNormalizeLeavesThePreviousNormalizedFile() throws {
@@ -157,7 +176,9 @@ import Testing
         let before = try Data(contentsOf: url)
         // When a new one is begun and given up
         var file = try NormalizedCatalogFile.Writer(to: url)
-        try file.begin(CatalogHeader(generatedAt: Date(), source: "x", pageSize: 10, defaultEdition: enIPhone, editions: [enIPhone]))
+        try file.begin(
+            CatalogHeader(
+                generatedAt: Date(), source: "x", pageSize: 10, defaultEdition: enIPhone, editions: [enIPhone]))
         file.discard()
         // Then the file is unchanged and no temporary file is left
         #expect(try Data(contentsOf: url) == before)

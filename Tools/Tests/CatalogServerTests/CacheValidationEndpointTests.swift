@@ -32,7 +32,8 @@ struct CacheValidationEndpointTests {
 
     /// The hash of what the simulator serves for `key` now, read through a first validation.
     func currentHash(_ base: URL, _ key: String) async throws -> String {
-        let answer = try await validate(base, .init(keys: [key: "sha256:" + String(repeating: "0", count: 64)], pageSize: 10, inlineBytes: 1 << 20))
+        let answer = try await validate(
+            base, .init(keys: [key: "sha256:" + String(repeating: "0", count: 64)], pageSize: 10, inlineBytes: 1 << 20))
         return try #require(answer.keys[key]?.contentHash)
     }
 
@@ -54,7 +55,9 @@ struct CacheValidationEndpointTests {
                         "../../etc/passwd": held[page]!,
                     ]) { $1 }, pageSize: 10, inlineBytes: 1 << 20))
             // Then each key has its verdict
-            #expect(answer.keys[categories] == CacheValidation.Verdict(invalidate: false, etag: answer.keys[categories]?.etag))
+            #expect(
+                answer.keys[categories]
+                    == CacheValidation.Verdict(invalidate: false, etag: answer.keys[categories]?.etag))
             let changed = try #require(answer.keys[page])
             #expect(changed.invalidate && changed.status == nil)
             guard case .gamesPage(let games)? = changed.content else {
@@ -75,8 +78,12 @@ struct CacheValidationEndpointTests {
             // Given three changed pages and a budget for about one
             let ids = try await simulatorTests.categoryIDs(base)
             let stale = "sha256:" + String(repeating: "0", count: 64)
-            let keys = Dictionary(uniqueKeysWithValues: ids.map { (SnapshotKey.gamesPage(edition, categoryId: $0, offset: 0).description, stale) })
-            let sizes = try await validate(base, .init(keys: keys, pageSize: 10, inlineBytes: 1 << 20)).keys.values.map {
+            let keys = Dictionary(
+                uniqueKeysWithValues: ids.map {
+                    (SnapshotKey.gamesPage(edition, categoryId: $0, offset: 0).description, stale)
+                })
+            let sizes = try await validate(base, .init(keys: keys, pageSize: 10, inlineBytes: 1 << 20)).keys.values.map
+            {
                 try CatalogCoding.encoder().encode($0.content).count
             }
             let budget = sizes.max()! + 10
@@ -94,8 +101,10 @@ struct CacheValidationEndpointTests {
         try await simulatorTests.withSimulator { _, base in
             // Given one key more than the cap, and a body over the byte cap
             let hash = "sha256:" + String(repeating: "0", count: 64)
-            let many = Dictionary(uniqueKeysWithValues: (0...CacheValidation.maxKeys).map { ("en-iPhone/games/C\($0)/0", hash) })
-            let tooMany = try CatalogCoding.encoder().encode(CacheValidation.Request(keys: many, pageSize: 10, inlineBytes: 0))
+            let many = Dictionary(
+                uniqueKeysWithValues: (0...CacheValidation.maxKeys).map { ("en-iPhone/games/C\($0)/0", hash) })
+            let tooMany = try CatalogCoding.encoder().encode(
+                CacheValidation.Request(keys: many, pageSize: 10, inlineBytes: 0))
             let tooLarge = Data(repeating: UInt8(ascii: " "), count: CacheValidation.maxRequestBytes + 1)
             // Then both are 413 with a message saying what to do
             for body in [tooMany, tooLarge] {
@@ -122,7 +131,8 @@ struct CacheValidationEndpointTests {
             // Then the payload names each category's pages (game names changed), not the category lists
             let patterns = (payload?["catalog"] as? [String: Any])?["invalidate"] as? [String]
             let ids = try await simulatorTests.categoryIDs(base)
-            #expect(patterns?.contains(SnapshotKeyPattern.categoryPages(edition, categoryId: ids[0]).description) == true)
+            #expect(
+                patterns?.contains(SnapshotKeyPattern.categoryPages(edition, categoryId: ids[0]).description) == true)
             #expect(patterns?.contains("en-iPhone/categories") == false)
             #expect(patterns?.allSatisfy { SnapshotKeyPattern($0) != nil } == true)
             #expect(simulator.settings.version == 2)

@@ -17,11 +17,8 @@ struct CatalogSimulatorTests {
 
     /// Starts a simulator over a small generated catalogue, runs `body`, and stops it.
     func withSimulator(
-        settings configure: (inout SimulatorSettings) -> Void = { _ in },
-        _ body: (CatalogSimulator, URL) async throws -> Void
+        settings: SimulatorSettings = SimulatorSettings(), _ body: (CatalogSimulator, URL) async throws -> Void
     ) async throws {
-        var settings = SimulatorSettings()
-        configure(&settings)
         let simulator = CatalogSimulator(
             catalog: try .generated(games: 60, categories: 3), settings: settings, logger: Self.logger)
         let base = try await simulator.start()
@@ -32,6 +29,13 @@ struct CatalogSimulatorTests {
             throw error
         }
         await simulator.stop()
+    }
+
+    /// The default settings changed by `change`.
+    func configured(_ change: (inout SimulatorSettings) -> Void) -> SimulatorSettings {
+        var settings = SimulatorSettings()
+        change(&settings)
+        return settings
     }
 
     struct Answer {
@@ -59,7 +63,8 @@ struct CatalogSimulatorTests {
         try await withSimulator { _, base in
             // Given the categories
             let categoriesAnswer = try await get(ProviderRequest.categories(edition).url(relativeTo: base))
-            let categories = try JSONDecoder().decode(ProviderCollection<ProviderCategory>.self, from: categoriesAnswer.body)
+            let categories = try JSONDecoder().decode(
+                ProviderCollection<ProviderCategory>.self, from: categoriesAnswer.body)
             let category = try #require(categories.items?.first { ($0.games?.total ?? 0) > 10 })
             let id = try #require(category.id?.text)
             let total = try #require(category.games?.total)
@@ -96,7 +101,8 @@ struct CatalogSimulatorTests {
     @Test func aNewVersionChangesTheContentAndTheETag() async throws {
         try await withSimulator { simulator, base in
             let category = try await firstCategory(base)
-            let url = ProviderRequest.gamesPage(edition, categoryId: category, offset: 0, limit: 10).url(relativeTo: base)
+            let url = ProviderRequest.gamesPage(edition, categoryId: category, offset: 0, limit: 10).url(
+                relativeTo: base)
             let before = try await get(url)
             simulator.update { $0.version = 2 }
             let after = try await get(url, headers: [("If-None-Match", before.headers.first(name: "ETag") ?? "")])
@@ -108,22 +114,26 @@ struct CatalogSimulatorTests {
     }
 
     @Test func injectsFaultsForMatchingRequestsThenRecovers() async throws {
-        try await withSimulator(settings: { settings in
-            settings.retryAfterSeconds = 7
-            settings.faults = [
-                .init(kind: .status, path: "/categories", count: 1, status: 503),
-                .init(kind: .status, query: "offset=10", count: 1, status: 429),
-                .init(kind: .malformed, query: "offset=20", count: 1),
-            ]
-        }) { simulator, base in
+        try await withSimulator(
+            settings: configured { settings in
+                settings.retryAfterSeconds = 7
+                settings.faults = [
+                    .init(kind: .status, path: "/categories", count: 1, status: 503),
+                    .init(kind: .status, query: "offset=10", count: 1, status: 429),
+                    .init(kind: .malformed, query: "offset=20", count: 1),
+                ]
+            }
+        ) { simulator, base in
             let categories = ProviderRequest.categories(edition).url(relativeTo: base)
             #expect(try await get(categories).status == 503)
             #expect(try await get(categories).status == 200)
             let category = try await firstCategory(base)
-            let limited = try await get(ProviderRequest.gamesPage(edition, categoryId: category, offset: 10, limit: 10).url(relativeTo: base))
+            let limited = try await get(
+                ProviderRequest.gamesPage(edition, categoryId: category, offset: 10, limit: 10).url(relativeTo: base))
             #expect(limited.status == 429)
             #expect(limited.headers.first(name: "Retry-After") == "7")
-            let malformed = try await get(ProviderRequest.gamesPage(edition, categoryId: category, offset: 20, limit: 10).url(relativeTo: base))
+            let malformed = try await get(
+                ProviderRequest.gamesPage(edition, categoryId: category, offset: 20, limit: 10).url(relativeTo: base))
             #expect(malformed.status == 200)
             #expect((try? JSONDecoder().decode(Envelope.self, from: malformed.body)) == nil)
             let statistics = simulator.statistics()
@@ -133,7 +143,10 @@ struct CatalogSimulatorTests {
     }
 
     @Test func truncatesABodyByClosingTheConnection() async throws {
-        try await withSimulator(settings: { $0.faults = [.init(kind: .truncated, path: "/categories", count: 1)] }) { _, base in
+        try await withSimulator(
+            settings: configured { $0.faults = [.init(kind: .truncated, path: "/categories", count: 1)] }
+        ) {
+            _, base in
             let url = ProviderRequest.categories(edition).url(relativeTo: base)
             await #expect(throws: (any Error).self) { _ = try await get(url) }
             let status = try await get(url).status
@@ -142,7 +155,7 @@ struct CatalogSimulatorTests {
     }
 
     @Test func delaysAnswersByTheConfiguredLatency() async throws {
-        try await withSimulator(settings: { $0.latencyMilliseconds = [150, 200] }) { _, base in
+        try await withSimulator(settings: configured { $0.latencyMilliseconds = [150, 200] }) { _, base in
             let start = ContinuousClock.now
             _ = try await get(ProviderRequest.categories(edition).url(relativeTo: base))
             #expect(ContinuousClock.now - start >= .milliseconds(150))
@@ -150,7 +163,11 @@ struct CatalogSimulatorTests {
     }
 
     @Test func stallsABodyMidway() async throws {
-        try await withSimulator(settings: { $0.faults = [.init(kind: .stall, path: "/categories", count: 1, milliseconds: 300)] }) { _, base in
+        try await withSimulator(
+            settings: configured {
+                $0.faults = [.init(kind: .stall, path: "/categories", count: 1, milliseconds: 300)]
+            }
+        ) { _, base in
             let start = ContinuousClock.now
             let answer = try await get(ProviderRequest.categories(edition).url(relativeTo: base))
             #expect(answer.status == 200)
@@ -210,7 +227,8 @@ struct CatalogSimulatorTests {
         let served = try JSONDecoder().decode(ProviderCollection<ProviderGame>.self, from: answer.body)
         // Then the items are the recorded ones, quirks included
         let recordedURL = root.appendingPathComponent("data/provider/en-iPhone/games/videoslots-d4a8b457ac/0.json")
-        let recorded = try JSONDecoder().decode(ProviderCollection<ProviderGame>.self, from: Data(contentsOf: recordedURL))
+        let recorded = try JSONDecoder().decode(
+            ProviderCollection<ProviderGame>.self, from: Data(contentsOf: recordedURL))
         #expect(served.items == recorded.items)
         #expect(served.total == 133)
         await simulator.stop()

@@ -23,7 +23,8 @@ struct PublishedSetRoutesTests {
     func makeSet(_ name: String, manifest: String, file: Data) throws -> (URL, String) {
         let set = directory.child(name)
         let hash = FileNaming.hexSHA256(file)
-        try FileManager.default.createDirectory(at: set.appendingPathComponent("files"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: set.appendingPathComponent("files"), withIntermediateDirectories: true)
         try Data(manifest.utf8).write(to: set.appendingPathComponent("manifest.json"))
         try file.write(to: set.appendingPathComponent("files/\(hash)"))
         return (set, hash)

@@ -758,4 +758,3 @@ extension XMLFeedReaderTests {
         return xml
     }
 }
-

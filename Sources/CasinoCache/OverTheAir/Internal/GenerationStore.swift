@@ -48,7 +48,9 @@ struct GenerationStore: Sendable {
 
     /// The current pointer, or `nil` when there is none or it is unusable (then the bundle serves).
     func pointer() -> Pointer? {
-        guard let data = try? Self.readRegularFile(directory.appendingPathComponent(Self.pointerName), maxBytes: Self.maxPointerBytes),
+        guard
+            let data = try? Self.readRegularFile(
+                directory.appendingPathComponent(Self.pointerName), maxBytes: Self.maxPointerBytes),
             let pointer = try? JSONDecoder().decode(Pointer.self, from: data),
             Self.isGenerationName(pointer.generation), pointer.version > 0
         else { return nil }
@@ -88,7 +90,8 @@ struct GenerationStore: Sendable {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {
-            throw SnapshotUpdateError(.io, "cannot create a directory: \(error.localizedDescription)", location: url.path, cause: error)
+            throw SnapshotUpdateError(
+                .io, "cannot create a directory: \(error.localizedDescription)", location: url.path, cause: error)
         }
         return url
     }
@@ -97,7 +100,9 @@ struct GenerationStore: Sendable {
     /// directory, write the pointer to a synced temporary file, rename it over the old one, sync.
     func commit(_ incoming: URL, as name: String, pointer: Pointer) throws(SnapshotUpdateError) {
         let target = generationDirectory(name)
-        guard rename(incoming.path, target.path) == 0 else { throw Self.ioError("cannot move the new generation into place", target) }
+        guard rename(incoming.path, target.path) == 0 else {
+            throw Self.ioError("cannot move the new generation into place", target)
+        }
         Self.syncDirectory(generations)
         let data: Data
         do {
@@ -158,7 +163,8 @@ struct GenerationStore: Sendable {
         }
         let outcome = FileDescriptorIO.read(descriptor, count: Int(info.st_size))
         guard outcome.error == 0 else {
-            throw SnapshotUpdateError(.io, "cannot read: \(String(cString: strerror(outcome.error)))", location: url.path)
+            throw SnapshotUpdateError(
+                .io, "cannot read: \(String(cString: strerror(outcome.error)))", location: url.path)
         }
         return outcome.data
     }

@@ -27,7 +27,9 @@ extension UpdateRun {
         do {
             (data, response) = try await HTTPTransfer.data(
                 for: request, session: session, maxBytes: maxBytes, within: Deadline.duration(seconds: timeout),
-                timedOut: { SnapshotUpdateError(.timedOut, "no whole answer within \(timeout) s", location: url.absoluteString) })
+                timedOut: {
+                    SnapshotUpdateError(.timedOut, "no whole answer within \(timeout) s", location: url.absoluteString)
+                })
         } catch let error as SnapshotUpdateError {
             throw error
         } catch let error as HTTPTransfer.TooLarge {
@@ -43,7 +45,8 @@ extension UpdateRun {
                     .offline
                 default: .transportFailed
                 }
-            throw SnapshotUpdateError(code, "the request failed: \(error.localizedDescription)", location: url.absoluteString, cause: error)
+            throw SnapshotUpdateError(
+                code, "the request failed: \(error.localizedDescription)", location: url.absoluteString, cause: error)
         }
         guard let http = response as? HTTPURLResponse else {
             throw SnapshotUpdateError(.transportFailed, "the answer is not HTTP", location: url.absoluteString)
@@ -60,6 +63,7 @@ extension UpdateRun {
     }
 
     private static func overLimit(_ url: URL, _ maxBytes: Int, _ detail: String) -> SnapshotUpdateError {
-        SnapshotUpdateError(.overLimit, "the answer is larger than \(maxBytes) bytes (\(detail))", location: url.absoluteString)
+        SnapshotUpdateError(
+            .overLimit, "the answer is larger than \(maxBytes) bytes (\(detail))", location: url.absoluteString)
     }
 }

@@ -48,16 +48,20 @@ extension UpdateRun {
         do {
             snapshot = try reader.manifest()
         } catch {
-            throw SnapshotUpdateError(.invalidSnapshot, "\(error)", location: configuration.manifestURL.absoluteString, cause: error)
+            throw SnapshotUpdateError(
+                .invalidSnapshot, "\(error)", location: configuration.manifestURL.absoluteString, cause: error)
         }
         try checkAgreement(of: snapshot, with: published)
 
-        var directories = Set(published.files.map { ($0.path as NSString).deletingLastPathComponent }.filter { !$0.isEmpty })
+        var directories = Set(
+            published.files.map { ($0.path as NSString).deletingLastPathComponent }.filter { !$0.isEmpty })
         for directory in directories.sorted() {
             do {
-                try FileManager.default.createDirectory(at: incoming.appendingPathComponent(directory), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: incoming.appendingPathComponent(directory), withIntermediateDirectories: true)
             } catch {
-                throw SnapshotUpdateError(.io, "cannot create a directory: \(error.localizedDescription)", location: directory, cause: error)
+                throw SnapshotUpdateError(
+                    .io, "cannot create a directory: \(error.localizedDescription)", location: directory, cause: error)
             }
         }
         try await withThrowingTaskGroup(of: Int?.self) { group in
@@ -90,23 +94,27 @@ extension UpdateRun {
                 throw SnapshotUpdateError(.invalidSnapshot, "\(error)", location: image.path, cause: error)
             }
         }
-        try GenerationStore.writeSynced(verified.signedBytes, to: incoming.appendingPathComponent(GenerationStore.publishedName))
+        try GenerationStore.writeSynced(
+            verified.signedBytes, to: incoming.appendingPathComponent(GenerationStore.publishedName))
         directories.insert("")
         for directory in directories { GenerationStore.syncDirectory(incoming.appendingPathComponent(directory)) }
 
         let name = GenerationStore.newGenerationName(version: published.version)
         guard gate.commit() else { throw CancellationError() }
         try store.commit(
-            incoming, as: name, pointer: GenerationStore.Pointer(generation: name, version: published.version, etag: verified.etag))
+            incoming, as: name,
+            pointer: GenerationStore.Pointer(generation: name, version: published.version, etag: verified.etag))
         isCommitted = true
         logger.info(
             "Installed published snapshot; it serves from the next launch",
             metadata: [
-                "ota.version": "\(published.version)", "ota.generation": "\(name)", "ota.downloaded": "\(tally.downloaded)",
+                "ota.version": "\(published.version)", "ota.generation": "\(name)",
+                "ota.downloaded": "\(tally.downloaded)",
                 "ota.bytes": "\(tally.bytes)", "ota.reused": "\(tally.reused)",
             ])
         return SnapshotUpdater.Installation(
-            version: published.version, previousVersion: previous?.0.version, directory: store.generationDirectory(name),
+            version: published.version, previousVersion: previous?.0.version,
+            directory: store.generationDirectory(name),
             filesDownloaded: tally.downloaded, bytesDownloaded: tally.bytes, filesReused: tally.reused)
     }
 
@@ -114,7 +122,8 @@ extension UpdateRun {
     private func checkAgreement(of snapshot: Manifest, with published: PublishedManifest) throws {
         let listed = Set(published.files)
         let given = Set(PublishedManifest.File.listed(in: snapshot))
-        guard listed == given, snapshot.contentHash == published.contentHash, snapshot.generatedAt == published.generatedAt,
+        guard listed == given, snapshot.contentHash == published.contentHash,
+            snapshot.generatedAt == published.generatedAt,
             snapshot.contentHashViolation() == nil
         else {
             throw SnapshotUpdateError(
@@ -130,13 +139,16 @@ extension UpdateRun {
         let candidates = [previous.map { store.generationDirectory($0.generation) }, configuration.bundleDirectory]
         for directory in candidates.compactMap({ $0 }) {
             let manifestURL = directory.appendingPathComponent(Manifest.fileName)
-            guard let bytes = try? GenerationStore.readRegularFile(manifestURL, maxBytes: configuration.snapshotLimits.maxManifestBytes),
+            guard
+                let bytes = try? GenerationStore.readRegularFile(
+                    manifestURL, maxBytes: configuration.snapshotLimits.maxManifestBytes),
                 let manifest = try? CatalogCoding.decoder().decode(Manifest.self, from: bytes)
             else { continue }
             sources[SHA256Digest.hex(bytes), default: manifestURL] = manifestURL
             for entry in PublishedManifest.File.listed(in: manifest)
             where CatalogRules.isSafeRelativePath(entry.path) && PublishedManifest.isSHA256Hex(entry.sha256) {
-                sources[entry.sha256, default: directory.appendingPathComponent(entry.path)] = directory.appendingPathComponent(entry.path)
+                sources[entry.sha256, default: directory.appendingPathComponent(entry.path)] =
+                    directory.appendingPathComponent(entry.path)
             }
         }
         return sources
@@ -150,11 +162,15 @@ extension UpdateRun {
         let target = incoming.appendingPathComponent(file.path)
         if let source = sources[file.sha256] {
             if link(source.path, target.path) == 0 {
-                if let linked = try? GenerationStore.readRegularFile(target, maxBytes: file.bytes), Self.holds(linked, file) {
+                if let linked = try? GenerationStore.readRegularFile(target, maxBytes: file.bytes),
+                    Self.holds(linked, file)
+                {
                     return nil
                 }
                 unlink(target.path)
-            } else if let data = try? GenerationStore.readRegularFile(source, maxBytes: file.bytes), Self.holds(data, file) {
+            } else if let data = try? GenerationStore.readRegularFile(source, maxBytes: file.bytes),
+                Self.holds(data, file)
+            {
                 try GenerationStore.writeSynced(data, to: target)
                 return nil
             }
@@ -167,15 +183,18 @@ extension UpdateRun {
             // A 304 cannot come without an ETag sent; `nil` here would be a server bug.
             body = try await get(url, etag: nil, maxBytes: file.bytes)?.body ?? Data()
         } catch let error as SnapshotUpdateError where error.code == .overLimit {
-            throw SnapshotUpdateError(.sizeMismatch, "\(file.path): longer than the \(file.bytes) bytes signed", location: url.absoluteString)
+            throw SnapshotUpdateError(
+                .sizeMismatch, "\(file.path): longer than the \(file.bytes) bytes signed", location: url.absoluteString)
         }
         guard body.count == file.bytes else {
             throw SnapshotUpdateError(
-                .sizeMismatch, "\(file.path): \(body.count) bytes, the signed manifest says \(file.bytes)", location: url.absoluteString)
+                .sizeMismatch, "\(file.path): \(body.count) bytes, the signed manifest says \(file.bytes)",
+                location: url.absoluteString)
         }
         guard SHA256Digest.hex(body) == file.sha256 else {
             throw SnapshotUpdateError(
-                .checksumMismatch, "\(file.path): the SHA-256 differs from the signed manifest's", location: url.absoluteString)
+                .checksumMismatch, "\(file.path): the SHA-256 differs from the signed manifest's",
+                location: url.absoluteString)
         }
         try GenerationStore.writeSynced(body, to: target)
         return body.count

@@ -35,12 +35,13 @@ struct UpdateRun: Sendable {
         do {
             return try await Deadline.run(
                 within: Deadline.duration(seconds: timeout), gate: gate,
-                timedOut: { SnapshotUpdateError(.timedOut, "the update took over \(timeout) s; nothing was installed") }
-            ) {
-                try await self.update()
-            }
+                timedOut: {
+                    SnapshotUpdateError(.timedOut, "the update took over \(timeout) s; nothing was installed")
+                },
+                { try await self.update() })
         } catch let error as SnapshotUpdateError where error.isRefusal {
-            logger.info("Published snapshot refused", metadata: ["ota.code": "\(error.code)", "ota.reason": "\(error)"])
+            logger.info(
+                "Published snapshot refused", metadata: ["ota.code": "\(error.code)", "ota.reason": "\(error)"])
             return .refused(error)
         } catch is CancellationError {
             throw SnapshotUpdateError(.cancelled, "the update was cancelled; nothing was installed")
@@ -53,8 +54,10 @@ struct UpdateRun: Sendable {
         let pointer = store.pointer()
         store.removeLeftovers(keeping: Set([launchGeneration, pointer?.generation].compactMap { $0 }))
         let installed = pointer.flatMap { pointer in
-            (try? SnapshotReader(directory: store.generationDirectory(pointer.generation), limits: configuration.snapshotLimits).manifest())
-                .map { (pointer, $0) }
+            (try? SnapshotReader(
+                directory: store.generationDirectory(pointer.generation), limits: configuration.snapshotLimits
+            ).manifest())
+            .map { (pointer, $0) }
         }
         // Only a usable generation's ETag is sent: a broken one must be replaced, even by the same version.
         guard let verified = try await fetchManifest(etag: installed?.0.etag) else {
@@ -117,7 +120,9 @@ struct UpdateRun: Sendable {
             throw refuse(.malformedManifest, "not a signed manifest: \(DecodingFailure.describe(error).prefix(200))")
         }
         guard signed.format == SignedManifest.currentFormat else {
-            throw refuse(.foreignFormat, "format '\(signed.format.prefix(80))', this build reads \(SignedManifest.currentFormat)")
+            throw refuse(
+                .foreignFormat, "format '\(signed.format.prefix(80))', this build reads \(SignedManifest.currentFormat)"
+            )
         }
         guard let payload = signed.payloadBytes, let signature = signed.signatureBytes else {
             throw refuse(.malformedManifest, "payload or signature is not base64 (of 64 bytes, for the signature)")
@@ -125,15 +130,19 @@ struct UpdateRun: Sendable {
         guard configuration.verifiers.contains(where: { $0.isValidSignature(signature, for: payload) }) else {
             throw refuse(
                 .badSignature,
-                "the signature does not verify with any pinned key (key id \(signed.keyId.prefix(32))): tampered, or signed by another key")
+                "the signature does not verify with any pinned key (key id \(signed.keyId.prefix(32))): tampered, or signed by another key"
+            )
         }
         let manifest: PublishedManifest
         do {
             manifest = try PublishedManifest.decode(payload, maxFileCount: configuration.maxFileCount)
         } catch let error as PublishedManifest.TooManyFiles {
-            throw refuse(.overLimit, "lists \(error.count) files or more, over the cap of \(error.maxCount) (maxFileCount)")
+            throw refuse(
+                .overLimit, "lists \(error.count) files or more, over the cap of \(error.maxCount) (maxFileCount)")
         } catch {
-            throw refuse(.malformedManifest, "the signed payload is not a published manifest: \(DecodingFailure.describe(error).prefix(200))")
+            throw refuse(
+                .malformedManifest,
+                "the signed payload is not a published manifest: \(DecodingFailure.describe(error).prefix(200))")
         }
         if let problem = manifest.problem(limits: configuration.manifestLimits) {
             let code: SnapshotUpdateError.Code =

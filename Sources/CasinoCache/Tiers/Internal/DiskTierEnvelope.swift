@@ -85,14 +85,16 @@ struct DiskTierEnvelope: Codable, Sendable {
     static func decodeGlobal(_ data: Data, cacheVersion: Int, maxBytes: Int) throws(Rejection) -> CacheEntry {
         let envelope = try envelope(in: data, cacheVersion: cacheVersion, maxBytes: maxBytes)
         let prefix = "\(CacheScope.global)/"
-        guard envelope.key.hasPrefix(prefix), let content = SnapshotKey(String(envelope.key.dropFirst(prefix.count))) else {
+        guard envelope.key.hasPrefix(prefix), let content = SnapshotKey(String(envelope.key.dropFirst(prefix.count)))
+        else {
             throw Rejection(reason: "not a global key")
         }
         return try entry(from: envelope, for: CacheKey(content))
     }
 
     /// The envelope in a file's bytes, of this schema and cache version.
-    private static func envelope(in data: Data, cacheVersion: Int, maxBytes: Int) throws(Rejection) -> DiskTierEnvelope {
+    private static func envelope(in data: Data, cacheVersion: Int, maxBytes: Int) throws(Rejection) -> DiskTierEnvelope
+    {
         guard data.count <= maxBytes else { throw Rejection(reason: "file is over maxEntryBytes \(maxBytes)") }
         let json: Data
         do {
@@ -139,7 +141,9 @@ struct DiskTierEnvelope: Codable, Sendable {
         }
         if let list = key.playerList, case .gamesPage(let page) = envelope.content {
             // A player list may be empty, unlike a catalogue page: its own rules.
-            if let problem = page.playerListProblem(list, limit: nil) { throw Rejection(reason: "player list: \(problem)") }
+            if let problem = page.playerListProblem(list, limit: nil) {
+                throw Rejection(reason: "player list: \(problem)")
+            }
         } else {
             let violations = envelope.content.violations()
             guard violations.isEmpty else {

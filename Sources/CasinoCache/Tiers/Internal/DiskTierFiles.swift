@@ -51,7 +51,8 @@ struct DiskTierFiles: Sendable {
         }
         guard info.st_mode & S_IFMT == S_IFREG else { throw Failure(description: "\(name) is not a regular file") }
         guard info.st_size <= limit else {
-            throw Failure(description: "file of \(info.st_size) bytes is over maxEntryBytes \(limit)", isOversized: true)
+            throw Failure(
+                description: "file of \(info.st_size) bytes is over maxEntryBytes \(limit)", isOversized: true)
         }
         let outcome = FileDescriptorIO.read(descriptor, count: Int(info.st_size))
         guard outcome.error == 0 else {
@@ -164,7 +165,8 @@ struct DiskTierFiles: Sendable {
                 continue
             }
             files.append(
-                DiskTierIndex.ScannedFile(name: name, size: size, modified: values.contentModificationDate ?? .distantPast))
+                DiskTierIndex.ScannedFile(
+                    name: name, size: size, modified: values.contentModificationDate ?? .distantPast))
         }
         return files
     }

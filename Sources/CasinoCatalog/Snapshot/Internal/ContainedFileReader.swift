@@ -32,7 +32,8 @@ enum ContainedFileReader {
         of relativePath: String, in directory: URL, maxBytes: Int, expectedBytes: Int? = nil
     ) throws(SnapshotReadError) -> Data {
         guard CatalogRules.isSafeRelativePath(relativePath) else {
-            throw SnapshotReadError(.unsafePath, file: relativePath, "not a safe relative path: it could leave the directory")
+            throw SnapshotReadError(
+                .unsafePath, file: relativePath, "not a safe relative path: it could leave the directory")
         }
         var descriptor = directory.withUnsafeFileSystemRepresentation { path -> Int32 in
             guard let path else { return -1 }

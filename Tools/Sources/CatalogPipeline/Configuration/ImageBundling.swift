@@ -44,14 +44,17 @@ extension PipelineConfiguration {
 
         public init(from decoder: any Decoder) throws {
             try KnownKeys.check(
-                decoder, known: ["fields", "gamesPerCategory", "maxImageBytes", "budgetBytesPerEdition", "allowedHosts"])
+                decoder,
+                known: ["fields", "gamesPerCategory", "maxImageBytes", "budgetBytesPerEdition", "allowedHosts"])
             let container = try decoder.container(keyedBy: CodingKeys.self)
             let defaults = ImageBundling(allowedHosts: [])
             fields = try container.decodeIfPresent([ImageField].self, forKey: .fields) ?? defaults.fields
-            gamesPerCategory = try container.decodeIfPresent(Int.self, forKey: .gamesPerCategory) ?? defaults.gamesPerCategory
+            gamesPerCategory =
+                try container.decodeIfPresent(Int.self, forKey: .gamesPerCategory) ?? defaults.gamesPerCategory
             maxImageBytes = try container.decodeIfPresent(Int.self, forKey: .maxImageBytes) ?? defaults.maxImageBytes
             budgetBytesPerEdition =
-                try container.decodeIfPresent(Int.self, forKey: .budgetBytesPerEdition) ?? defaults.budgetBytesPerEdition
+                try container.decodeIfPresent(Int.self, forKey: .budgetBytesPerEdition)
+                ?? defaults.budgetBytesPerEdition
             allowedHosts = try container.decodeIfPresent([String].self, forKey: .allowedHosts) ?? []
         }
 
@@ -61,7 +64,9 @@ extension PipelineConfiguration {
             let host = host.lowercased()
             return allowedHosts.contains { allowed in
                 let allowed = allowed.lowercased()
-                if allowed.hasPrefix("*.") { return host.hasSuffix(allowed.dropFirst(1)) && host.count > allowed.count - 1 }
+                if allowed.hasPrefix("*.") {
+                    return host.hasSuffix(allowed.dropFirst(1)) && host.count > allowed.count - 1
+                }
                 return host == allowed
             }
         }
@@ -74,13 +79,16 @@ extension PipelineConfiguration {
                 PipelineError(.invalidConfiguration, "bundleImages.\(message)", file: file)
             }
             guard !fields.isEmpty, Set(fields).count == fields.count else {
-                throw fail("fields must list thumbnail and/or backgroundImageUrl once each, got \(fields.map(\.rawValue))")
+                throw fail(
+                    "fields must list thumbnail and/or backgroundImageUrl once each, got \(fields.map(\.rawValue))")
             }
             guard (1...CatalogRules.maxPageSize).contains(gamesPerCategory) else {
                 throw fail("gamesPerCategory must be 1...\(CatalogRules.maxPageSize), got \(gamesPerCategory)")
             }
             guard (1...limits.maxImageBytes).contains(maxImageBytes) else {
-                throw fail("maxImageBytes must be 1...\(limits.maxImageBytes) (snapshotLimits.maxImageBytes), got \(maxImageBytes)")
+                throw fail(
+                    "maxImageBytes must be 1...\(limits.maxImageBytes) (snapshotLimits.maxImageBytes), got \(maxImageBytes)"
+                )
             }
             guard (1...limits.maxImageTotalBytes).contains(budgetBytesPerEdition) else {
                 throw fail(
@@ -92,9 +100,16 @@ extension PipelineConfiguration {
             }
             for host in allowedHosts {
                 let name = host.hasPrefix("*.") ? String(host.dropFirst(2)) : host
-                let isHostName = !name.isEmpty && name.count <= 253
-                    && name.utf8.allSatisfy { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-                guard isHostName else { throw fail("allowedHosts holds '\(host.prefix(100))', which is not a host name") }
+                let isHostName =
+                    !name.isEmpty && name.count <= 253
+                    && name.utf8.allSatisfy {
+                        $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-")
+                            || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0 | 0x20)
+                            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                    }
+                guard isHostName else {
+                    throw fail("allowedHosts holds '\(host.prefix(100))', which is not a host name")
+                }
             }
         }
     }

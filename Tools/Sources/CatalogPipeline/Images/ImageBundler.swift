@@ -37,7 +37,8 @@ public struct ImageBundler: Sendable {
             result.warnings.append(
                 PipelineWarning(
                     file: "\(recorded.directory.relativePath)/\(RecordedImages.indexFileName)",
-                    record: "\(url.prefix(300)) (\(origins[url] ?? "?"))", message: message + "; the game keeps its URL"))
+                    record: "\(url.prefix(300)) (\(origins[url] ?? "?"))", message: message + "; the game keeps its URL"
+                ))
         }
         // Each distinct URL is checked once, in URL order, whichever editions want it.
         var usable: [String: (data: Data, image: Manifest.Image)] = [:]
@@ -66,7 +67,8 @@ public struct ImageBundler: Sendable {
                 warn(
                     wanted.url,
                     "dropped from \(edition.edition): its images reached bundleImages.budgetBytesPerEdition "
-                        + "(\(bundling.budgetBytesPerEdition) bytes) at position \(wanted.position + 1); raise it to bundle more")
+                        + "(\(bundling.budgetBytesPerEdition) bytes) at position \(wanted.position + 1); raise it to bundle more"
+                )
             }
         }
         for url in kept.sorted() {
@@ -83,7 +85,9 @@ public struct ImageBundler: Sendable {
     }
 
     /// The bytes and manifest entry for `url`, or why it is refused.
-    private func check(_ url: String, in recorded: RecordedImages) -> Result<(data: Data, image: Manifest.Image), Problem> {
+    private func check(
+        _ url: String, in recorded: RecordedImages
+    ) -> Result<(data: Data, image: Manifest.Image), Problem> {
         guard CatalogRules.isAbsoluteHTTPS(url), let host = URL(string: url)?.host else {
             return .failure(Problem(message: "refused: not an absolute https URL"))
         }
@@ -106,7 +110,8 @@ public struct ImageBundler: Sendable {
             case .success(let type):
                 let digest = FileNaming.hexSHA256(data)
                 let image = Manifest.Image(
-                    url: url, path: Manifest.Image.path(sha256: digest, mediaType: type), bytes: data.count, sha256: digest,
+                    url: url, path: Manifest.Image.path(sha256: digest, mediaType: type), bytes: data.count,
+                    sha256: digest,
                     mediaType: type)
                 return .success((data, image))
             }

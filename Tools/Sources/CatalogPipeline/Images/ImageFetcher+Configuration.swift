@@ -42,7 +42,9 @@ extension ImageFetcher {
             func fail(_ message: String) -> PipelineError { PipelineError(.invalidConfiguration, message) }
             guard (1...256).contains(concurrency) else { throw fail("concurrency must be 1...256, got \(concurrency)") }
             guard requestTimeout > .zero, deadline > .zero else { throw fail("timeouts must be positive") }
-            guard (0...10).contains(maxRedirects) else { throw fail("maxRedirects must be 0...10, got \(maxRedirects)") }
+            guard (0...10).contains(maxRedirects) else {
+                throw fail("maxRedirects must be 0...10, got \(maxRedirects)")
+            }
             guard (1...(1 << 30)).contains(bundling.maxImageBytes) else {
                 throw fail("bundleImages.maxImageBytes must be 1...\(1 << 30), got \(bundling.maxImageBytes)")
             }

@@ -57,7 +57,9 @@ public struct ImageFetcher: Sendable {
         let counts = NIOLockedValueBox(ImageFetchSummary())
         var clientConfiguration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
-            timeout: .init(connect: min(TimeAmount(configuration.requestTimeout), .seconds(10)), read: TimeAmount(configuration.requestTimeout)),
+            timeout: .init(
+                connect: min(TimeAmount(configuration.requestTimeout), .seconds(10)),
+                read: TimeAmount(configuration.requestTimeout)),
             decompression: .disabled)
         clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = configuration.concurrency
         clientConfiguration.connectionPool.retryConnectionEstablishment = false
@@ -78,7 +80,9 @@ public struct ImageFetcher: Sendable {
                     next += 1
                     inFlight += 1
                     let reusable = previous?.index[url].flatMap { entry in
-                        (try? previous?.body(for: url, maxBytes: configuration.bundling.maxImageBytes)?.get()).map { (entry, $0) }
+                        (try? previous?.body(for: url, maxBytes: configuration.bundling.maxImageBytes)?.get()).map {
+                            (entry, $0)
+                        }
                     }
                     group.addTask { (url, await attempts.fetch(url, previous: reusable)) }
                 }
@@ -96,7 +100,9 @@ public struct ImageFetcher: Sendable {
                     counts.withLockedValue {
                         $0.failed += 1
                         $0.warnings.append(
-                            PipelineWarning(file: String(url.prefix(300)), record: "", message: reason + "; the game keeps its URL"))
+                            PipelineWarning(
+                                file: String(url.prefix(300)), record: "", message: reason + "; the game keeps its URL")
+                        )
                     }
                 }
             }

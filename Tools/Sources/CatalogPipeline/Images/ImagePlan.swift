@@ -49,14 +49,20 @@ public struct ImagePlan: Sendable {
                             case .backgroundImageUrl: game.backgroundImageUrl
                             }
                         guard let url else { continue }
-                        let origin = "\(edition.edition) \(page.categoryId.prefix(128)) #\(position + 1) (\(game.id.prefix(128))) \(field.rawValue)"
-                        ranked.append(((position, categoryIndex, fieldIndex), Wanted(url: url, position: position, origin: origin)))
+                        let origin =
+                            "\(edition.edition) \(page.categoryId.prefix(128)) #\(position + 1) (\(game.id.prefix(128))) \(field.rawValue)"
+                        ranked.append(
+                            (
+                                (position, categoryIndex, fieldIndex),
+                                Wanted(url: url, position: position, origin: origin)
+                            ))
                     }
                 }
             }
             ranked.sort { $0.rank < $1.rank }
             var seen = Set<String>()
-            return EditionPlan(edition: edition.edition, wanted: ranked.map(\.wanted).filter { seen.insert($0.url).inserted })
+            return EditionPlan(
+                edition: edition.edition, wanted: ranked.map(\.wanted).filter { seen.insert($0.url).inserted })
         }
     }
 

@@ -51,11 +51,13 @@ public struct RecordedImages: Sendable {
         do {
             index = try CatalogCoding.decoder().decode([String: Entry].self, from: data)
         } catch {
-            throw PipelineError(.malformedInput, "is not an image index: \(DecodingFailure.describe(error))", file: file.relativePath)
+            throw PipelineError(
+                .malformedInput, "is not an image index: \(DecodingFailure.describe(error))", file: file.relativePath)
         }
         if let (url, _) = index.first(where: { !Self.isDigest($0.value.file) }) {
             throw PipelineError(
-                .malformedInput, "names a file that is not a hex SHA-256", file: file.relativePath, record: String(url.prefix(200)))
+                .malformedInput, "names a file that is not a hex SHA-256", file: file.relativePath,
+                record: String(url.prefix(200)))
         }
     }
 
@@ -68,7 +70,8 @@ public struct RecordedImages: Sendable {
         do throws(PipelineError) {
             let data = try FileInput.read(file, limit: maxBytes, what: "recorded image")
             guard FileNaming.hexSHA256(data) == entry.file else {
-                return .failure(PipelineError(.malformedInput, "does not have the SHA-256 it is named by", file: file.relativePath))
+                return .failure(
+                    PipelineError(.malformedInput, "does not have the SHA-256 it is named by", file: file.relativePath))
             }
             return .success(data)
         } catch {

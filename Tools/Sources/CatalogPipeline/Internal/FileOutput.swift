@@ -19,7 +19,8 @@ enum FileOutput {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
-            throw PipelineError(.io, "cannot create the directory: \(error.localizedDescription)", file: url.relativePath)
+            throw PipelineError(
+                .io, "cannot create the directory: \(error.localizedDescription)", file: url.relativePath)
         }
         if unlink(url.path) != 0, errno != ENOENT {
             throw PipelineError(.io, "cannot replace: \(String(cString: strerror(errno)))", file: url.relativePath)

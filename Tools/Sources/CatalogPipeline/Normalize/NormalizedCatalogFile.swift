@@ -137,7 +137,8 @@ public enum NormalizedCatalogFile {
         var batch: [(number: Int, bytes: Data)] = []
         func deliver(_ batch: [(number: Int, bytes: Data)]) throws(PipelineError) {
             let decoded = try ParallelMap.map(count: batch.count) { index throws(PipelineError) in
-                try JSONInput.decode(Line.self, from: batch[index].bytes, file: path, record: "line \(batch[index].number)")
+                try JSONInput.decode(
+                    Line.self, from: batch[index].bytes, file: path, record: "line \(batch[index].number)")
             }
             // Consecutive pages go to the sink together; the order check keeps them in one edition.
             var pages: [GamesPage] = []
@@ -157,7 +158,8 @@ public enum NormalizedCatalogFile {
                 if let header = line.catalog, line.edition == nil, line.categories == nil, line.page == nil {
                     try order.begin(header, file: path, record: record)
                     try sink.begin(header)
-                } else if let list = line.categories, let edition = line.edition, line.catalog == nil, line.page == nil {
+                } else if let list = line.categories, let edition = line.edition, line.catalog == nil, line.page == nil
+                {
                     try order.categories(of: edition, file: path, record: record)
                     try sink.categories(list, of: edition)
                 } else {

@@ -134,11 +134,13 @@ public struct Normalizer: Sendable {
             switch ProviderMapping.usableCategory(from: sourceCategory.record) {
             case .failure(let error):
                 summary.warnings.append(
-                    PipelineWarning(file: sourceEdition.location, record: location, message: "category skipped: \(error)"))
+                    PipelineWarning(
+                        file: sourceEdition.location, record: location, message: "category skipped: \(error)"))
                 continue
             case .success(nil):
                 logger.debug(
-                    "dropped empty category", metadata: ["pipeline.record": "\(location)", "pipeline.edition": "\(edition)"])
+                    "dropped empty category",
+                    metadata: ["pipeline.record": "\(location)", "pipeline.edition": "\(edition)"])
                 continue
             case .success(let mapped?):
                 category = mapped.value

@@ -72,7 +72,8 @@ struct PublishedSetHistory {
         do {
             try FileManager.default.createDirectory(at: history, withIntermediateDirectories: true)
         } catch {
-            throw PipelineError(.io, "cannot create the directory: \(error.localizedDescription)", file: history.relativePath)
+            throw PipelineError(
+                .io, "cannot create the directory: \(error.localizedDescription)", file: history.relativePath)
         }
         let error = FileOutput.createFile(atPath: url.path, contents: data)
         guard error == 0 else {

@@ -58,7 +58,8 @@ public struct SigningKey: Sendable {
     public static func load(file: URL) throws(PipelineError) -> SigningKey {
         var info = stat()
         guard stat(file.path, &info) == 0 else {
-            throw PipelineError(.missingInput, "no signing key file here (catalog keygen writes one)", file: file.relativePath)
+            throw PipelineError(
+                .missingInput, "no signing key file here (catalog keygen writes one)", file: file.relativePath)
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
             throw PipelineError(.invalidConfiguration, "the signing key is not a regular file", file: file.relativePath)
@@ -129,7 +130,8 @@ public struct SigningKey: Sendable {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw PipelineError(.io, "cannot create the directory: \(error.localizedDescription)", file: directory.relativePath)
+            throw PipelineError(
+                .io, "cannot create the directory: \(error.localizedDescription)", file: directory.relativePath)
         }
         let secret = Data((key.key.rawRepresentation.base64EncodedString() + "\n").utf8)
         let written = [
@@ -140,7 +142,8 @@ public struct SigningKey: Sendable {
             let error = FileOutput.createFile(atPath: url.path, contents: data, permissions: mode)
             guard error == 0 else {
                 if index > 0 { unlink(privateURL.path) }
-                let what = error == EEXIST ? "a key is already there; not replacing it" : String(cString: strerror(error))
+                let what =
+                    error == EEXIST ? "a key is already there; not replacing it" : String(cString: strerror(error))
                 throw PipelineError(error == EEXIST ? .outputNotReplaceable : .io, what, file: url.relativePath)
             }
             // The umask may have narrowed the mode; the owner-only mode must hold exactly.

@@ -83,7 +83,8 @@ public struct SnapshotPublisher: Sendable {
         now: Date = Date()
     ) throws(PipelineError) -> Report {
         guard expiresIn.isFinite, expiresIn >= 60, expiresIn <= 10 * 365 * 86_400 else {
-            throw PipelineError(.invalidConfiguration, "the expiry must be between a minute and ten years, got \(expiresIn) s")
+            throw PipelineError(
+                .invalidConfiguration, "the expiry must be between a minute and ten years, got \(expiresIn) s")
         }
         try checkSeparate(snapshot, published)
         let previous = try PublishedSetHistory(directory: published)
@@ -143,7 +144,8 @@ public struct SnapshotPublisher: Sendable {
     /// The validated snapshot: its manifest's exact bytes, the manifest, and every listed file's bytes.
     private func readSnapshot(_ directory: URL) throws(PipelineError) -> (Data, Manifest, [Data]) {
         guard FileInput.isDirectory(directory) else {
-            throw PipelineError(.missingInput, "no snapshot directory here (make snapshot writes one)", file: directory.relativePath)
+            throw PipelineError(
+                .missingInput, "no snapshot directory here (make snapshot writes one)", file: directory.relativePath)
         }
         try SnapshotValidator(limits: limits).validate(directory: directory)
             .requireValid("the snapshot", file: directory.relativePath)
@@ -195,7 +197,8 @@ public struct SnapshotPublisher: Sendable {
         }
         let signature = try key.signature(for: payloadBytes)
         guard key.isValidSignature(signature, for: payloadBytes) else {
-            throw PipelineError(.io, "the signature does not verify with the key's own public key; nothing was published")
+            throw PipelineError(
+                .io, "the signature does not verify with the key's own public key; nothing was published")
         }
         signed = SignedManifest(keyId: key.keyId, payload: payloadBytes, signature: signature)
         do {
@@ -207,7 +210,8 @@ public struct SnapshotPublisher: Sendable {
             throw PipelineError(
                 .invalidConfiguration,
                 "the signed manifest would be \(bytes.count) bytes, over \(maxSignedManifestBytes), what an app accepts "
-                    + "by default; bundle fewer files or raise SnapshotUpdater.Configuration.maxManifestBytes in the app")
+                    + "by default; bundle fewer files or raise SnapshotUpdater.Configuration.maxManifestBytes in the app"
+            )
         }
         return (signed, bytes)
     }

@@ -34,7 +34,8 @@ struct DirectoryPublisher {
 
     /// `.<name>.<role>-<UUID>` beside the target.
     private func sibling(_ role: String) -> URL {
-        target.deletingLastPathComponent().appendingPathComponent(".\(target.lastPathComponent).\(role)-\(UUID().uuidString)")
+        target.deletingLastPathComponent().appendingPathComponent(
+            ".\(target.lastPathComponent).\(role)-\(UUID().uuidString)")
     }
 
     /// Removes `.<name>.staging-<UUID>` and `.<name>.previous-<UUID>` directories beside the
@@ -45,7 +46,9 @@ struct DirectoryPublisher {
         for name in names {
             for role in ["staging", "previous"] {
                 let prefix = ".\(target.lastPathComponent).\(role)-"
-                guard name.hasPrefix(prefix), UUID(uuidString: String(name.dropFirst(prefix.count))) != nil else { continue }
+                guard name.hasPrefix(prefix), UUID(uuidString: String(name.dropFirst(prefix.count))) != nil else {
+                    continue
+                }
                 try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
             }
         }

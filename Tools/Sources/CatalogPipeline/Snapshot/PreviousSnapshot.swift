@@ -24,7 +24,9 @@ struct PreviousSnapshot: Sendable {
 
     /// The previous file and entry for `key` when its content hash is `contentHash` and it was
     /// generated no later than `generatedAt` (a file may not claim a date after its manifest's).
-    func file(for key: SnapshotKey, contentHash: String, generatedNoLaterThan date: Date) -> (data: Data, entry: Manifest.Entry)? {
+    func file(
+        for key: SnapshotKey, contentHash: String, generatedNoLaterThan date: Date
+    ) -> (data: Data, entry: Manifest.Entry)? {
         guard generatedAt <= date, let entry = entries[key], entry.contentHash == contentHash,
             entry.path == SnapshotLayout.path(for: key), let data = try? reader.packedBytes(of: entry),
             FileNaming.hexSHA256(data) == entry.sha256

@@ -27,7 +27,9 @@ extension SnapshotWriter {
     public func stream(to directory: URL) throws(PipelineError) -> Stream {
         let publisher = DirectoryPublisher(target: directory, content: .snapshot)
         let previous = PreviousSnapshot(directory: directory, limits: limits)
-        return Stream(writer: self, target: directory, publisher: publisher, staging: try publisher.makeStagingDirectory(), previous: previous)
+        return Stream(
+            writer: self, target: directory, publisher: publisher, staging: try publisher.makeStagingDirectory(),
+            previous: previous)
     }
 
     /// A snapshot being written; see ``SnapshotWriter/stream(to:)``. Until ``publish(images:)``
@@ -95,7 +97,8 @@ extension SnapshotWriter {
         @discardableResult
         public mutating func publish(images: BundledImages? = nil) throws(PipelineError) -> Manifest {
             guard finished, let header else {
-                throw PipelineError(.invalidContent, "the catalogue was not received to its end", file: target.relativePath)
+                throw PipelineError(
+                    .invalidContent, "the catalogue was not received to its end", file: target.relativePath)
             }
             do throws(PipelineError) {
                 let (manifest, closing) = try writer.finalManifest(header, entries: entries, images: images)

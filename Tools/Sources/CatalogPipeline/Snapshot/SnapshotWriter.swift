@@ -66,7 +66,10 @@ public struct SnapshotWriter: Sendable {
 
     /// One snapshot file to render: a categories list or a page, with its manifest counts.
     struct Job: Sendable {
-        enum Payload: Sendable { case categories(CategoryList), page(GamesPage) }
+        enum Payload: Sendable {
+            case categories(CategoryList)
+            case page(GamesPage)
+        }
         var key: SnapshotKey
         var payload: Payload
         var count: Int
@@ -94,9 +97,13 @@ public struct SnapshotWriter: Sendable {
             defer { progress.advance() }
             return switch job.payload {
             case .categories(let list):
-                try Self.render(list, key: job.key, count: job.count, total: job.total, generatedAt: generatedAt, previous: previous)
+                try Self.render(
+                    list, key: job.key, count: job.count, total: job.total, generatedAt: generatedAt, previous: previous
+                )
             case .page(let page):
-                try Self.render(page, key: job.key, count: job.count, total: job.total, generatedAt: generatedAt, previous: previous)
+                try Self.render(
+                    page, key: job.key, count: job.count, total: job.total, generatedAt: generatedAt, previous: previous
+                )
             }
         }
     }
@@ -152,7 +159,8 @@ public struct SnapshotWriter: Sendable {
         for entry in manifest.files {
             if entry.compressedBytes > limits.maxFileBytes {
                 throw overLimit(
-                    "\(entry.path) would be \(entry.compressedBytes) bytes, over snapshotLimits.maxFileBytes \(limits.maxFileBytes)")
+                    "\(entry.path) would be \(entry.compressedBytes) bytes, over snapshotLimits.maxFileBytes \(limits.maxFileBytes)"
+                )
             }
             if entry.uncompressedBytes > limits.maxInflatedBytes {
                 throw overLimit(
@@ -163,10 +171,12 @@ public struct SnapshotWriter: Sendable {
         let imageBytes = manifest.imageFiles.reduce(0) { $0 + $1.bytes }
         if imageBytes > limits.maxImageTotalBytes {
             throw overLimit(
-                "the bundled images would take \(imageBytes) bytes, over snapshotLimits.maxImageTotalBytes \(limits.maxImageTotalBytes)")
+                "the bundled images would take \(imageBytes) bytes, over snapshotLimits.maxImageTotalBytes \(limits.maxImageTotalBytes)"
+            )
         }
         if let count = manifest.images?.count, count > limits.maxImageCount {
-            throw overLimit("the manifest would list \(count) images, over snapshotLimits.maxImageCount \(limits.maxImageCount)")
+            throw overLimit(
+                "the manifest would list \(count) images, over snapshotLimits.maxImageCount \(limits.maxImageCount)")
         }
         let violations = manifest.violations(limits: limits)
         if let first = violations.first {
@@ -252,7 +262,9 @@ public struct SnapshotWriter: Sendable {
     ///   - images: The images to bundle (``ImageBundler``), or `nil` for none.
     ///   - directory: The snapshot directory to replace.
     @discardableResult
-    public func write(_ catalog: Catalog, images: BundledImages? = nil, to directory: URL) throws(PipelineError) -> Manifest {
+    public func write(
+        _ catalog: Catalog, images: BundledImages? = nil, to directory: URL
+    ) throws(PipelineError) -> Manifest {
         try checkFileCount(of: catalog)
         var stream = try stream(to: directory)
         do throws(PipelineError) {

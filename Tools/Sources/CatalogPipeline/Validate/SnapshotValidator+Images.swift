@@ -13,16 +13,17 @@ extension SnapshotValidator {
         guard let images = manifest.images, images.count <= limits.maxImageCount else { return }
         let files = manifest.imageFiles
         progress.expect(files.count)
-        let problems = (try? ParallelMap.map(count: files.count) { index throws(PipelineError) -> ValidationReport in
-            defer { progress.advance() }
-            var found = ValidationReport()
-            do throws(SnapshotReadError) {
-                _ = try reader.image(files[index])
-            } catch {
-                found.add(error)
-            }
-            return found
-        }) ?? []
+        let problems =
+            (try? ParallelMap.map(count: files.count) { index throws(PipelineError) -> ValidationReport in
+                defer { progress.advance() }
+                var found = ValidationReport()
+                do throws(SnapshotReadError) {
+                    _ = try reader.image(files[index])
+                } catch {
+                    found.add(error)
+                }
+                return found
+            }) ?? []
         for found in problems { report.problems += found.problems }
         report.filesChecked += files.count
 

@@ -43,7 +43,9 @@ public struct SnapshotValidator: Sendable {
         report.manifest = manifest
         let manifestViolations = manifest.violations(limits: limits)
         for violation in manifestViolations {
-            report.add(Manifest.fileName, violation.path.isEmpty ? nil : violation.path, "\(violation.message) (\(violation.code))")
+            report.add(
+                Manifest.fileName, violation.path.isEmpty ? nil : violation.path,
+                "\(violation.message) (\(violation.code))")
         }
         // A manifest over the file-count cap is not read further: its length is the attack.
         guard manifest.files.count <= limits.maxFileCount else { return report }
@@ -54,10 +56,11 @@ public struct SnapshotValidator: Sendable {
         // grows with the number of games, not with their records.
         let imageURLs = Set((manifest.images ?? []).prefix(limits.maxImageCount).map(\.url))
         progress.expect(manifest.files.count)
-        let outcomes = (try? ParallelMap.map(count: manifest.files.count) { index throws(PipelineError) -> FileOutcome in
-            defer { progress.advance() }
-            return checkFile(manifest.files[index], reader: reader, manifest: manifest, imageURLs: imageURLs)
-        }) ?? []
+        let outcomes =
+            (try? ParallelMap.map(count: manifest.files.count) { index throws(PipelineError) -> FileOutcome in
+                defer { progress.advance() }
+                return checkFile(manifest.files[index], reader: reader, manifest: manifest, imageURLs: imageURLs)
+            }) ?? []
         var categoryLists: [Edition: (path: String, list: CategoryList)] = [:]
         var pages: [Edition: [String: [(path: String, page: PageSummary)]]] = [:]
         for (entry, outcome) in zip(manifest.files, outcomes) {
@@ -117,8 +120,11 @@ public struct SnapshotValidator: Sendable {
         init(_ page: GamesPage, imageURLs: Set<String>) {
             (categoryId, offset, limit, total) = (page.categoryId, page.offset, page.limit, page.total)
             gameIds = page.items.map(\.id)
-            namedImages = imageURLs.isEmpty ? [] : page.items.flatMap { [$0.thumbnail, $0.backgroundImageUrl] }
-                .compactMap { $0 }.filter(imageURLs.contains)
+            namedImages =
+                imageURLs.isEmpty
+                ? []
+                : page.items.flatMap { [$0.thumbnail, $0.backgroundImageUrl] }
+                    .compactMap { $0 }.filter(imageURLs.contains)
         }
     }
 
@@ -161,7 +167,8 @@ public struct SnapshotValidator: Sendable {
         for (index, entry) in manifest.files.enumerated() where entry.path != SnapshotLayout.path(for: entry.key) {
             report.add(
                 Manifest.fileName, "files[\(index)]",
-                "path \(entry.path.prefix(200)) is not where key \(entry.key) belongs (\(SnapshotLayout.path(for: entry.key)))")
+                "path \(entry.path.prefix(200)) is not where key \(entry.key) belongs (\(SnapshotLayout.path(for: entry.key)))"
+            )
         }
         if let violation = manifest.contentHashViolation() {
             report.add(Manifest.fileName, violation.path, violation.message)

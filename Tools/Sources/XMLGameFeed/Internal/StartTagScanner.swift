@@ -108,7 +108,9 @@ struct StartTagScanner {
     /// The index of the first `target` at or after `index`, or `count`.
     /// Skips to the next `target`; once past it, the scanner is in `next`. The end of the bytes
     /// when there is none (the state carries over to the next chunk).
-    private mutating func skip(past target: UInt8, then next: State, from index: Int, in base: UnsafeRawPointer, count: Int) -> Int {
+    private mutating func skip(
+        past target: UInt8, then next: State, from index: Int, in base: UnsafeRawPointer, count: Int
+    ) -> Int {
         let found = skip(to: target, from: index, in: base, count: count)
         guard found < count else { return count }
         state = next

@@ -118,7 +118,9 @@ struct ImageAttempts: Sendable {
         }
         guard configuration.bundling.allows(host: host) else {
             return .failure(
-                Refusal(message: "refused: redirected to host \(host.prefix(253)), which is not in bundleImages.allowedHosts"))
+                Refusal(
+                    message:
+                        "refused: redirected to host \(host.prefix(253)), which is not in bundleImages.allowedHosts"))
         }
         return .success(rewritten(next))
     }
@@ -165,7 +167,9 @@ struct ImageAttempts: Sendable {
             return .redirect(location)
         case 200..<300 where code != 204:
             if let announced = response.headers.first(name: "Content-Length").flatMap(Int.init), announced > cap {
-                return .fatal("refused: the body announces \(announced) bytes, over bundleImages.maxImageBytes (\(cap)); not read")
+                return .fatal(
+                    "refused: the body announces \(announced) bytes, over bundleImages.maxImageBytes (\(cap)); not read"
+                )
             }
             do {
                 let buffer = try await response.body.collect(upTo: cap)
@@ -187,7 +191,9 @@ struct ImageAttempts: Sendable {
 
     private func classify(_ error: any Error) -> Attempt {
         if error is NIOTooManyBytesError {
-            return .fatal("refused: the body is over bundleImages.maxImageBytes (\(configuration.bundling.maxImageBytes)); reading stopped at the cap")
+            return .fatal(
+                "refused: the body is over bundleImages.maxImageBytes (\(configuration.bundling.maxImageBytes)); reading stopped at the cap"
+            )
         }
         if error is CancellationError { return .fatal(Self.cancelledReason) }
         if let error = error as? HTTPClientError {
