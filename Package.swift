@@ -49,7 +49,17 @@ let package = Package(
         .testTarget(name: "GzipTests", dependencies: ["Gzip", "CasinoCacheTesting"]),
         .testTarget(name: "ProviderAPITests", dependencies: ["ProviderAPI", "CasinoCatalog"]),
         .testTarget(name: "CasinoCacheTestingTests", dependencies: ["CasinoCacheTesting", "CasinoCache", "CasinoCatalog"]),
-        .testTarget(name: "CasinoCacheTests", dependencies: ["CasinoCache", "CasinoCacheTesting", "CasinoCatalog"]),
+        // Fixtures/: small snapshot directories the pipeline wrote (`make fixtures`; `make test` checks
+        // they are current), so the cache's tests read real bundles without building the tools.
+        .testTarget(
+            name: "CasinoCacheTests",
+            dependencies: [
+                "CasinoCache", "CasinoCacheTesting", "CasinoCatalog", "Gzip",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
     ]
 )
 

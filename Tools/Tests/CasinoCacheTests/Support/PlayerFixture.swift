@@ -106,17 +106,10 @@ extension CatalogCache {
 }
 
 extension UpdateCollector {
-    /// The events other than content updates: pending updates and failed mutations.
+    /// The failed mutations among the updates.
     var mutationFailures: [(PlayerMutation, CacheError)] {
         updates.compactMap { update in
             if case .mutationFailed(let mutation, let error) = update.event { return (mutation, error) }
-            return nil
-        }
-    }
-
-    var pendingUpdates: [ContentChanges] {
-        updates.compactMap { update in
-            if case .pendingUpdate(let changes) = update.event { return changes }
             return nil
         }
     }

@@ -1,44 +1,8 @@
 @_spi(Tiers) import CasinoCache
 import CasinoCacheTesting
 @_spi(Internals) import CasinoCatalog
-import CatalogPipeline
 import Foundation
 import Testing
-
-/// A snapshot with bundled thumbnails, built by the pipeline from a synthetic recording whose
-/// `images/` holds the first 6 thumbnails of each category (real PNG bytes).
-struct ImageBundleFixture {
-    let directory: URL
-    let catalog: Catalog
-    let manifest: Manifest
-
-    init(in parent: TemporaryDirectory, gamesPerCategory: Int = 4) throws {
-        let recording = parent.child("recording")
-        var sample = SampleRecording(games: 60, categories: 3)
-        sample.seed = 11
-        try sample.write(to: recording)
-        catalog = try Normalizer(configuration: .default, logger: silentLogger)
-            .normalize(try RecordedProviderSource(directory: recording)).catalog
-        var bundling = PipelineConfiguration.ImageBundling(allowedHosts: ["static.example-cdn.com"])
-        bundling.gamesPerCategory = gamesPerCategory
-        let images = ImageBundler(bundling: bundling).bundle(
-            catalog, from: try RecordedImages(directory: recording.appendingPathComponent("images")))
-        directory = parent.child("out")
-        manifest = try SnapshotWriter(logger: silentLogger).write(catalog, images: images, to: directory)
-    }
-
-    func firstPage(_ index: Int = 0, edition: Edition = english) -> GamesPage {
-        let editionCatalog = catalog.editions.first { $0.edition == edition }!
-        let id = editionCatalog.categories.items[index].id
-        return editionCatalog.pages.first { $0.categoryId == id && $0.offset == 0 }!
-    }
-
-    func makeCache(upstream: some CatalogUpstream, clock: ManualClock, in parent: TemporaryDirectory) -> CatalogCache {
-        CatalogCache(
-            upstream: upstream, cacheDirectory: parent.child("cache"), bundleDirectory: directory, clock: clock,
-            logger: silentLogger)
-    }
-}
 
 /// Records what the cache asks of an app's image library.
 final class RecordingImageHook: CatalogImageHook {
@@ -57,19 +21,12 @@ final class RecordingImageHook: CatalogImageHook {
     var prefetchedURLs: [URL] { calls.withLock { $0.prefetched.flatMap(\.urls) } }
 }
 
-@Suite(.timeLimit(.minutes(2))) struct BundledImageTests {
-    let directory: TemporaryDirectory
-    let bundle: ImageBundleFixture
+/// The bundled thumbnails of a snapshot whose first 4 games of each category have theirs bundled.
+@Suite(.timeLimit(.minutes(2))) struct BundledImageTests: CacheFixtureSuite {
+    let fixture: CacheFixture
 
     init() throws {
-        directory = try TemporaryDirectory()
-        bundle = try ImageBundleFixture(in: directory)
-    }
-
-    private func makeCache(_ upstream: CountingUpstream? = nil) -> CatalogCache {
-        bundle.makeCache(
-            upstream: upstream ?? CountingUpstream(catalog: bundle.catalog),
-            clock: ManualClock(now: bundle.catalog.generatedAt.addingTimeInterval(86_400)), in: directory)
+        fixture = try CacheFixture(.lobbyWithImages)
     }
 
     @Test func answersEveryFirstScreenThumbnailFromTheBundleVerified() throws {

@@ -1,20 +1,16 @@
 import CasinoCache
 import CasinoCacheTesting
 import CasinoCatalog
-import CatalogPipeline
 import Foundation
 import Testing
 
 /// What an app developer meets first: answers as values, the page size from the bundle, updates by key.
 @Suite(.timeLimit(.minutes(5)))
-struct CatalogCacheAPITests: CacheTestEnvironment {
-    let directory: TemporaryDirectory
-    let bundle: BundleFixture
-    let upstream: CountingUpstream
-    let clock: ManualClock
+struct CatalogCacheAPITests: CacheFixtureSuite {
+    let fixture: CacheFixture
 
     init() throws {
-        (directory, bundle, upstream, clock) = try Self.makeParts()
+        fixture = try CacheFixture()
     }
 
     @Test func answersCompareAsValuesWithTheirState() async throws {
@@ -35,16 +31,9 @@ struct CatalogCacheAPITests: CacheTestEnvironment {
 
     @Test func takesThePageSizeFromTheBundledSnapshot() throws {
         // Given a bundle cut into pages of 7 games
-        let recording = directory.child("recording")
-        var sample = SampleRecording(games: 30, categories: 2)
-        sample.seed = 3
-        try sample.write(to: recording)
-        var pipeline = PipelineConfiguration.default
-        pipeline.pageSize = 7
-        let catalog = try Normalizer(configuration: pipeline, logger: silentLogger)
-            .normalize(try RecordedProviderSource(directory: recording)).catalog
-        let out = directory.child("out-7")
-        try SnapshotWriter(logger: silentLogger).write(catalog, to: out)
+        let pagesOf7 = try BundleFixture(.pageSize7, in: directory, at: "out-7")
+        let catalog = pagesOf7.catalog
+        let out = pagesOf7.directory
         // When a cache is made without a page size, with one, and without a bundle
         let fromBundle = CatalogCache(upstream: upstream, cacheDirectory: nil, bundleDirectory: out, clock: clock)
         var configured = CatalogCache.Configuration.default

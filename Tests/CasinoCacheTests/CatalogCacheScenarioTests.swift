@@ -8,14 +8,11 @@ import Testing
 /// disk directory and a real bundled snapshot, an upstream that counts its calls.
 // Time limits are hang detectors: generous, for a machine busy with a build beside the tests.
 @Suite(.timeLimit(.minutes(5)))
-struct CatalogCacheScenarioTests: CacheTestEnvironment {
-    let directory: TemporaryDirectory
-    let bundle: BundleFixture
-    let upstream: CountingUpstream
-    let clock: ManualClock
+struct CatalogCacheScenarioTests: CacheFixtureSuite {
+    let fixture: CacheFixture
 
     init() throws {
-        (directory, bundle, upstream, clock) = try Self.makeParts()
+        fixture = try CacheFixture()
     }
 
 

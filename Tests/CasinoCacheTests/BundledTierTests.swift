@@ -1,6 +1,6 @@
 @_spi(Tiers) import CasinoCache
+import CasinoCacheTesting
 import CasinoCatalog
-import CatalogPipeline
 import Foundation
 import Gzip
 import Logging
@@ -57,7 +57,7 @@ struct BundledTierTests {
         // Then it reports the manifest's editions, default edition and generation time
         #expect(tier.editions == [bundledEnglish, bundledFrench])
         #expect(tier.defaultEdition == bundledEnglish)
-        #expect(tier.generatedAt == SampleRecording().fetchedAt)
+        #expect(tier.generatedAt == BundleFixture.recordedAt)
         #expect(tier.generatedAt == fixture.manifest.generatedAt)
     }
 
@@ -154,7 +154,7 @@ struct BundledTierTests {
     ])
     func picksTheEditionForADevice(_ example: BundledEditionCase) throws {
         // Given editions en/fr/pt/zh-Hant on iPhone and en on Android, with en-iPhone the default
-        let fixture = try BundledSnapshotFixture(catalog: bundledFiveEditionSnapshot)
+        let fixture = try BundledSnapshotFixture(.fiveEditions)
         let tier = fixture.tier()
         // When a device asks for its edition
         let edition = tier.edition(language: example.language, platform: example.platform)
@@ -421,74 +421,22 @@ private func bundledQuietLogger() -> Logger {
     Logger(label: "t") { _ in SwiftLogNoOpLogHandler() }
 }
 
-/// The sample recording (60 games, 3 categories) normalized by the pipeline and written as a
-/// snapshot directory, once per process per edition set; each fixture copies the directory.
-/// Normalizing and writing run the pipeline's parallel workers: done per test, dozens of
-/// parameterised cases starting at once starved each other on a busy machine.
-private let bundledTwoEditionSnapshot = Result {
-    try BundledSnapshotTemplate(
-        catalog: bundledNormalizedCatalog(editions: SampleRecording.defaultEditions, defaultEdition: nil))
-}
-private let bundledFiveEditionSnapshot = Result {
-    try BundledSnapshotTemplate(
-        catalog: bundledNormalizedCatalog(
-            editions: ["en-iPhone", "fr-iPhone", "pt-iPhone", "zh-Hant-iPhone", "en-Android"].map { try Edition(id: $0) },
-            defaultEdition: bundledEnglish))
-}
-
-/// A snapshot directory written once, removed when the test process exits.
-private struct BundledSnapshotTemplate: Sendable {
-    let catalog: Catalog
-    let out: URL
-    let manifest: Manifest
-
-    init(catalog: Catalog) throws {
-        _ = Self.removeAtExit
-        self.catalog = catalog
-        out = Self.root.appendingPathComponent(UUID().uuidString, isDirectory: true)
-        try FileManager.default.createDirectory(at: Self.root, withIntermediateDirectories: true)
-        manifest = try SnapshotWriter(logger: bundledQuietLogger()).write(catalog, to: out)
-    }
-
-    private static let root = FileManager.default.temporaryDirectory
-        .appendingPathComponent("BundledTierTests-templates-\(UUID().uuidString)", isDirectory: true)
-    private static let removeAtExit: Void = { atexit { try? FileManager.default.removeItem(at: BundledSnapshotTemplate.root) } }()
-}
-
-private func bundledNormalizedCatalog(editions: [Edition], defaultEdition: Edition?) throws -> Catalog {
-    let recordingDir = FileManager.default.temporaryDirectory
-        .appendingPathComponent("BundledTierTests-recording-\(UUID().uuidString)", isDirectory: true)
-    defer { try? FileManager.default.removeItem(at: recordingDir) }
-    var sample = SampleRecording(games: 60, categories: 3)
-    sample.editions = editions
-    try sample.write(to: recordingDir)
-    let source = try RecordedProviderSource(directory: recordingDir)
-    var configuration = PipelineConfiguration.default
-    configuration.defaultEdition = defaultEdition
-    return try Normalizer(configuration: configuration, logger: bundledQuietLogger()).normalize(source).catalog
-}
-
-/// A snapshot directory written by the pipeline's `SnapshotWriter` into a fresh temporary
-/// directory, removed on deinit.
+/// A committed snapshot directory (``BundleFixture``) copied into a fresh temporary directory,
+/// removed with it.
 private final class BundledSnapshotFixture {
     let root: URL
     let out: URL
     let catalog: Catalog
     private(set) var manifest: Manifest
+    private let directory: TemporaryDirectory
 
-    init(catalog template: Result<BundledSnapshotTemplate, any Error> = bundledTwoEditionSnapshot) throws {
-        let template = try template.get()
-        catalog = template.catalog
-        manifest = template.manifest
-        root = FileManager.default.temporaryDirectory
-            .appendingPathComponent("BundledTierTests-\(UUID().uuidString)", isDirectory: true)
-        out = root.appendingPathComponent("out", isDirectory: true)
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: template.out, to: out)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: root)
+    init(_ name: BundleFixture.Name = .lobby) throws {
+        directory = try TemporaryDirectory()
+        let bundle = try BundleFixture(name, in: directory)
+        root = directory.url
+        out = bundle.directory
+        catalog = bundle.catalog
+        manifest = bundle.manifest
     }
 
     /// The first page of the default edition's first category.

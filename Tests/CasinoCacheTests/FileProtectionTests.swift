@@ -15,14 +15,11 @@ import Musl
 /// here), that Linux ignores them with one `.debug` line, and that a file the device will not let
 /// the app read is a miss, never deleted, with the bundle answering.
 @Suite(.timeLimit(.minutes(5)))
-struct FileProtectionTests: CacheTestEnvironment {
-    let directory: TemporaryDirectory
-    let bundle: BundleFixture
-    let upstream: CountingUpstream
-    let clock: ManualClock
+struct FileProtectionTests: CacheFixtureSuite {
+    let fixture: CacheFixture
 
     init() throws {
-        (directory, bundle, upstream, clock) = try Self.makeParts()
+        fixture = try CacheFixture()
     }
 
     @Test(arguments: CacheFileProtection.allCases)
@@ -111,25 +108,5 @@ struct FileProtectionTests: CacheTestEnvironment {
         // Then the first frame is a miss and the async read waits for the upstream
         #expect(cache.cachedCategories(edition: english).value == nil)
         #expect(try await cache.categories(edition: english).value == bundle.categories())
-    }
-
-    @Test func aGenerationTheAppCannotReadServesTheBundleAndIsNotDeleted() async throws {
-        // Given a generation installed over the air
-        let fixture = try await PublishedSetFixture()
-        try await withCleanup({ await fixture.stop() }) {
-            try fixture.publish(fixture.changedCatalog())
-            guard case .installed(let installation) = try await fixture.launch().checkForUpdate() else {
-                Issue.record("the update did not install")
-                return
-            }
-            // When its directory is one the app cannot read (a locked device; here a file in its place)
-            try FileManager.default.removeItem(at: installation.directory)
-            try Data("locked".utf8).write(to: installation.directory)
-            // Then the next launch serves the bundle, and leaves the generation where it is
-            let launched = try fixture.launch()
-            #expect(launched.activeVersion == nil)
-            #expect(launched.activeSnapshotDirectory == fixture.bundle.directory)
-            #expect(FileManager.default.fileExists(atPath: installation.directory.path))
-        }
     }
 }

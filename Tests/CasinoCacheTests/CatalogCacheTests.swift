@@ -6,14 +6,11 @@ import Testing
 
 // Time limits are hang detectors: generous, for a machine busy with a build beside the tests.
 @Suite(.timeLimit(.minutes(5)))
-struct CatalogCacheTests: CacheTestEnvironment {
-    let directory: TemporaryDirectory
-    let bundle: BundleFixture
-    let upstream: CountingUpstream
-    let clock: ManualClock
+struct CatalogCacheTests: CacheFixtureSuite {
+    let fixture: CacheFixture
 
     init() throws {
-        (directory, bundle, upstream, clock) = try Self.makeParts()
+        fixture = try CacheFixture()
     }
 
 
