@@ -48,7 +48,8 @@ let package = Package(
         .testTarget(name: "CasinoCatalogTests", dependencies: ["CasinoCatalog", "Gzip", "CasinoCacheTesting"]),
         .testTarget(name: "GzipTests", dependencies: ["Gzip", "CasinoCacheTesting"]),
         .testTarget(name: "ProviderAPITests", dependencies: ["ProviderAPI", "CasinoCatalog"]),
-        .testTarget(name: "CasinoCacheTestingTests", dependencies: ["CasinoCacheTesting", "CasinoCache", "CasinoCatalog"]),
+        .testTarget(
+            name: "CasinoCacheTestingTests", dependencies: ["CasinoCacheTesting", "CasinoCache", "CasinoCatalog"]),
         // Fixtures/: small snapshot directories the pipeline wrote (`make fixtures`; `make test` checks
         // they are current), so the cache's tests read real bundles without building the tools.
         .testTarget(

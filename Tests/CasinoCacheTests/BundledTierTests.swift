@@ -375,7 +375,8 @@ struct BundledTierTests {
         let fixture = try BundledSnapshotFixture()
         var limits = SnapshotLimits.default
         limits.maxFileBytes = 256
-        let tier = BundledTier(configuration: .init(directory: fixture.out, limits: limits), logger: bundledQuietLogger())
+        let tier = BundledTier(
+            configuration: .init(directory: fixture.out, limits: limits), logger: bundledQuietLogger())
         // When a page (a few KB) is asked for
         let page = tier.entry(for: CacheKey(fixture.firstPage))
         // Then the manifest that announces it is refused before any file is opened
@@ -390,7 +391,8 @@ struct BundledTierTests {
         var limits = SnapshotLimits.default
         limits.maxFileBytes = fixture.manifest.files.map(\.compressedBytes).max()!
         try Data(repeating: 0x1F, count: limits.maxFileBytes + 1).write(to: fixture.url(of: fixture.firstPage))
-        let tier = BundledTier(configuration: .init(directory: fixture.out, limits: limits), logger: bundledQuietLogger())
+        let tier = BundledTier(
+            configuration: .init(directory: fixture.out, limits: limits), logger: bundledQuietLogger())
         // When it is asked for
         let page = tier.entry(for: CacheKey(fixture.firstPage))
         // Then fstat's size is refused before any byte is read, and counted

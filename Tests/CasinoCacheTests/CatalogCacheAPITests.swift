@@ -48,14 +48,17 @@ struct CatalogCacheAPITests: CacheFixtureSuite {
         #expect(Set(fromBundle.bundledEditions) == Set(catalog.editions.map(\.edition)))
         #expect(fromBundle.defaultEdition == catalog.defaultEdition)
         // And the bundled second page sits at offset 7, where the cache caches it
-        #expect(fromBundle.cachedGamesPage(edition: english, categoryId: catalog.editions[0].pages[0].categoryId, offset: 7).state == .bundled)
+        #expect(
+            fromBundle.cachedGamesPage(edition: english, categoryId: catalog.editions[0].pages[0].categoryId, offset: 7)
+                .state == .bundled)
     }
 
     @Test(arguments: [0, -3, Int.max])
     func keepsAConfiguredPageSizeWithinTheSchemasRange(pageSize: Int) {
         var configuration = CatalogCache.Configuration.default
         configuration.pageSize = pageSize
-        let cache = CatalogCache(configuration: configuration, upstream: upstream, cacheDirectory: nil, bundleDirectory: nil)
+        let cache = CatalogCache(
+            configuration: configuration, upstream: upstream, cacheDirectory: nil, bundleDirectory: nil)
         #expect((1...CatalogRules.maxPageSize).contains(cache.pageSize))
     }
 
@@ -79,7 +82,10 @@ struct CatalogCacheAPITests: CacheFixtureSuite {
         #expect(list.items[0].name == bundle.categories().items[0].name + " v1")
         // And a stream for another key saw nothing of it
         await cache.waitForRefreshes()
-        let task = Task { for await update in other { return update as CacheUpdate? }; return nil }
+        let task = Task {
+            for await update in other { return update as CacheUpdate? }
+            return nil
+        }
         try await Task.sleep(for: .milliseconds(50))
         task.cancel()
         #expect(await task.value == nil)

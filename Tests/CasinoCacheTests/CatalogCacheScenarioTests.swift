@@ -15,7 +15,6 @@ struct CatalogCacheScenarioTests: CacheFixtureSuite {
         fixture = try CacheFixture()
     }
 
-
     @Test func firstLaunchServesTheBundleAtOnceThenFetchesOnceAndUpdatesOnceThenIsFresh() async throws {
         // Given a first launch: nothing cached, the upstream has newer content
         upstream.set { $0.version = 1 }
@@ -151,10 +150,11 @@ struct CatalogCacheScenarioTests: CacheFixtureSuite {
         _ = try await cache.categories(edition: english)
         await cache.waitForRefreshes()
         await updates.wait(for: 1)
-        let retryIn = try #require(updates.updates.compactMap { update -> Duration? in
-            if case .refreshFailed(_, _, let retryIn) = update.event { return retryIn }
-            return nil
-        }.first)
+        let retryIn = try #require(
+            updates.updates.compactMap { update -> Duration? in
+                if case .refreshFailed(_, _, let retryIn) = update.event { return retryIn }
+                return nil
+            }.first)
         // Then the first retry waits about the initial delay (2 s ± 20 %)
         #expect(retryIn >= .milliseconds(1600) && retryIn <= .milliseconds(2400))
         // When the delay passes with the network back
@@ -219,14 +219,17 @@ struct CatalogCacheScenarioTests: CacheFixtureSuite {
 
     @Test func aThousandConcurrentMissesMakeOneUpstreamCall() async throws {
         // Given no bundle and no cache
-        let cache = CatalogCache(upstream: upstream, cacheDirectory: nil, bundleDirectory: nil, clock: clock, logger: silentLogger)
+        let cache = CatalogCache(
+            upstream: upstream, cacheDirectory: nil, bundleDirectory: nil, clock: clock, logger: silentLogger)
         upstream.close()
         // When 1,000 requests wait for the same page
         let task = Task {
             await withTaskGroup(of: Bool.self) { group in
                 for _ in 0..<1000 {
                     group.addTask {
-                        if case .fresh = try? await cache.gamesPage(edition: english, categoryId: self.bundle.firstCategoryId) {
+                        if case .fresh = try? await cache.gamesPage(
+                            edition: english, categoryId: self.bundle.firstCategoryId)
+                        {
                             return true
                         }
                         return false

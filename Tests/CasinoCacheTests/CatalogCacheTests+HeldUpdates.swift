@@ -51,9 +51,11 @@ extension CatalogCacheTests {
         let dropped = cache.trim()
         // Then what was read last stays in memory, the rest is dropped (and still on disk or bundled)
         #expect(dropped == ids.count - 1)
-        #expect(Set(cache.memory.keysByRecency) == [
-            .gamesPage(english, categoryId: ids[0], offset: 0), .gamesPage(english, categoryId: ids[ids.count - 1], offset: 0),
-        ])
+        #expect(
+            Set(cache.memory.keysByRecency) == [
+                .gamesPage(english, categoryId: ids[0], offset: 0),
+                .gamesPage(english, categoryId: ids[ids.count - 1], offset: 0),
+            ])
         #expect(cache.cachedCategories(edition: english).state == .bundled)
         // And trimMemory() still drops everything
         cache.trimMemory()

@@ -13,7 +13,6 @@ struct CatalogCacheTests: CacheFixtureSuite {
         fixture = try CacheFixture()
     }
 
-
     @Test func answersAMissWithoutABundleByWaitingForTheUpstream() async throws {
         let cache = makeCache(bundled: false)
         #expect(cache.cachedCategories(edition: english).value == nil)
@@ -245,7 +244,9 @@ struct CatalogCacheTests: CacheFixtureSuite {
             cache.cachedGamesPage(edition: english, categoryId: page.categoryId, offset: page.offset),
             try await cache.gamesPage(edition: english, categoryId: page.categoryId, offset: page.offset),
             cache.cachedContent(for: key).map { content -> GamesPage in
-                guard case .gamesPage(let page) = content else { return GamesPage(categoryId: "", offset: 0, limit: 0, total: 0, items: []) }
+                guard case .gamesPage(let page) = content else {
+                    return GamesPage(categoryId: "", offset: 0, limit: 0, total: 0, items: [])
+                }
                 return page
             },
         ]
@@ -258,7 +259,8 @@ struct CatalogCacheTests: CacheFixtureSuite {
         #expect(upstream.calls == callsAfterFetch)
         // When the page's time to live has passed and the synchronous, then the async read answers
         clock.advance(by: CatalogCache.Configuration.default.gamesPageTTL + .seconds(60))
-        #expect(cache.cachedGamesPage(edition: english, categoryId: page.categoryId, offset: page.offset).state == .stale)
+        #expect(
+            cache.cachedGamesPage(edition: english, categoryId: page.categoryId, offset: page.offset).state == .stale)
         let stale = try await cache.gamesPage(edition: english, categoryId: page.categoryId, offset: page.offset)
         // Then both are stale, each counted once (the async fast path leaves a stale hit to the full
         // lookup), and the async read refreshes it
@@ -268,9 +270,17 @@ struct CatalogCacheTests: CacheFixtureSuite {
         await cache.waitForRefreshes()
         #expect(upstream.calls == callsAfterFetch + 1)
         // And another category, offset, edition or a user's scope is not this page
-        #expect(cache.cachedGamesPage(edition: english, categoryId: page.categoryId, offset: page.offset + 1).state == .miss)
-        #expect(cache.cachedGamesPage(edition: try Edition(id: "en-Android"), categoryId: page.categoryId, offset: page.offset).state == .miss)
-        #expect(cache.cachedContent(for: CacheKey.gamesPage(english, categoryId: page.categoryId, offset: page.offset, scope: .user("u1"))).state == .miss)
+        #expect(
+            cache.cachedGamesPage(edition: english, categoryId: page.categoryId, offset: page.offset + 1).state == .miss
+        )
+        #expect(
+            cache.cachedGamesPage(
+                edition: try Edition(id: "en-Android"), categoryId: page.categoryId, offset: page.offset
+            ).state == .miss)
+        #expect(
+            cache.cachedContent(
+                for: CacheKey.gamesPage(english, categoryId: page.categoryId, offset: page.offset, scope: .user("u1"))
+            ).state == .miss)
     }
 
     @Test func aDiskEntryOlderThanTheShippedBundleGivesWayToTheBundle() async throws {
@@ -285,7 +295,8 @@ struct CatalogCacheTests: CacheFixtureSuite {
         // When the new app version (with a newer bundle) reads it
         let cache = makeCache()
         // Then the bundle answers
-        guard case .bundled(let page, _) = cache.cachedGamesPage(edition: english, categoryId: bundle.firstCategoryId) else {
+        guard case .bundled(let page, _) = cache.cachedGamesPage(edition: english, categoryId: bundle.firstCategoryId)
+        else {
             Issue.record("expected the newer bundle")
             return
         }
@@ -348,8 +359,10 @@ struct CatalogCacheTests: CacheFixtureSuite {
         var new = old
         new.items[1].name = "Renamed"
         new.items.removeLast()
-        new.items.append(Game(
-            id: "new-1", name: "New", slug: "new", launchUrl: "https://l.example.com/1", thumbnail: "https://t.example.com/1.jpg"))
+        new.items.append(
+            Game(
+                id: "new-1", name: "New", slug: "new", launchUrl: "https://l.example.com/1",
+                thumbnail: "https://t.example.com/1.jpg"))
         let changes = ContentChanges(from: .gamesPage(old), to: .gamesPage(new))
         #expect(changes.inserted == ["new-1"])
         #expect(changes.removed == [old.items.last!.id])
@@ -360,7 +373,8 @@ struct CatalogCacheTests: CacheFixtureSuite {
     @Test(arguments: [1, 2, 3, 6, 10])
     func backsOffExponentiallyWithinTheJitterAndStops(attempt: Int) {
         let policy = CatalogCache.RetryPolicy.default
-        guard let low = policy.delay(afterAttempt: attempt, unit: 0), let high = policy.delay(afterAttempt: attempt, unit: 0.999)
+        guard let low = policy.delay(afterAttempt: attempt, unit: 0),
+            let high = policy.delay(afterAttempt: attempt, unit: 0.999)
         else {
             #expect(attempt >= policy.maxAttempts)
             return
@@ -377,7 +391,9 @@ struct RateLimitedUpstream: CatalogUpstream {
         throw UpstreamError(.rateLimited, "too many requests", status: 429, retryAfter: 120)
     }
 
-    func gamesPage(edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?) async throws
+    func gamesPage(
+        edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?
+    ) async throws
         -> UpstreamResponse<GamesPage>
     {
         throw UpstreamError(.rateLimited, "too many requests", status: 429, retryAfter: 120)

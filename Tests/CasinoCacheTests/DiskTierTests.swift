@@ -104,7 +104,8 @@ struct DiskTierTests {
         first.store(DiskSampleKind.categories.entry(scope: .user("player-1")))
         await first.flush()
         let tier = diskTier(root)
-        #expect(await tier.storedGlobalEntries() == [categories, page].sorted { $0.key.description < $1.key.description })
+        #expect(
+            await tier.storedGlobalEntries() == [categories, page].sorted { $0.key.description < $1.key.description })
 
         // When a newer page is queued and the categories' removal is queued, before either lands
         let newer = DiskSampleKind.gamesPage.entry(etag: "p2")

@@ -1,9 +1,10 @@
-@testable import CasinoCache
 import CasinoCacheTesting
 @_spi(Internals) import CasinoCatalog
 import Dispatch
 import Foundation
 import Testing
+
+@testable import CasinoCache
 
 /// Single flight with a deadline, the way it fails: many callers, cancellations, a fetch that
 /// answers late or never, all at random moments.
@@ -11,7 +12,8 @@ import Testing
 struct FetchFlightsTests {
     private let key = CacheKey.categories(try! Edition(id: "en-iPhone"))
     private let entry = CacheEntry(
-        key: .categories(try! Edition(id: "en-iPhone")), content: .categories(CategoryList(items: [])), storedAt: Date())
+        key: .categories(try! Edition(id: "en-iPhone")), content: .categories(CategoryList(items: [])), storedAt: Date()
+    )
 
     @Test func concurrentCallersShareOneFetch() async throws {
         // Given a flight pool and a fetch that waits for a signal

@@ -25,10 +25,11 @@ import Testing
         tier.store(Self.entry("d"))
         // Then b (the least recently used) is gone
         #expect(tier.entry(for: Self.entry("b").key) == nil)
-        #expect(tier.keysByRecency.map { key -> String in
-            if case .gamesPage(_, let id, _) = key.content { return id }
-            return ""
-        } == ["c", "a", "d"])
+        #expect(
+            tier.keysByRecency.map { key -> String in
+                if case .gamesPage(_, let id, _) = key.content { return id }
+                return ""
+            } == ["c", "a", "d"])
         #expect(tier.evictions == 1)
     }
 

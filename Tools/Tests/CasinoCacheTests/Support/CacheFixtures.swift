@@ -49,7 +49,9 @@ struct BundleFixture {
     }
 
     func page(_ categoryId: String, offset: Int = 0, edition: Edition = english) -> GamesPage {
-        catalog.editions.first { $0.edition == edition }!.pages.first { $0.categoryId == categoryId && $0.offset == offset }!
+        catalog.editions.first { $0.edition == edition }!.pages.first {
+            $0.categoryId == categoryId && $0.offset == offset
+        }!
     }
 
     var firstCategoryId: String { categories().items[0].id }
