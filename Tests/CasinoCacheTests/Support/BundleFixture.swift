@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Each test gets its own copy, so it may damage its bundle without touching another's. The
 /// catalogue is read back from the committed directory with `SnapshotReader`, once per process.
-struct BundleFixture {
+struct BundleFixture: BundledCatalogFixture {
     /// A committed snapshot directory; `Scripts/record-cache-fixtures.sh` has each one's recipe.
     enum Name: String, CaseIterable, Sendable {
         /// 60 synthetic games in 3 categories (seed 11), en-iPhone and fr-iPhone.
@@ -38,25 +38,6 @@ struct BundleFixture {
         directory = parent.child(childName)
         try FileManager.default.copyItem(at: template.directory, to: directory)
     }
-
-    var generatedAt: Date { catalog.generatedAt }
-
-    func categories(_ edition: Edition = english) -> CategoryList {
-        catalog.editions.first { $0.edition == edition }!.categories
-    }
-
-    func page(_ categoryId: String, offset: Int = 0, edition: Edition = english) -> GamesPage {
-        catalog.editions.first { $0.edition == edition }!.pages.first {
-            $0.categoryId == categoryId && $0.offset == offset
-        }!
-    }
-
-    /// The first page of the category at `index` of `edition`'s lobby.
-    func firstPage(_ index: Int = 0, edition: Edition = english) -> GamesPage {
-        page(categories(edition).items[index].id, edition: edition)
-    }
-
-    var firstCategoryId: String { categories().items[0].id }
 
     // MARK: - The committed directories
 

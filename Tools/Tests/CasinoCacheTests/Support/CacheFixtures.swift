@@ -11,7 +11,7 @@ import Logging
 /// The pipeline runs once per test process (``template``); each fixture is a copy of its output
 /// in the test's own directory, so a test may damage its bundle without touching another's, and
 /// dozens of parallel tests do not each generate, normalize and write the same snapshot.
-struct BundleFixture {
+struct BundleFixture: BundledCatalogFixture {
     let directory: URL
     let catalog: Catalog
 
@@ -41,20 +41,6 @@ struct BundleFixture {
 
     private static let templateRoot = FileManager.default.temporaryDirectory
         .appendingPathComponent("cache-tests-bundle-\(UUID().uuidString)")
-
-    var generatedAt: Date { catalog.generatedAt }
-
-    func categories(_ edition: Edition = english) -> CategoryList {
-        catalog.editions.first { $0.edition == edition }!.categories
-    }
-
-    func page(_ categoryId: String, offset: Int = 0, edition: Edition = english) -> GamesPage {
-        catalog.editions.first { $0.edition == edition }!.pages.first {
-            $0.categoryId == categoryId && $0.offset == offset
-        }!
-    }
-
-    var firstCategoryId: String { categories().items[0].id }
 }
 
 /// Runs `body`, then `cleanup`, also when `body` throws: a fixture that starts a server stops it
