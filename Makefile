@@ -159,7 +159,7 @@ FIXTURES := Tests/CasinoCacheTests/Fixtures
 fixtures: deps
 	$(SWIFT) build --package-path $(TOOLS) --product catalog
 	Scripts/record-cache-fixtures.sh $(DEBUG_CATALOG) $(FIXTURES)
-	@echo "recorded $(FIXTURES) ($$(du -sk $(FIXTURES) | cut -f1) KB): commit it"
+	@echo "recorded $(FIXTURES) ($$(find $(FIXTURES) -type f -exec cat {} + | wc -c | tr -d ' ') bytes): commit it"
 
 # The suites that hold calls to their deadlines run in a test process of their own: the other
 # suites' synchronous work on the same two cores would otherwise delay the calls they time.
@@ -171,14 +171,15 @@ test: deps
 	$(SWIFT) package dump-package > $(WORK)/package.json
 	python3 Scripts/check-privacy-manifests.py Sources $(WORK)/package.json
 	python3 Scripts/check-apple-ci.py .github/workflows/apple.yml .spi.yml
+	@echo "== the cache tests' committed bundles are what the pipeline writes today (the debug catalog)"
+	$(SWIFT) build --package-path $(TOOLS) --product catalog
+	Scripts/record-cache-fixtures.sh $(DEBUG_CATALOG) $(WORK)/fixtures
+	@diff -r $(WORK)/fixtures $(FIXTURES) || { echo "$(FIXTURES) is out of date: run make fixtures and commit it"; exit 1; }
 	@echo "== the app-side package"
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build 2>&1 | tee $(WORK)/swift-test.log
 	@echo "== the tools package"
 	$(SWIFT) build --build-tests --package-path $(TOOLS)
-	@echo "== the cache tests' committed bundles are what the pipeline writes today"
-	Scripts/record-cache-fixtures.sh $(DEBUG_CATALOG) $(WORK)/fixtures
-	@diff -r $(WORK)/fixtures $(FIXTURES) || { echo "$(FIXTURES) is out of date: run make fixtures and commit it"; exit 1; }
 	$(SWIFT) test --skip-build --package-path $(TOOLS) --skip '$(DEADLINE_SUITES)' 2>&1 | tee $(WORK)/swift-test-tools.log
 	@echo "== no call can hang: the suites that time deadlines, in a process of their own"
 	$(SWIFT) test --skip-build --package-path $(TOOLS) --filter '$(DEADLINE_SUITES)' 2>&1 | tee $(WORK)/swift-test-soak.log
