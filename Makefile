@@ -11,6 +11,7 @@
 #   publish     sign OUT/ into the CDN-ready set PUBLISHED (key: KEY=<file>, else $CATALOG_SIGNING_KEY)
 #   schema      regenerate docs/snapshot-contract.schema.json, the snapshot contract as a JSON Schema
 #   test        all tests, then the pipeline end to end on data/ (validated, gzip -t, deterministic)
+#   fixtures    re-record the bundles the cache's tests read (Tests/CasinoCacheTests/Fixtures); commit them
 #   soak        the no-hang soak of test with SOAK_ROUNDS (1000) rounds per loop: faults, stalls, cancellations
 #   apple-check type-check the app side's CryptoKit and Combine branches against Linux stand-ins
 #   sample      write a synthetic recording of GAMES games into .catalog/sample-GAMES
@@ -86,7 +87,7 @@ IMAGES_FLAG := $(if $(IS_URL),--fetch-images --image-cache $(WORK)/images,$(if $
 PARAMS_TEXT := $(SOURCE)|$(KIND)|$(CONFIG)|$(SOURCE_DATE_EPOCH)
 $(shell mkdir -p $(WORK) && { [ -f $(PARAMS) ] && [ "$$(cat $(PARAMS))" = '$(PARAMS_TEXT)' ] || printf '%s' '$(PARAMS_TEXT)' > $(PARAMS); })
 
-.PHONY: help deps build snapshot validate inspect keygen publish schema test soak apple-check sample bench fuzz serve demo format lint clean FORCE
+.PHONY: help deps build snapshot validate inspect keygen publish schema test fixtures soak apple-check sample bench fuzz serve demo format lint clean FORCE
 
 help:
 	@sed -n '3,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -151,6 +152,15 @@ SCHEMA := docs/snapshot-contract.schema.json
 schema: $(RELEASE_CATALOG)
 	$(RELEASE_CATALOG) schema --output $(SCHEMA)
 
+# The bundles the cache's tests read: small snapshot directories the debug `catalog` writes from
+# fixed seeds and a fixed SOURCE_DATE_EPOCH (Scripts/record-cache-fixtures.sh), committed so the root
+# package tests the cache without building the tools. make test records them again and compares.
+FIXTURES := Tests/CasinoCacheTests/Fixtures
+fixtures: deps
+	$(SWIFT) build --package-path $(TOOLS) --product catalog
+	Scripts/record-cache-fixtures.sh $(DEBUG_CATALOG) $(FIXTURES)
+	@echo "recorded $(FIXTURES) ($$(find $(FIXTURES) -type f -exec cat {} + | wc -c | tr -d ' ') bytes): commit it"
+
 # The suites that hold calls to their deadlines run in a test process of their own: the other
 # suites' synchronous work on the same two cores would otherwise delay the calls they time.
 DEADLINE_SUITES := NoHangSoakTests|SnapshotUpdaterDeadlineTests
@@ -161,6 +171,10 @@ test: deps
 	$(SWIFT) package dump-package > $(WORK)/package.json
 	python3 Scripts/check-privacy-manifests.py Sources $(WORK)/package.json
 	python3 Scripts/check-apple-ci.py .github/workflows/apple.yml .spi.yml
+	@echo "== the cache tests' committed bundles are what the pipeline writes today (the debug catalog)"
+	$(SWIFT) build --package-path $(TOOLS) --product catalog
+	Scripts/record-cache-fixtures.sh $(DEBUG_CATALOG) $(WORK)/fixtures
+	@diff -r $(WORK)/fixtures $(FIXTURES) || { echo "$(FIXTURES) is out of date: run make fixtures and commit it"; exit 1; }
 	@echo "== the app-side package"
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build 2>&1 | tee $(WORK)/swift-test.log

@@ -60,9 +60,17 @@ let package = Package(
         .testTarget(name: "ProviderAPITests", dependencies: ["ProviderAPI", "CasinoCatalog"]),
         .testTarget(
             name: "CasinoCacheTestingTests", dependencies: ["CasinoCacheTesting", "CasinoCache", "CasinoCatalog"]),
+        // Fixtures/: small snapshot directories the pipeline wrote (`make fixtures`; `make test` checks
+        // they are current), so the cache's tests read real bundles without building the tools.
         .testTarget(
             name: "CasinoCacheTests",
-            dependencies: ["CasinoCache", "CasinoCacheTesting", "CasinoCatalog", "CatalogSupport"]),
+            dependencies: [
+                "CasinoCache", "CasinoCacheTesting", "CasinoCatalog", "CatalogSupport", "Gzip",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
     ]
 )
 

@@ -2,10 +2,11 @@
 //
 // The build-time half of CasinoCache: the snapshot pipeline, the XML feed reader, the `catalog`
 // CLI, the provider simulator (`catalog-server`) and the demo, with the tests that need them
-// (the cache's own tests among them: they build their bundles with the pipeline and talk to the
-// simulator over loopback HTTP). It depends on the app-side package in the parent folder by path,
-// so an app that adds the repository never resolves swift-nio, AsyncHTTPClient, Hummingbird,
-// swift-crypto or swift-argument-parser. Run it through the Makefile (`make snapshot`, `make test`).
+// (the cache's tests that talk to the simulator over loopback HTTP among them; the cache's other
+// tests read committed bundles in the root package). It depends on the app-side package in the
+// parent folder by path, so an app that adds the repository never resolves swift-nio,
+// AsyncHTTPClient, Hummingbird, swift-crypto or swift-argument-parser. Run it through the Makefile
+// (`make snapshot`, `make test`).
 
 import Foundation
 import PackageDescription
@@ -144,6 +145,8 @@ let package = Package(
             path: "Examples/Lobby"
         ),
 
+        // Support/Shared links to the root's Tests/CasinoCacheTests/Support/Shared: the in-memory
+        // upstream and update collector both packages' cache tests use, compiled into each.
         .testTarget(
             name: "CasinoCacheTests",
             dependencies: signing + [
@@ -151,11 +154,9 @@ let package = Package(
                 .product(name: "CasinoCache", package: root),
                 .product(name: "CasinoCacheTesting", package: root),
                 .product(name: "CasinoCatalog", package: root),
-                .product(name: "Gzip", package: root),
                 .product(name: "ProviderAPI", package: root),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "InMemoryLogging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),

@@ -1,4 +1,3 @@
-@testable import CasinoCache
 import CasinoCacheTesting
 @_spi(Internals) import CasinoCatalog
 import CatalogSupport
@@ -6,13 +5,16 @@ import Dispatch
 import Foundation
 import Testing
 
+@testable import CasinoCache
+
 /// Single flight with a deadline, the way it fails: many callers, cancellations, a fetch that
 /// answers late or never, all at random moments.
 @Suite(.timeLimit(.minutes(5)))
 struct FetchFlightsTests {
     private let key = CacheKey.categories(try! Edition(id: "en-iPhone"))
     private let entry = CacheEntry(
-        key: .categories(try! Edition(id: "en-iPhone")), content: .categories(CategoryList(items: [])), storedAt: Date())
+        key: .categories(try! Edition(id: "en-iPhone")), content: .categories(CategoryList(items: [])), storedAt: Date()
+    )
 
     @Test func concurrentCallersShareOneFetch() async throws {
         // Given a flight pool and a fetch that waits for a signal
@@ -180,37 +182,5 @@ struct FetchFlightsTests {
                 }?.resume(returning: outcome)
             }
         }
-    }
-}
-
-/// A gate tasks wait at until it opens (once).
-final class AsyncGate: Sendable {
-    private let state = Locked<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let isOpen = state.withLock { state -> Bool in
-                if !state.isOpen { state.waiters.append(continuation) }
-                return state.isOpen
-            }
-            if isOpen { continuation.resume() }
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.isOpen = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-}
-
-/// Polls `condition` every millisecond until it holds or `timeout` passes (a hang detector).
-func eventually(timeout: Duration = .seconds(30), _ condition: () -> Bool) async {
-    let deadline = ContinuousClock.now + timeout
-    while !condition(), ContinuousClock.now < deadline {
-        try? await Task.sleep(for: .milliseconds(1))
     }
 }

@@ -31,6 +31,9 @@ struct SampleCommand: ParsableCommand {
     @Option(help: "Generator seed (default: 2026).")
     var seed: UInt64?
 
+    @Option(help: "Size of the recorded thumbnails in pixels, as <width>x<height> (default: 96x72).")
+    var thumbnailSize: String?
+
     @Option(
         name: .shortAndLong,
         help: "The directory to write the recording into (replaced atomically).")
@@ -42,6 +45,9 @@ struct SampleCommand: ParsableCommand {
             throw ValidationError("--categories must be 1...10000")
         }
         if let pageLimit, !(1...1000).contains(pageLimit) { throw ValidationError("--page-limit must be 1...1000") }
+        if let thumbnailSize, Self.pixels(thumbnailSize) == nil {
+            throw ValidationError("--thumbnail-size must be <width>x<height>, each 1...4096; got '\(thumbnailSize)'")
+        }
         for id in (editions ?? "").split(separator: ",") {
             do { _ = try Edition(id: String(id)) } catch { throw ValidationError(error.description) }
         }
@@ -56,10 +62,18 @@ struct SampleCommand: ParsableCommand {
             if let editions { sample.editions = try editions.split(separator: ",").map { try Edition(id: String($0)) } }
             if let pageLimit { sample.pageLimit = pageLimit }
             if let seed { sample.seed = seed }
+            if let thumbnailSize, let pixels = Self.pixels(thumbnailSize) { sample.thumbnailSize = pixels }
             let progress = global.progressLine(label: "sample", unit: "files")
             defer { progress.finish() }
             let files = try sample.write(to: directory, progress: progress)
             logger.info("wrote \(files) files for \(sample.games) games to \(output)")
         }
+    }
+
+    /// `<width>x<height>`, each 1...4096, as the sample's thumbnail size.
+    private static func pixels(_ text: String) -> (width: Int, height: Int)? {
+        let parts = text.split(separator: "x", omittingEmptySubsequences: false).compactMap { Int($0) }
+        guard parts.count == 2, parts.allSatisfy({ (1...4096).contains($0) }) else { return nil }
+        return (parts[0], parts[1])
     }
 }

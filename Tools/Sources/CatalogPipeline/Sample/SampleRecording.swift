@@ -27,9 +27,12 @@ public struct SampleRecording: Sendable {
     /// The fetch time recorded: 2026-11-20T10:00:00Z by default.
     public var fetchedAt = Date(timeIntervalSince1970: 1_795_168_800)
     /// Games per category, from the top of its first page, whose thumbnail is recorded in
-    /// `images/` (``RecordedImages``): 6 by default, as `bundleImages` bundles. Each is a 96×72
-    /// PNG of noise, about 21 KB, the size of a real lobby thumbnail. 0 records none.
+    /// `images/` (``RecordedImages``): 6 by default, as `bundleImages` bundles. Each is a PNG of
+    /// noise of ``thumbnailSize``. 0 records none.
     public var imagesPerCategory = 6
+    /// The size in pixels of each recorded thumbnail: 96×72 by default, about 21 KB, the size of a
+    /// real lobby thumbnail. (The cache's committed test fixtures record 8×6 ones, about 200 bytes.)
+    public var thumbnailSize = (width: 96, height: 72)
 
     public static let defaultEditions: [Edition] = [
         try! Edition(language: "en", platform: .iPhone), try! Edition(language: "fr", platform: .iPhone),
@@ -48,8 +51,11 @@ public struct SampleRecording: Sendable {
     /// - Throws: ``PipelineError`` for invalid parameters or a failed write.
     @discardableResult
     public func write(to directory: URL, progress: ProgressLine = .disabled) throws(PipelineError) -> Int {
-        guard games > 0, categories > 0, pageLimit > 0, !editions.isEmpty else {
-            throw PipelineError(.invalidConfiguration, "games, categories, pageLimit and editions must be positive")
+        guard games > 0, categories > 0, pageLimit > 0, !editions.isEmpty, thumbnailSize.width > 0,
+            thumbnailSize.height > 0
+        else {
+            throw PipelineError(
+                .invalidConfiguration, "games, categories, pageLimit, editions and thumbnailSize must be positive")
         }
         let publisher = DirectoryPublisher(target: directory, content: .recording)
         let staging = try publisher.makeStagingDirectory()
@@ -126,7 +132,7 @@ public struct SampleRecording: Sendable {
                 let url = "https://static.example-cdn.com" + thumbnailPath(index)
                 guard bodies[url] == nil else { continue }
                 var random = SplitMix64(seed: seed ^ UInt64(index &* 104_729))
-                let data = SyntheticImage.png(width: 96, height: 72) { _, _ in
+                let data = SyntheticImage.png(width: thumbnailSize.width, height: thumbnailSize.height) { _, _ in
                     let value = random.next()
                     return (
                         UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8),

@@ -20,7 +20,9 @@ struct PlayerFixture {
     /// `games` of the English edition, as the lobby shows them (mapped like the live upstream maps).
     let games: [Game]
 
-    static func start(in directory: TemporaryDirectory, players: [String] = [alice, bob]) async throws -> PlayerFixture {
+    static func start(
+        in directory: TemporaryDirectory, players: [String] = [alice, bob]
+    ) async throws -> PlayerFixture {
         // The recording is generated and normalized once per process (SimulatorFixture's template).
         let server = try await SimulatorFixture.start(in: directory)
         let upstream = server.upstream(timeout: 60)
@@ -36,7 +38,7 @@ struct PlayerFixture {
         in directory: TemporaryDirectory, players: [String] = [alice, bob], _ body: (PlayerFixture) async throws -> Void
     ) async throws {
         let fixture = try await start(in: directory, players: players)
-        try await withCleanup({ await fixture.stop() }) { try await body(fixture) }
+        try await withCleanup({ await fixture.stop() }, { try await body(fixture) })
     }
 
     var simulator: CatalogSimulator { server.simulator }
@@ -65,7 +67,9 @@ struct PlayerFixture {
 
     /// The favourites as the server answers them now, mapped like the cache maps them.
     func serverList(_ list: PlayerList, of player: String) async throws -> GamesPage {
-        guard case .modified(let page, _) = try await upstream.playerList(list, player: player, edition: english, limit: 50, etag: nil)
+        guard
+            case .modified(let page, _) = try await upstream.playerList(
+                list, player: player, edition: english, limit: 50, etag: nil)
         else { throw SimulatorError("expected a list") }
         return page
     }
@@ -86,7 +90,8 @@ struct PlayerFixture {
         guard let enumerator = FileManager.default.enumerator(atPath: root) else { return [] }
         return enumerator.compactMap { $0 as? String }.filter { path in
             var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            return FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory)
+                && !isDirectory.boolValue
         }.sorted()
     }
 
@@ -106,17 +111,10 @@ extension CatalogCache {
 }
 
 extension UpdateCollector {
-    /// The events other than content updates: pending updates and failed mutations.
+    /// The failed mutations among the updates.
     var mutationFailures: [(PlayerMutation, CacheError)] {
         updates.compactMap { update in
             if case .mutationFailed(let mutation, let error) = update.event { return (mutation, error) }
-            return nil
-        }
-    }
-
-    var pendingUpdates: [ContentChanges] {
-        updates.compactMap { update in
-            if case .pendingUpdate(let changes) = update.event { return changes }
             return nil
         }
     }

@@ -1,0 +1,670 @@
+@_spi(Tiers) import CasinoCache
+import CasinoCacheTesting
+import CasinoCatalog
+import Foundation
+import Gzip
+import Logging
+import Testing
+
+// Time limits are hang detectors: generous, for a machine busy with a build beside the tests.
+@Suite(.timeLimit(.minutes(5)))
+struct DiskTierTests {
+    // MARK: - Round trips
+
+    @Test(arguments: DiskSampleKind.allCases)
+    func entryRoundTripsThroughTheDisk(_ kind: DiskSampleKind) async throws {
+        // Given a tier and an entry
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let tier = diskTier(root)
+        let entry = kind.entry(etag: "\"v1\"")
+
+        // When it is stored and flushed
+        tier.store(entry)
+        await tier.flush()
+
+        // Then it reads back equal, from one gzip file
+        #expect(tier.entry(for: entry.key) == entry)
+        let files = diskEntryFiles(root)
+        #expect(files.count == 1)
+        #expect(tier.bytesOnDisk == diskFileSize(root, files[0]))
+        #expect(tier.corruptEntries == 0 && tier.writeFailures == 0)
+    }
+
+    @Test func readAfterStoreSeesThePendingEntryBeforeFlush() async throws {
+        // Given a tier
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let tier = diskTier(root)
+        let first = DiskSampleKind.gamesPage.entry(etag: "first")
+        let second = DiskSampleKind.gamesPage.entry(etag: "second")
+
+        // When two stores for one key are followed at once by a read
+        tier.store(first)
+        tier.store(second)
+        let pending = tier.entry(for: second.key)
+
+        // Then the read sees the later store, before and after the disk has it
+        #expect(pending == second)
+        await tier.flush()
+        #expect(tier.entry(for: second.key) == second)
+        #expect(diskTier(root).entry(for: second.key) == second)
+    }
+
+    @Test func removeQueuedAfterStoreWins() async throws {
+        // Given a stored entry
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let tier = diskTier(root)
+        let entry = DiskSampleKind.categories.entry()
+        tier.store(entry)
+
+        // When it is removed before the write lands
+        tier.removeEntry(for: entry.key)
+
+        // Then it is gone at once and after the queue drains
+        #expect(tier.entry(for: entry.key) == nil)
+        await tier.flush()
+        #expect(diskTier(root).entry(for: entry.key) == nil)
+        #expect(diskEntryFiles(root).isEmpty)
+        #expect(tier.bytesOnDisk == 0)
+    }
+
+    @Test func relaunchedTierReadsWhatThePreviousOneFlushed() async throws {
+        // Given a tier that stored two entries and flushed
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let categories = DiskSampleKind.categories.entry(etag: "c")
+        let page = DiskSampleKind.gamesPage.entry(etag: "p")
+        let before = diskTier(root)
+        before.store(categories)
+        before.store(page)
+        await before.flush()
+
+        // When a new tier opens the same directory (a relaunch)
+        let after = diskTier(root)
+
+        // Then it serves both entries and accounts for the same bytes
+        #expect(after.entry(for: categories.key) == categories)
+        #expect(after.entry(for: page.key) == page)
+        await after.flush()
+        #expect(after.bytesOnDisk == before.bytesOnDisk)
+        #expect(after.bytesOnDisk > 0)
+    }
+
+    @Test func aScanReturnsEachGlobalEntryAsAReadWouldWithQueuedChangesWinning() async throws {
+        // Given a relaunched tier over two global entries and a player's entry on disk
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let first = diskTier(root)
+        let categories = DiskSampleKind.categories.entry(etag: "c1")
+        let page = DiskSampleKind.gamesPage.entry(etag: "p1")
+        first.store(categories)
+        first.store(page)
+        first.store(DiskSampleKind.categories.entry(scope: .user("player-1")))
+        await first.flush()
+        let tier = diskTier(root)
+        #expect(
+            await tier.storedGlobalEntries() == [categories, page].sorted { $0.key.description < $1.key.description })
+
+        // When a newer page is queued and the categories' removal is queued, before either lands
+        let newer = DiskSampleKind.gamesPage.entry(etag: "p2")
+        tier.store(newer)
+        tier.removeEntry(for: categories.key)
+
+        // Then the scan answers what a read of each key answers: the queued page, no categories
+        #expect(await tier.storedGlobalEntries() == [newer])
+        #expect(tier.entry(for: newer.key) == newer && tier.entry(for: categories.key) == nil)
+        await tier.flush()
+        #expect(await diskTier(root).storedGlobalEntries() == [newer])
+    }
+
+    @Test func fileNameCarriesScopeReadablePrefixAndHash() async throws {
+        // Given a global page and a user's page
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let tier = diskTier(root)
+        let global = diskEntry(.gamesPage(diskEdition, categoryId: "VIDEOSLOTS", offset: 10))
+        let personal = diskEntry(.gamesPage(diskEdition, categoryId: "VIDEOSLOTS", offset: 10), scope: .user("u1"))
+
+        // When both are stored
+        tier.store(global)
+        tier.store(personal)
+        await tier.flush()
+
+        // Then each file is named <scope>_<readable>_<16 hex>.json.gz
+        let names = diskEntryFiles(root)
+        #expect(names.count == 2)
+        let globalName = try #require(names.first { $0.hasPrefix("g_") })
+        #expect(globalName.hasPrefix("g_en-iPhone-games-VIDEOSLOTS-10_"))
+        #expect(diskIsHexStem(globalName, afterPrefix: "g_en-iPhone-games-VIDEOSLOTS-10_"))
+        let userName = try #require(names.first { $0.hasPrefix("u") })
+        #expect(userName.utf8.count == globalName.utf8.count + 16)
+        #expect(!userName.contains("u1_"))
+    }
+
+    // MARK: - Unusable files
+
+    @Test(arguments: DiskDamage.allCases)
+    func unusableFileIsAMissDeletedAndCounted(_ damage: DiskDamage) async throws {
+        // Given a flushed entry (and a second one to borrow a file from)
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let tier = diskTier(root, maxEntryBytes: 1 << 20)
+        let victim = DiskSampleKind.gamesPage.entry()
+        let other = DiskSampleKind.categories.entry()
+        tier.store(victim)
+        await tier.flush()
+        let victimFile = try #require(diskEntryFiles(root).first)
+        tier.store(other)
+        await tier.flush()
+        let otherFile = try #require(diskEntryFiles(root).first { $0 != victimFile })
+
+        // When the victim's file is damaged
+        try damage.apply(to: root.appendingPathComponent(victimFile), borrowing: root.appendingPathComponent(otherFile))
+
+        // Then reading it is a miss, counted once, and the file is deleted
+        #expect(tier.entry(for: victim.key) == nil)
+        #expect(tier.entry(for: victim.key) == nil)
+        #expect(tier.corruptEntries == 1)
+        await tier.flush()
+        #expect(!diskEntryFiles(root).contains(victimFile))
+        #expect(tier.entry(for: other.key) == other)
+        #expect(tier.corruptEntries == 1)
+        // And the key can be stored again
+        tier.store(victim)
+        await tier.flush()
+        #expect(diskTier(root).entry(for: victim.key) == victim)
+    }
+
+    @Test func aSymbolicLinkPlantedInPlaceOfAnEntryIsNotFollowed() async throws {
+        // Given a flushed entry whose file is then replaced by a link to another entry's file
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let tier = diskTier(root)
+        let victim = DiskSampleKind.gamesPage.entry()
+        tier.store(victim)
+        await tier.flush()
+        let victimFile = try #require(diskEntryFiles(root).first)
+        let elsewhere = root.appendingPathComponent("elsewhere.json.gz")
+        try FileManager.default.moveItem(at: root.appendingPathComponent(victimFile), to: elsewhere)
+        try FileManager.default.createSymbolicLink(
+            at: root.appendingPathComponent(victimFile), withDestinationURL: elsewhere)
+        // When a fresh tier reads the key
+        // Then it is a miss: the link is refused, not followed to the (valid) file it points at
+        #expect(diskTier(root).entry(for: victim.key) == nil)
+    }
+
+    @Test func cacheVersionBumpIgnoresAndRemovesOldEntries() async throws {
+        // Given entries written with cache version 1
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let old = diskTier(root, cacheVersion: 1)
+        let entry = DiskSampleKind.gamesPage.entry(etag: "old")
+        old.store(entry)
+        await old.flush()
+
+        // When the app ships cache version 2
+        let bumped = diskTier(root, cacheVersion: 2)
+
+        // Then the old entry is a miss, deleted and counted
+        #expect(bumped.entry(for: entry.key) == nil)
+        #expect(bumped.corruptEntries == 1)
+        await bumped.flush()
+        #expect(diskEntryFiles(root).isEmpty)
+        #expect(bumped.bytesOnDisk == 0)
+        // And new entries work
+        let fresh = DiskSampleKind.gamesPage.entry(etag: "new")
+        bumped.store(fresh)
+        await bumped.flush()
+        #expect(diskTier(root, cacheVersion: 2).entry(for: fresh.key) == fresh)
+    }
+
+    // MARK: - Hostile keys
+
+    @Test(
+        arguments: ["a/b", "../../../etc/passwd", "..", "/", "nul\u{0}byte", "🎰🎲 Slots", "a\\b:c*?", ""]
+            .map(DiskHostileID.init))
+    func hostileCategoryIdRoundTripsInsideTheDirectory(_ hostile: DiskHostileID) async throws {
+        let categoryId = hostile.text
+        // Given a cache directory inside an otherwise empty folder
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let directory = root.appendingPathComponent("cache")
+        let tier = DiskTier(configuration: .init(directory: directory), logger: diskLogger)
+        // A page names its category as its key does, and the schema refuses control characters and
+        // empty ids in content: such text is carried by the user scope alone.
+        let isValidAsContent = !categoryId.isEmpty && !categoryId.unicodeScalars.contains { $0.value < 0x20 }
+        let key = CacheKey.gamesPage(
+            diskEdition, categoryId: isValidAsContent ? categoryId : "HOSTILE", offset: 0, scope: .user(categoryId))
+        let entry = diskEntry(key.content, scope: key.scope)
+
+        // When an entry whose key holds / .. NUL or emoji is stored
+        tier.store(entry)
+        await tier.flush()
+
+        // Then it reads back, and its one file is a short ASCII name inside the directory
+        #expect(tier.entry(for: key) == entry)
+        #expect(diskTier(directory).entry(for: key) == entry)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["cache"])
+        let names = diskEntryFiles(directory)
+        #expect(names.count == 1)
+        let name = try #require(names.first)
+        #expect(name.utf8.count < 100)
+        #expect(name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "/") })
+        #expect(!name.contains(".."))
+    }
+
+    // MARK: - Size limit
+
+    @Test func aFileOverTheEntryCapIsRemovedAtScanAndNeverCounted() async throws {
+        // Given a flushed entry, and an entry file grown to a 1 GiB sparse file
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let first = diskTier(root)
+        let kept = DiskSampleKind.categories.entry()
+        let planted = DiskSampleKind.gamesPage.entry()
+        first.store(kept)
+        await first.flush()
+        let keptFile = try #require(diskEntryFiles(root).first)
+        first.store(planted)
+        await first.flush()
+        let plantedName = try #require(diskEntryFiles(root).first { $0 != keptFile })
+        let handle = try FileHandle(forWritingTo: root.appendingPathComponent(plantedName))
+        try handle.truncate(atOffset: 1 << 30)
+        try handle.close()
+        // When a relaunched tier scans the directory before its first write
+        let relaunched = diskTier(root)
+        relaunched.store(DiskSampleKind.gamesPage.entry(scope: .user("1")))
+        await relaunched.flush()
+        // Then the oversized file is gone, not counted, and the other entry was not evicted for it
+        #expect(!diskEntryFiles(root).contains(plantedName))
+        #expect(relaunched.bytesOnDisk < 1 << 20)
+        #expect(relaunched.entry(for: kept.key) == kept)
+        #expect(relaunched.evictions == 0)
+    }
+
+    @Test func leastRecentlyReadEntryIsEvictedFirst() async throws {
+        // Given the size of one page entry on disk
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let measure = diskTier(root.appendingPathComponent("measure"))
+        measure.store(diskPage("A"))
+        await measure.flush()
+        let size = measure.bytesOnDisk
+        // and a tier that holds three and a half of them, holding A, B and C
+        let tier = diskTier(root.appendingPathComponent("cache"), sizeLimit: size * 7 / 2)
+        let (a, b, c, d) = (diskPage("A"), diskPage("B"), diskPage("C"), diskPage("D"))
+        for entry in [a, b, c] { tier.store(entry) }
+        await tier.flush()
+        #expect(tier.evictions == 0)
+
+        // When A is read and D is stored
+        #expect(tier.entry(for: a.key) == a)
+        tier.store(d)
+        await tier.flush()
+
+        // Then B, the least recently used, is evicted and the rest fit
+        #expect(tier.evictions == 1)
+        #expect(tier.entry(for: b.key) == nil)
+        #expect(tier.entry(for: a.key) == a)
+        #expect(tier.entry(for: c.key) == c)
+        #expect(tier.entry(for: d.key) == d)
+        #expect(tier.bytesOnDisk <= size * 7 / 2)
+        #expect(diskEntryFiles(root.appendingPathComponent("cache")).count == 3)
+    }
+
+    @Test func entryLargerThanTheSizeLimitIsNotKept() async throws {
+        // Given a tier whose size limit is smaller than one entry, holding an older copy
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let old = DiskSampleKind.categories.entry(etag: "old")
+        let roomy = diskTier(root)
+        roomy.store(old)
+        await roomy.flush()
+        let tier = diskTier(root, sizeLimit: 64)
+
+        // When a new version is stored
+        tier.store(DiskSampleKind.categories.entry(etag: "new"))
+        await tier.flush()
+
+        // Then nothing of the key is kept and the write counts as failed
+        #expect(tier.writeFailures == 1)
+        #expect(tier.entry(for: old.key) == nil)
+        #expect(diskEntryFiles(root).isEmpty)
+        #expect(tier.evictions == 0)
+    }
+
+    // MARK: - Unwritable directory
+
+    @Test func unwritableDirectoryFailsWritesButReadsStillWork() async throws {
+        // Given an entry on disk
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let readable = DiskSampleKind.categories.entry()
+        let refused = DiskSampleKind.gamesPage.entry()
+        let setup = diskTier(root)
+        setup.store(refused)
+        await setup.flush()
+        let refusedFile = try #require(diskEntryFiles(root).first)
+        setup.removeEntry(for: refused.key)
+        setup.store(readable)
+        await setup.flush()
+        // and a directory that refuses writes: read-only, or (as root, where permission bits do
+        // not stop writes) a directory squatting the entry's file name so the rename fails
+        try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: root.path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: root.path) }
+        if diskCanWrite(root) {
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent(refusedFile), withIntermediateDirectories: false)
+        }
+        let tier = diskTier(root)
+
+        // When an entry is stored
+        tier.store(refused)
+        await tier.flush()
+
+        // Then the write fails without a crash, and reads keep working
+        #expect(tier.writeFailures == 1)
+        #expect(tier.entry(for: refused.key) == nil)
+        #expect(tier.entry(for: readable.key) == readable)
+        #expect(tier.corruptEntries == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).allSatisfy { !$0.hasSuffix(".tmp") })
+    }
+
+    @Test func directoryThatCannotBeCreatedFailsWritesWithoutCrashing() async throws {
+        // Given a cache directory whose parent is a regular file
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let blocker = root.appendingPathComponent("blocker")
+        #expect(FileManager.default.createFile(atPath: blocker.path, contents: Data("x".utf8)))
+        let tier = diskTier(blocker.appendingPathComponent("cache"))
+        let entry = DiskSampleKind.gamesPage.entry()
+
+        // When entries are stored, read, removed and cleared
+        tier.store(entry)
+        await tier.flush()
+        tier.store(DiskSampleKind.categories.entry())
+        tier.removeEntry(for: entry.key)
+        tier.removeAll(in: nil)
+        await tier.flush()
+
+        // Then writes fail and are counted, reads miss, nothing crashes
+        #expect(tier.writeFailures >= 1)
+        #expect(tier.entry(for: entry.key) == nil)
+        #expect(tier.bytesOnDisk == 0)
+    }
+
+    // MARK: - Scopes
+
+    @Test func removeAllForAUserRemovesOnlyThatUsersEntries() async throws {
+        // Given global entries and entries of two users
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let tier = diskTier(root)
+        let global = diskEntry(.categories(diskEdition))
+        let u1 = [
+            diskEntry(.categories(diskEdition), scope: .user("u1")),
+            diskEntry(.gamesPage(diskEdition, categoryId: "VIDEOSLOTS", offset: 0), scope: .user("u1")),
+        ]
+        let u2 = diskEntry(.categories(diskEdition), scope: .user("u2"))
+        for entry in [global, u2] + u1 { tier.store(entry) }
+        await tier.flush()
+        let queued = diskEntry(.gamesPage(diskEdition, categoryId: "LIVE", offset: 0), scope: .user("u1"))
+        tier.store(queued)
+
+        // When u1 logs out
+        tier.removeAll(in: .user("u1"))
+
+        // Then u1's entries are gone at once and on disk, the others stay
+        for entry in u1 + [queued] { #expect(tier.entry(for: entry.key) == nil) }
+        #expect(tier.entry(for: global.key) == global)
+        #expect(tier.entry(for: u2.key) == u2)
+        await tier.flush()
+        let relaunched = diskTier(root)
+        for entry in u1 + [queued] { #expect(relaunched.entry(for: entry.key) == nil) }
+        #expect(relaunched.entry(for: global.key) == global)
+        #expect(relaunched.entry(for: u2.key) == u2)
+        #expect(diskEntryFiles(root).count == 2)
+    }
+
+    @Test func removeAllLeavesForeignFilesAlone() async throws {
+        // Given entries and a file the tier did not write
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let tier = diskTier(root)
+        tier.store(DiskSampleKind.categories.entry())
+        tier.store(DiskSampleKind.gamesPage.entry(scope: .user("u1")))
+        try Data("keep me".utf8).write(to: root.appendingPathComponent("notes.json.gz"))
+
+        // When everything is removed
+        tier.removeAll(in: nil)
+        await tier.flush()
+
+        // Then only the foreign file remains
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path) == ["notes.json.gz"])
+        #expect(tier.bytesOnDisk == 0)
+    }
+
+    @Test func firstScanDeletesOldLeftoverTemporaryFiles() async throws {
+        // Given a temporary file an interrupted write left an hour ago, and one being written now
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let leftover = root.appendingPathComponent(".casinocache-LEFTOVER.tmp")
+        let recent = root.appendingPathComponent(".casinocache-RECENT.tmp")
+        try Data("half".utf8).write(to: leftover)
+        try Data("half".utf8).write(to: recent)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: leftover.path)
+        let tier = diskTier(root)
+
+        // When the tier first writes
+        tier.store(DiskSampleKind.categories.entry())
+        await tier.flush()
+
+        // Then the old leftover is gone, the recent one is left to its writer
+        let names = try FileManager.default.contentsOfDirectory(atPath: root.path)
+        #expect(!names.contains(leftover.lastPathComponent))
+        #expect(names.contains(recent.lastPathComponent))
+        #expect(diskEntryFiles(root).count == 1)
+    }
+
+    // MARK: - Concurrency
+
+    @Test func concurrentStoresAndReadsEndWithTheLastWritePerKey() async throws {
+        // Given a tier and eight keys
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let tier = diskTier(root)
+        let keys = (0..<8).map { diskPage("C\($0)").key }
+
+        // When 200 tasks each store two versions of one key and read others
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<200 {
+                group.addTask {
+                    let key = keys[task % keys.count]
+                    tier.store(diskEntry(key.content, etag: "\(task)-first"))
+                    let other = keys[(task * 7) % keys.count]
+                    if let read = tier.entry(for: other) { #expect(read.key == other) }
+                    tier.store(diskEntry(key.content, etag: "\(task)-last"))
+                    _ = tier.entry(for: key)
+                }
+            }
+        }
+
+        // Then every key holds some task's last write, and the disk agrees after a flush
+        let answers = keys.map { tier.entry(for: $0) }
+        for (key, answer) in zip(keys, answers) {
+            let answer = try #require(answer)
+            #expect(answer.key == key)
+            #expect(answer.etag?.hasSuffix("-last") == true)
+        }
+        await tier.flush()
+        let relaunched = diskTier(root)
+        #expect(keys.map { tier.entry(for: $0) } == answers)
+        #expect(keys.map { relaunched.entry(for: $0) } == answers)
+        #expect(diskEntryFiles(root).count == keys.count)
+        #expect(tier.writeFailures == 0 && tier.corruptEntries == 0)
+    }
+}
+
+// MARK: - Samples
+
+/// The two kinds of content a disk entry holds.
+enum DiskSampleKind: String, CaseIterable, Sendable {
+    case categories
+    case gamesPage
+
+    func entry(etag: String? = nil, scope: CacheScope = .global) -> CacheEntry {
+        switch self {
+        case .categories: diskEntry(.categories(diskEdition), scope: scope, etag: etag)
+        case .gamesPage:
+            diskEntry(.gamesPage(diskEdition, categoryId: "VIDEOSLOTS", offset: 10), scope: scope, etag: etag)
+        }
+    }
+}
+
+/// A category id that is hard on file systems, shown escaped in test output (it may hold NUL).
+struct DiskHostileID: Sendable, CustomTestStringConvertible {
+    var text: String
+    var testDescription: String { text.unicodeScalars.map { $0.escaped(asASCII: true) }.joined() }
+}
+
+/// Ways a disk entry file goes bad.
+enum DiskDamage: String, CaseIterable, Sendable {
+    case corruptBytes
+    case truncated
+    case zeroBytes
+    case gzipBomb
+    case foreignSchemaVersion
+    case storedKeyDiffers
+    case contentBreaksSchema
+    /// A page offset of Int.max: it trapped at every launch in `violations()`.
+    case pageOffsetOfIntMax
+    case pageOfAnotherOffset
+    /// Over the tier's `maxEntryBytes` (1 MiB here): refused from `fstat`, never read.
+    case overTheEntryCap
+
+    func apply(to file: URL, borrowing other: URL) throws {
+        let original = try Data(contentsOf: file)
+        switch self {
+        case .corruptBytes:
+            var bytes = [UInt8](original)
+            for index in stride(from: 12, to: bytes.count - 8, by: 7) { bytes[index] ^= 0x5A }
+            try Data(bytes).write(to: file)
+        case .truncated:
+            try original.prefix(original.count / 2).write(to: file)
+        case .zeroBytes:
+            try Data().write(to: file)
+        case .gzipBomb:
+            try Gzip.compress(Data(count: 64 << 20)).write(to: file)
+        case .foreignSchemaVersion:
+            try diskRewrite(file) { $0["schemaVersion"] = CatalogSchema.version + 1 }
+        case .storedKeyDiffers:
+            try FileManager.default.removeItem(at: file)
+            try FileManager.default.copyItem(at: other, to: file)
+        case .contentBreaksSchema:
+            let json = try Gzip.decompress(original, limit: 1 << 20)
+            let broken = String(decoding: json, as: UTF8.self).replacingOccurrences(of: "https://", with: "http://")
+            try Gzip.compress(Data(broken.utf8)).write(to: file)
+        case .pageOffsetOfIntMax, .pageOfAnotherOffset:
+            let json = String(decoding: try Gzip.decompress(original, limit: 1 << 20), as: UTF8.self)
+            let offset = self == .pageOffsetOfIntMax ? "\(Int.max)" : "20"
+            let changed = json.replacingOccurrences(of: #""offset":10"#, with: #""offset":"# + offset)
+            #expect(changed != json)
+            try Gzip.compress(Data(changed.utf8)).write(to: file)
+        case .overTheEntryCap:
+            try Data(repeating: 0x1F, count: (1 << 20) + 1).write(to: file)
+        }
+    }
+}
+
+private let diskEdition = try! Edition(id: "en-iPhone")
+
+private let diskLogger = Logger(label: "DiskTierTests") { _ in SwiftLogNoOpLogHandler() }
+
+/// Whole seconds: the envelope stores ISO 8601 dates.
+private let diskStoredAt = Date(timeIntervalSince1970: 1_795_168_800)
+
+private func diskEntry(_ content: SnapshotKey, scope: CacheScope = .global, etag: String? = nil) -> CacheEntry {
+    let key = CacheKey(content, scope: scope)
+    switch content {
+    case .categories:
+        let list = CategoryList(items: [
+            Category(
+                id: "VIDEOSLOTS", name: "Video Slots", href: "https://api.example.com/categories/VIDEOSLOTS",
+                gamesTotal: 120),
+            Category(id: "LIVE", name: "Live Casino", gamesTotal: 40),
+        ])
+        return CacheEntry(key: key, content: .categories(list), storedAt: diskStoredAt, etag: etag)
+    case .gamesPage(_, let categoryId, let offset):
+        let games = (0..<10).map { index in
+            Game(
+                id: "\(offset + index)", name: "Game \(offset + index)", slug: "game-\(offset + index)",
+                launchUrl: "https://play.example.com/games/\(offset + index)",
+                thumbnail: "https://cdn.example.com/thumbs/\(offset + index).jpg",
+                platforms: [.iPhone], popularity: Double(100 - index), tags: ["Free Spins"], rtp: 0.96)
+        }
+        let page = GamesPage(categoryId: categoryId, offset: offset, limit: 10, total: 120, items: games)
+        return CacheEntry(key: key, content: .gamesPage(page), storedAt: diskStoredAt, etag: etag, origin: .network)
+    }
+}
+
+private func diskPage(_ categoryId: String) -> CacheEntry {
+    diskEntry(.gamesPage(diskEdition, categoryId: categoryId, offset: 0))
+}
+
+// MARK: - Files
+
+private func diskTemporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("DiskTierTests-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+private func diskRemove(_ url: URL) {
+    try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: url.path)
+    try? FileManager.default.removeItem(at: url)
+}
+
+private func diskTier(
+    _ directory: URL, cacheVersion: Int = 1, sizeLimit: Int = 50 << 20, maxEntryBytes: Int = 16 << 20
+) -> DiskTier {
+    DiskTier(
+        configuration: .init(
+            directory: directory, cacheVersion: cacheVersion, sizeLimit: sizeLimit, maxEntryBytes: maxEntryBytes),
+        logger: diskLogger)
+}
+
+/// The entry files in `directory`, sorted.
+private func diskEntryFiles(_ directory: URL) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+        .filter { $0.hasSuffix(".json.gz") }.sorted()
+}
+
+private func diskFileSize(_ directory: URL, _ name: String) -> Int {
+    let attributes = try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)
+    return (attributes?[.size] as? NSNumber)?.intValue ?? -1
+}
+
+private func diskIsHexStem(_ name: String, afterPrefix prefix: String) -> Bool {
+    let hash = name.dropFirst(prefix.count).dropLast(".json.gz".count)
+    return hash.count == 16 && hash.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+}
+
+/// Whether a file can be created in `directory` (permission bits do not stop root).
+private func diskCanWrite(_ directory: URL) -> Bool {
+    let probe = directory.appendingPathComponent("probe-\(UUID().uuidString)")
+    guard FileManager.default.createFile(atPath: probe.path, contents: Data()) else { return false }
+    try? FileManager.default.removeItem(at: probe)
+    return true
+}
+
+/// Rewrites the envelope JSON inside a gzip'd entry file.
+private func diskRewrite(_ file: URL, _ change: (inout [String: Any]) -> Void) throws {
+    let json = try Gzip.decompress(try Data(contentsOf: file), limit: 1 << 20)
+    var object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+    change(&object)
+    try Gzip.compress(try JSONSerialization.data(withJSONObject: object)).write(to: file)
+}

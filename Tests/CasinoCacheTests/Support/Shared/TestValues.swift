@@ -1,0 +1,6 @@
+import CasinoCatalog
+import Logging
+
+let silentLogger = Logger(label: "cache-tests") { _ in SwiftLogNoOpLogHandler() }
+let english = try! Edition(id: "en-iPhone")
+let french = try! Edition(id: "fr-iPhone")
