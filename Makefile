@@ -19,8 +19,8 @@
 #   bench       runtime and pipeline benchmarks against same-run floors, and a simulated day (release)
 #   serve       run the provider simulator on http://127.0.0.1:8080 from SOURCE (a recording) or GAMES
 #   demo        the seed-000 story against the provider simulator (2–5 s latency): what the user saw, per session
-#   format      swift-format the sources in place (when swift-format is installed)
-#   lint        swift-format lint (when swift-format is installed)
+#   format      swift format every Swift file in place (the toolchain's swift-format)
+#   lint        swift format lint --strict: any finding fails (make test runs it first)
 #   clean       remove build products, .catalog/ and generated OUT/ files
 #
 # Variables:
@@ -165,7 +165,7 @@ fixtures: deps
 # suites' synchronous work on the same two cores would otherwise delay the calls they time.
 DEADLINE_SUITES := NoHangSoakTests|SnapshotUpdaterDeadlineTests
 
-test: deps
+test: deps lint
 	@echo "== Apple platforms: privacy manifests declare every required-reason API called; the CI files parse"
 	python3 Scripts/test_check_privacy_manifests.py
 	$(SWIFT) package dump-package > $(WORK)/package.json
@@ -227,13 +227,15 @@ soak: deps
 sample: $(RELEASE_CATALOG)
 	$(RELEASE_CATALOG) sample --games $(GAMES) --output $(WORK)/sample-$(GAMES)
 
+# Every Swift file of every package here; `swift format` ships with the toolchain.
+FORMATTED := Package.swift Sources Tests $(TOOLS)/Package.swift $(TOOLS)/Sources $(TOOLS)/Tests $(TOOLS)/Examples \
+  Benchmarks/Package.swift Benchmarks/Sources Fuzz/Package.swift Fuzz/Sources AppleCheck/Package.swift
 format:
-	@command -v swift-format >/dev/null || { echo "swift-format is not installed; skipping"; exit 0; }; \
-	swift-format format --in-place --recursive Sources Tests Package.swift $(TOOLS)/Sources $(TOOLS)/Tests $(TOOLS)/Package.swift
+	$(SWIFT) format format --in-place --recursive --parallel $(FORMATTED)
 
 lint:
-	@command -v swift-format >/dev/null || { echo "swift-format is not installed; skipping"; exit 0; }; \
-	swift-format lint --recursive Sources Tests Package.swift $(TOOLS)/Sources $(TOOLS)/Tests $(TOOLS)/Package.swift
+	@$(SWIFT) format --version >/dev/null 2>&1 || { echo "swift format is missing: it ships with Swift 6 toolchains (swift.org/install)"; exit 1; }
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
 
 clean:
 	rm -rf .build $(TOOLS)/.build Benchmarks/.build AppleCheck/.build $(WORK)

@@ -1,8 +1,8 @@
 @_spi(Tiers) import CasinoCache
 import CasinoCacheTesting
 @_spi(Internals) import CasinoCatalog
-import Foundation
 import CatalogSupport
+import Foundation
 import Testing
 
 /// Records what the cache asks of an app's image library.

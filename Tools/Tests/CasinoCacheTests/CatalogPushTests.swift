@@ -22,7 +22,9 @@ struct CatalogPushTests {
         // Given a notification as an app receives it, with APNs' own keys beside ours
         let userInfo: [AnyHashable: Any] = [
             "aps": ["content-available": 1],
-            "catalog": ["invalidate": ["en-iPhone/categories", "en-iPhone/games/VIDEOSLOTS/*", "en-iPhone/categories"]],
+            "catalog": [
+                "invalidate": ["en-iPhone/categories", "en-iPhone/games/VIDEOSLOTS/*", "en-iPhone/categories"]
+            ],
         ]
         // When it is read
         let push = try CatalogInvalidation(userInfo: userInfo)
@@ -79,7 +81,9 @@ struct CatalogPushTests {
     }
 
     @Test func aPayloadOverTheJSONCapIsRefusedBeforeParsing() {
-        let huge = Data(#"{"catalog": {"invalidate": ["#.utf8) + Data(repeating: UInt8(ascii: " "), count: 1 << 20) + Data("]}}".utf8)
+        let huge =
+            Data(#"{"catalog": {"invalidate": ["#.utf8) + Data(repeating: UInt8(ascii: " "), count: 1 << 20)
+            + Data("]}}".utf8)
         let error = #expect(throws: CatalogInvalidationError.self) { try CatalogInvalidation(json: huge) }
         #expect(error?.code == .malformed)
     }
@@ -151,7 +155,8 @@ struct CatalogPushTests {
             _ = await cache.synchronize()
             await cache.flush()
             let relaunched = CatalogCache(
-                upstream: server.upstream(), cacheDirectory: directory.child("cache"), bundleDirectory: directory.child("out"),
+                upstream: server.upstream(), cacheDirectory: directory.child("cache"),
+                bundleDirectory: directory.child("out"),
                 clock: clock, logger: silentLogger)
             // When a push names the categories
             let report = await relaunched.markStale(CatalogInvalidation(patterns: [.key(.categories(english))]))
@@ -159,7 +164,8 @@ struct CatalogPushTests {
             // Then nothing was fetched now, and the next launch reads them as stale
             #expect(report.matched == 1 && report.refreshed == 0)
             let next = CatalogCache(
-                upstream: server.upstream(), cacheDirectory: directory.child("cache"), bundleDirectory: directory.child("out"),
+                upstream: server.upstream(), cacheDirectory: directory.child("cache"),
+                bundleDirectory: directory.child("out"),
                 clock: clock, logger: silentLogger)
             guard case .stale(_, let metadata) = next.cachedCategories(edition: english) else {
                 Issue.record("expected stale categories, got \(next.cachedCategories(edition: english))")

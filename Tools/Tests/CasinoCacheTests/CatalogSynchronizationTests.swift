@@ -125,7 +125,9 @@ struct CatalogSynchronizationTests {
             let served = server.simulator.statistics()
             #expect(served.requests[Self.validatePath] == 1)
             #expect(served.requests["/v1/casino/games"] == shown.count - 1)
-            guard case .fresh(let games, _) = cache.cachedGamesPage(edition: english, categoryId: server.firstCategoryId) else {
+            guard
+                case .fresh(let games, _) = cache.cachedGamesPage(edition: english, categoryId: server.firstCategoryId)
+            else {
                 Issue.record("expected a fresh page")
                 return
             }
@@ -164,7 +166,8 @@ struct CatalogSynchronizationTests {
             #expect(report.keys == 1)
             #expect(report.removed == 1)
             let withoutBundle = CatalogCache(
-                upstream: server.upstream(), cacheDirectory: directory.child("cache"), bundleDirectory: nil, clock: clock,
+                upstream: server.upstream(), cacheDirectory: directory.child("cache"), bundleDirectory: nil,
+                clock: clock,
                 logger: silentLogger)
             #expect(withoutBundle.cachedContent(for: .gamesPage(english, categoryId: droppedId, offset: 0)) == .miss)
         }
@@ -235,9 +238,12 @@ struct CatalogSynchronizationTests {
             // Given an answer naming only keys the app does not hold
             let cache = try makeCache(server)
             _ = showLobby(cache, server)
-            let foreign = #"{"keys": {"de-iPhone/categories": {"invalidate": true, "content": {"items": []}},"#
+            let foreign =
+                #"{"keys": {"de-iPhone/categories": {"invalidate": true, "content": {"items": []}},"#
                 + #" "en-iPhone/games/ELSEWHERE/0": {"invalidate": false}}}"#
-            server.simulator.update { $0.faults = [.init(kind: .body, path: Self.validatePath, count: 1, body: foreign)] }
+            server.simulator.update {
+                $0.faults = [.init(kind: .body, path: Self.validatePath, count: 1, body: foreign)]
+            }
             // When it synchronizes
             let report = await cache.synchronize()
             // Then no entry changed, the held keys counted as unanswered and refreshed on their own
@@ -310,7 +316,9 @@ struct CatalogSynchronizationTests {
 
     @Test func batchingFallsBackToKeyByKeyWithAnUpstreamWithoutBulkValidation() async throws {
         // Given a batching cache over an upstream with per-key calls only
-        let parts = try CatalogSynchronizationFallback.make(in: directory, clock: clock) { $0.refreshBatchWindow = .seconds(1) }
+        let parts = try CatalogSynchronizationFallback.make(in: directory, clock: clock) {
+            $0.refreshBatchWindow = .seconds(1)
+        }
         let cache = parts.cache
         // When a bundled answer is gathered and sent
         _ = try await cache.categories(edition: english)
@@ -343,7 +351,8 @@ struct CatalogSynchronizationTests {
 /// A cache over ``CountingUpstream``, which has no bulk validation.
 private enum CatalogSynchronizationFallback {
     static func make(
-        in directory: TemporaryDirectory, clock: ManualClock, configure: (inout CatalogCache.Configuration) -> Void = { _ in }
+        in directory: TemporaryDirectory, clock: ManualClock,
+        configure: (inout CatalogCache.Configuration) -> Void = { _ in }
     ) throws -> (cache: CatalogCache, upstream: CountingUpstream, firstCategoryId: String) {
         let bundle = try BundleFixture(in: directory)
         let upstream = CountingUpstream(catalog: bundle.catalog)

@@ -105,7 +105,7 @@ struct NoHangSoakTests {
             tally.withLockedValue { "\($0)" }
         }
         defer { watchdog.cancel() }
-        try await withCleanup({ await fixture.stop() }) {
+        try await withCleanup {
             try fixture.publish(Self.changedEverywhere(fixture.bundle.catalog), version: 2)
             var untouched: [URL] = []  // support directories whose checks all failed: nothing may appear there
 
@@ -187,6 +187,8 @@ struct NoHangSoakTests {
                 "update soak (seed \(Self.seed), \(Self.rounds) rounds, \(untouched.count) abandoned directories checked): \(summary)"
             )
             #expect(tally.withLockedValue { $0.late == 0 && $0.hung == 0 })
+        } cleanup: {
+            await fixture.stop()
         }
     }
 

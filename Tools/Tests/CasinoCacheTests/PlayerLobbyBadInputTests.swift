@@ -16,7 +16,6 @@ struct PlayerLobbyBadInputTests {
         directory = try TemporaryDirectory()
     }
 
-
     enum Refusal: String, CaseIterable {
         case expiredSession = "401"
         case anotherPlayersSession = "403"
@@ -37,7 +36,8 @@ struct PlayerLobbyBadInputTests {
             // and the row is read past its time to live
             switch refusal {
             case .expiredSession:
-                fixture.upstream.signIn(player: alice, sessionId: fixture.simulator.openSession(for: alice, lifetime: -1))
+                fixture.upstream.signIn(
+                    player: alice, sessionId: fixture.simulator.openSession(for: alice, lifetime: -1))
             case .anotherPlayersSession:
                 fixture.upstream.signIn(player: alice, sessionId: fixture.simulator.openSession(for: PlayerFixture.bob))
             }
@@ -87,7 +87,9 @@ struct PlayerLobbyBadInputTests {
                 flipped[digit - 1] ^= 0x01
                 damaged = flipped
             case .anotherPlayersFile:
-                damaged = try Data(contentsOf: fixture.queueDirectory.appendingPathComponent(PlayerMutationQueueFile.fileName(for: bob)))
+                damaged = try Data(
+                    contentsOf: fixture.queueDirectory.appendingPathComponent(
+                        PlayerMutationQueueFile.fileName(for: bob)))
             case .empty: damaged = Data()
             }
             try damaged.write(to: file)
@@ -129,13 +131,15 @@ struct PlayerLobbyBadInputTests {
             #expect(pending.count == 100)
             #expect(pending.map(\.kind) == Array(made.suffix(100)))
             #expect(pending.map(\.gameId) == (9900..<10_000).map { fixture.games[$0 % fixture.games.count].id })
-            let file = try Data(contentsOf: fixture.queueDirectory.appendingPathComponent(PlayerMutationQueueFile.fileName(for: alice)))
+            let file = try Data(
+                contentsOf: fixture.queueDirectory.appendingPathComponent(PlayerMutationQueueFile.fileName(for: alice)))
             #expect(try PlayerMutationQueueFile.decode(file, player: alice) == pending)
             #expect(cache.mutationStatistics().dropped == 9900)
             await eventually { !updates.mutationFailures.isEmpty }
             #expect(updates.mutationFailures.allSatisfy { $0.1.code == .mutationDropped })
             // And what is shown is the queue's 100 changes applied in order on the empty list
-            var expected = GamesPage(categoryId: PlayerList.favourites.categoryId, offset: 0, limit: 50, total: 0, items: [])
+            var expected = GamesPage(
+                categoryId: PlayerList.favourites.categoryId, offset: 0, limit: 50, total: 0, items: [])
             for mutation in pending { expected = mutation.applied(to: expected) }
             #expect(cache.cachedPlayerList(.favourites, edition: english, player: alice).value == expected)
         }
@@ -163,7 +167,9 @@ struct PlayerLobbyBadInputTests {
     }
 
     @Test func hostilePlayerIdsGetSafeDistinctFilesAndNeverMix() async throws {
-        let ids = ["a/b", "a%2Fb", "..", "../../etc/passwd", "nul\u{0}id", "🎰", "🎰\u{0}", String(repeating: "x", count: 256)]
+        let ids = [
+            "a/b", "a%2Fb", "..", "../../etc/passwd", "nul\u{0}id", "🎰", "🎰\u{0}", String(repeating: "x", count: 256),
+        ]
         try await PlayerFixture.run(in: directory, players: ids) { fixture in
             let cache = fixture.makeCache()
             // Given each hostile id favourites its own game, one of them while offline
@@ -172,27 +178,37 @@ struct PlayerLobbyBadInputTests {
                 try await cache.addFavourite(fixture.games[index], edition: english, player: id)
             }
             let offline = CatalogCache(
-                upstream: fixture.offlineUpstream(players: ids), cacheDirectory: directory.child("cache"), bundleDirectory: nil,
+                upstream: fixture.offlineUpstream(players: ids), cacheDirectory: directory.child("cache"),
+                bundleDirectory: nil,
                 clock: fixture.clock, logger: silentLogger)
             for (index, id) in ids.enumerated() {
-                #expect(try await offline.addFavourite(fixture.games[50 + index], edition: english, player: id) == .queued)
+                #expect(
+                    try await offline.addFavourite(fixture.games[50 + index], edition: english, player: id) == .queued)
             }
             await cache.flush()
             await offline.flush()
             // Then the server holds each id's change under that exact id, and each list is its own
             for (index, id) in ids.enumerated() {
                 #expect(fixture.simulator.favourites(of: id) == [fixture.games[index].id])
-                #expect(cache.cachedPlayerList(.favourites, edition: english, player: id).value?.ids == [fixture.games[index].id])
+                #expect(
+                    cache.cachedPlayerList(.favourites, edition: english, player: id).value?.ids == [
+                        fixture.games[index].id
+                    ])
                 #expect(offline.pendingMutations(player: id).map(\.gameId) == [fixture.games[50 + index].id])
             }
             // And every file is a short ASCII name inside the cache directory: one row file and
             // one queue file per id, none shared
             let files = fixture.filesOnDisk()
             #expect(files.count == 2 * ids.count)
-            #expect(files.allSatisfy { $0.utf8.count < 120 && $0.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 } })
+            #expect(
+                files.allSatisfy {
+                    $0.utf8.count < 120 && $0.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 }
+                })
             #expect(files.filter { $0.hasPrefix("PlayerMutations/") }.count == ids.count)
             #expect(Set(ids.map(PlayerMutationQueueFile.fileName(for:))).count == ids.count)
-            #expect(!FileManager.default.fileExists(atPath: directory.url.deletingLastPathComponent().appendingPathComponent("etc").path))
+            #expect(
+                !FileManager.default.fileExists(
+                    atPath: directory.url.deletingLastPathComponent().appendingPathComponent("etc").path))
         }
     }
 

@@ -15,7 +15,6 @@ struct PlayerLobbyScenarioTests {
         directory = try TemporaryDirectory()
     }
 
-
     @Test func openLobbySwitchAwayAndReturnServesThePlayerRowsFromMemoryAtOnce() async throws {
         try await PlayerFixture.run(in: directory) { fixture in
             // Given a player who played three games and favourited one, and a lobby that showed both rows
@@ -34,7 +33,9 @@ struct PlayerLobbyScenarioTests {
             let firstFrame = cache.cachedPlayerList(.recentlyPlayed, edition: english, player: alice)
             let again = try await cache.playerList(.favourites, edition: english, player: alice)
             // Then both rows come from memory, fresh, without a request
-            guard case .fresh(let rows, let metadata) = firstFrame, case .fresh(let favouriteRows, let favouriteMetadata) = again else {
+            guard case .fresh(let rows, let metadata) = firstFrame,
+                case .fresh(let favouriteRows, let favouriteMetadata) = again
+            else {
                 Issue.record("expected fresh answers, got \(firstFrame.state) and \(again.state)")
                 return
             }
@@ -91,8 +92,13 @@ struct PlayerLobbyScenarioTests {
             let game = fixture.games[7]
             let change = Task { try await cache.addFavourite(game, edition: english, player: alice) }
             // Then the list shows it at once, before the server has answered
-            await eventually { cache.cachedPlayerList(.favourites, edition: english, player: alice).value?.ids.first == game.id }
-            #expect(cache.cachedPlayerList(.favourites, edition: english, player: alice).value?.ids == [game.id, fixture.games[1].id])
+            await eventually {
+                cache.cachedPlayerList(.favourites, edition: english, player: alice).value?.ids.first == game.id
+            }
+            #expect(
+                cache.cachedPlayerList(.favourites, edition: english, player: alice).value?.ids == [
+                    game.id, fixture.games[1].id,
+                ])
             #expect(fixture.requests(PlayerFixture.put) == 0)
             // And when the server fails it, the call throws, the list is exactly as before, and
             // the stream holds one update, one update back, one failure
@@ -114,7 +120,8 @@ struct PlayerLobbyScenarioTests {
     /// The refresh's answer lands while the change is in flight (it is rebased under the change),
     /// or after the change's answer (it is older than that answer, and dropped).
     @Test(arguments: [(refreshHeldFor: 600, changeHeldFor: 1500), (refreshHeldFor: 1500, changeHeldFor: 0)])
-    func favouritingWhileARefreshIsInFlightIsNotUndoneByTheRefresh(refreshHeldFor: Int, changeHeldFor: Int) async throws {
+    func favouritingWhileARefreshIsInFlightIsNotUndoneByTheRefresh(refreshHeldFor: Int, changeHeldFor: Int) async throws
+    {
         try await PlayerFixture.run(in: directory) { fixture in
             // Given expired favourites, a refresh the server holds (its body is the list before the
             // change), and a change the server may hold too
@@ -125,7 +132,9 @@ struct PlayerLobbyScenarioTests {
             fixture.clock.advance(by: .seconds(46 * 60))
             fixture.simulator.update {
                 $0.faults = [
-                    .init(kind: .stall, path: "/favorites/", count: changeHeldFor > 0 ? 1 : 0, milliseconds: changeHeldFor),
+                    .init(
+                        kind: .stall, path: "/favorites/", count: changeHeldFor > 0 ? 1 : 0, milliseconds: changeHeldFor
+                    ),
                     .init(kind: .stall, path: "/favorites", count: 1, milliseconds: refreshHeldFor),
                 ]
             }
@@ -169,7 +178,10 @@ struct PlayerLobbyScenarioTests {
                 let offline = fixture.makeCache(upstream: fixture.offlineUpstream())
                 let outcome = try await offline.addFavourite(game, edition: english, player: alice)
                 #expect(outcome == .queued)
-                #expect(offline.cachedPlayerList(.favourites, edition: english, player: alice).value?.ids == [game.id, fixture.games[1].id])
+                #expect(
+                    offline.cachedPlayerList(.favourites, edition: english, player: alice).value?.ids == [
+                        game.id, fixture.games[1].id,
+                    ])
             }
             #expect(fixture.requests(PlayerFixture.put) == 0)
             // And the app relaunches online: the first frame, then the sync that follows it
@@ -185,8 +197,10 @@ struct PlayerLobbyScenarioTests {
             let server = try await fixture.serverList(.favourites, of: alice)
             #expect(server.ids == [game.id, fixture.games[1].id])
             #expect(relaunched.cachedPlayerList(.favourites, edition: english, player: alice).value == server)
-            #expect(!FileManager.default.fileExists(
-                atPath: fixture.queueDirectory.appendingPathComponent(PlayerMutationQueueFile.fileName(for: alice)).path))
+            #expect(
+                !FileManager.default.fileExists(
+                    atPath: fixture.queueDirectory.appendingPathComponent(PlayerMutationQueueFile.fileName(for: alice))
+                        .path))
         }
     }
 
@@ -203,7 +217,8 @@ struct PlayerLobbyScenarioTests {
             // When the app relaunches offline and only reads: the queue, and the first frame
             let relaunched = fixture.makeCache(upstream: fixture.offlineUpstream())
             #expect(relaunched.pendingMutations(player: alice).map(\.gameId) == [game.id])
-            #expect(relaunched.cachedPlayerList(.favourites, edition: english, player: alice).value?.ids.first == game.id)
+            #expect(
+                relaunched.cachedPlayerList(.favourites, edition: english, player: alice).value?.ids.first == game.id)
             try await Task.sleep(for: .milliseconds(300))
             // Then the reads answered what is queued and made no send attempt
             #expect(relaunched.mutationStatistics().deferredSends == 0)
@@ -277,7 +292,9 @@ struct PlayerLobbyScenarioTests {
             // Given a read of Alice's favourites that the server holds for 500 ms
             let alice = PlayerFixture.alice
             fixture.simulator.setFavourites([fixture.games[1].id], for: alice)
-            fixture.simulator.update { $0.faults = [.init(kind: .stall, path: "/favorites", count: 1, milliseconds: 500)] }
+            fixture.simulator.update {
+                $0.faults = [.init(kind: .stall, path: "/favorites", count: 1, milliseconds: 500)]
+            }
             let cache = fixture.makeCache()
             let read = Task { try await cache.playerList(.favourites, edition: english, player: alice) }
             await eventually { fixture.requests(PlayerFixture.getFavourites) == 1 }
@@ -318,7 +335,10 @@ struct PlayerLobbyScenarioTests {
             #expect(cache.applyPendingUpdate(for: key))
             await updates.wait(for: 2)
             // Then the new row shows, and one update announced it
-            #expect(cache.cachedPlayerList(.recentlyPlayed, edition: english, player: alice).value?.ids == [ids[5], ids[6], ids[0], ids[1]])
+            #expect(
+                cache.cachedPlayerList(.recentlyPlayed, edition: english, player: alice).value?.ids == [
+                    ids[5], ids[6], ids[0], ids[1],
+                ])
             #expect(updates.contentUpdates.count == 1)
             #expect(cache.pendingUpdate(for: key) == nil)
             #expect(!cache.applyPendingUpdate(for: key))

@@ -20,7 +20,6 @@ struct PlayerMutationTests {
         directory = try TemporaryDirectory()
     }
 
-
     @Test func severalChangesInFlightApplyInOrderAndSettleOnTheServersList() async throws {
         try await PlayerFixture.run(in: directory) { fixture in
             // Given a slow server (300 ms per answer) and an empty favourites row
@@ -40,14 +39,19 @@ struct PlayerMutationTests {
             tasks.append(Task { try await cache.removeFavourite(gameId: first.id, edition: english, player: alice) })
             await eventually { cache.pendingMutations(player: alice).count == 4 }
             // Then all four show at once, in order
-            #expect(cache.cachedPlayerList(.favourites, edition: english, player: alice).value?.ids == [third.id, second.id])
+            #expect(
+                cache.cachedPlayerList(.favourites, edition: english, player: alice).value?.ids == [
+                    third.id, second.id,
+                ])
             #expect(fixture.requests(PlayerFixture.put) <= 1)
             for task in tasks { _ = try await task.value }
             // And the server applied them in order, and the row equals its list
             #expect(fixture.requests(PlayerFixture.put) == 3 && fixture.requests(PlayerFixture.delete) == 1)
             #expect(fixture.simulator.favourites(of: alice) == [third.id, second.id])
             fixture.simulator.update { $0.latencyMilliseconds = [0] }
-            #expect(cache.cachedPlayerList(.favourites, edition: english, player: alice).value == (try await fixture.serverList(.favourites, of: alice)))
+            #expect(
+                cache.cachedPlayerList(.favourites, edition: english, player: alice).value
+                    == (try await fixture.serverList(.favourites, of: alice)))
             #expect(cache.mutationStatistics().applied == 4)
         }
     }
@@ -57,12 +61,15 @@ struct PlayerMutationTests {
             // Given a server that applies the change but holds its answer past the upstream's 10 s
             // timeout (long enough that a busy machine's slowness is never mistaken for it)
             let alice = PlayerFixture.alice
-            let cache = fixture.makeCache(upstream: {
-                let upstream = fixture.server.upstream(timeout: 10)
-                upstream.signIn(player: alice, sessionId: fixture.simulator.openSession(for: alice))
-                return upstream
-            }())
-            fixture.simulator.update { $0.faults = [.init(kind: .stall, path: "/favorites/", count: 1, milliseconds: 120_000)] }
+            let cache = fixture.makeCache(
+                upstream: {
+                    let upstream = fixture.server.upstream(timeout: 10)
+                    upstream.signIn(player: alice, sessionId: fixture.simulator.openSession(for: alice))
+                    return upstream
+                }())
+            fixture.simulator.update {
+                $0.faults = [.init(kind: .stall, path: "/favorites/", count: 1, milliseconds: 120_000)]
+            }
             let game = fixture.games[6]
             // When the player favourites a game
             let outcome = try await cache.addFavourite(game, edition: english, player: alice)
@@ -103,10 +110,13 @@ struct PlayerMutationTests {
             #expect(signedOut?.code == .unauthorized && signedOut?.status == nil)
             #expect(fixture.simulator.statistics().totalRequests == before)
             // A game the edition lacks: 404, a refusal
-            let unknown = PlayerMutation(kind: .removeFavourite, player: alice, edition: english, gameId: "no-such-game", createdAt: Date())
+            let unknown = PlayerMutation(
+                kind: .removeFavourite, player: alice, edition: english, gameId: "no-such-game", createdAt: Date())
             var adding = unknown
             adding.kind = .addFavourite
-            let missing = await #expect(throws: UpstreamError.self) { try await fixture.upstream.send(adding, limit: 10) }
+            let missing = await #expect(throws: UpstreamError.self) {
+                try await fixture.upstream.send(adding, limit: 10)
+            }
             #expect(missing?.code == .client && missing?.status == 404)
             // Removing what is not there is fine (idempotent), and answers the list
             #expect(try await fixture.upstream.send(unknown, limit: 10).ids.isEmpty)
@@ -114,7 +124,8 @@ struct PlayerMutationTests {
             let hostile = PlayerRequest.addFavourite(player: "../x/\u{0}🎰", gameId: "a/b", edition: english, limit: 5)
             #expect(hostile.path == "/v1/player/%2E%2E%2Fx%2F%00%F0%9F%8E%B0/favorites/a%2Fb")
             let parsed = try PlayerRequest(
-                method: "PUT", path: hostile.path, parameters: Dictionary(uniqueKeysWithValues: hostile.parameters.map { ($0.name, $0.value) }))
+                method: "PUT", path: hostile.path,
+                parameters: Dictionary(uniqueKeysWithValues: hostile.parameters.map { ($0.name, $0.value) }))
             #expect(parsed == hostile)
         }
     }
@@ -125,20 +136,30 @@ struct PlayerMutationQueueFileTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus/player")
 
-    @Test(arguments: [("queue-42.mutations", "42", 2), ("queue-slash.mutations", "a/b", 1), ("queue-empty.mutations", "🎰", 0)])
+    @Test(arguments: [
+        ("queue-42.mutations", "42", 2), ("queue-slash.mutations", "a/b", 1), ("queue-empty.mutations", "🎰", 0),
+    ])
     func theFuzzersSeedsAreValidQueues(file: String, player: String, count: Int) throws {
         let data = try Data(contentsOf: Self.corpus.appendingPathComponent(file))
         let mutations = try PlayerMutationQueueFile.decode(data, player: player)
         #expect(mutations.count == count)
-        #expect(try PlayerMutationQueueFile.decode(try PlayerMutationQueueFile.encode(mutations, player: player), player: player) == mutations)
-        #expect(throws: PlayerMutationQueueFile.Rejection.self) { try PlayerMutationQueueFile.decode(data, player: player + "x") }
+        #expect(
+            try PlayerMutationQueueFile.decode(
+                try PlayerMutationQueueFile.encode(mutations, player: player), player: player) == mutations)
+        #expect(throws: PlayerMutationQueueFile.Rejection.self) {
+            try PlayerMutationQueueFile.decode(data, player: player + "x")
+        }
     }
 
     @Test func aHeaderThatDoesNotMatchItsBodyIsRefused() throws {
-        let mutation = PlayerMutation(kind: .removeFavourite, player: "42", edition: english, gameId: "1", createdAt: Date(timeIntervalSince1970: 0))
+        let mutation = PlayerMutation(
+            kind: .removeFavourite, player: "42", edition: english, gameId: "1",
+            createdAt: Date(timeIntervalSince1970: 0))
         let good = try PlayerMutationQueueFile.encode([mutation, mutation], player: "42")
         // Two mutations with one id: refused
-        let repeated = #expect(throws: PlayerMutationQueueFile.Rejection.self) { try PlayerMutationQueueFile.decode(good, player: "42") }
+        let repeated = #expect(throws: PlayerMutationQueueFile.Rejection.self) {
+            try PlayerMutationQueueFile.decode(good, player: "42")
+        }
         #expect(repeated?.reason.contains("repeated") == true)
         // A body longer than the header says (padding): refused
         let single = try PlayerMutationQueueFile.encode([mutation], player: "42")

@@ -21,7 +21,7 @@ struct SnapshotUpdaterDeadlineTests {
         // Given a session whose transport never answers and blocks its queue for seconds when told
         // to stop (FoundationNetworking's can block forever)
         let fixture = try await PublishedSetFixture()
-        try await withCleanup({ await fixture.stop() }) {
+        try await withCleanup {
             try fixture.publish()
             let configuration = URLSessionConfiguration.ephemeral
             configuration.protocolClasses = [StuckURLProtocol.self]
@@ -39,6 +39,8 @@ struct SnapshotUpdaterDeadlineTests {
                 #expect(elapsed <= .milliseconds(500) + Self.margin, "attempt \(attempt) took \(elapsed)")
             }
             #expect(try fixture.launch().activeVersion == nil)
+        } cleanup: {
+            await fixture.stop()
         }
     }
 
@@ -82,7 +84,7 @@ struct SnapshotUpdaterDeadlineTests {
             async throws -> Void
     ) async throws {
         let fixture = try await PublishedSetFixture()
-        try await withCleanup({ await fixture.stop() }) {
+        try await withCleanup {
             try fixture.publish(fixture.changedCatalog())
             fixture.simulator.delayPublishedFiles(milliseconds: 30_000)
             let updater = try fixture.launch()
@@ -96,6 +98,8 @@ struct SnapshotUpdaterDeadlineTests {
                 Issue.record("the check after a cancelled one did not install")
                 return
             }
+        } cleanup: {
+            await fixture.stop()
         }
     }
 }

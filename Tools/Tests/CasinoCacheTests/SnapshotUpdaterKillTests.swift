@@ -22,12 +22,17 @@ struct SnapshotUpdaterKillTests {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         return [Bundle.main.bundleURL, directory, directory.deletingLastPathComponent()]
             .map { $0.appendingPathComponent("catalog") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? directory.appendingPathComponent("catalog")
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+            ?? directory.appendingPathComponent("catalog")
     }()
 
     @Test func aKillDuringTheDownloadLeavesThePreviousGenerationServing() async throws {
         let fixture = try await PublishedSetFixture()
-        try await withCleanup({ await fixture.stop() }) { try await killDuringDownload(fixture) }
+        try await withCleanup {
+            try await killDuringDownload(fixture)
+        } cleanup: {
+            await fixture.stop()
+        }
     }
 
     func killDuringDownload(_ fixture: PublishedSetFixture) async throws {
@@ -66,7 +71,9 @@ struct SnapshotUpdaterKillTests {
         #expect(next.activeSnapshotDirectory == first.directory)
         #expect(next.activeVersion == 1)
         #expect(fixture.generationNames() == [first.directory.lastPathComponent])
-        #expect(try fixture.servedFirstGameName(from: next.activeSnapshotDirectory) == fixture.bundle.catalog.editions[0].pages[0].items[0].name)
+        #expect(
+            try fixture.servedFirstGameName(from: next.activeSnapshotDirectory)
+                == fixture.bundle.catalog.editions[0].pages[0].items[0].name)
         // And its check installs version 2 from scratch
         guard case .installed(let second) = try await next.checkForUpdate() else {
             Issue.record("version 2 was not installed after the kill")

@@ -14,7 +14,11 @@ struct SnapshotUpdaterTests {
     /// Runs `body` with a fresh fixture, stopping the simulator afterwards.
     func withFixture(_ body: (PublishedSetFixture) async throws -> Void) async throws {
         let fixture = try await PublishedSetFixture()
-        try await withCleanup({ await fixture.stop() }) { try await body(fixture) }
+        try await withCleanup {
+            try await body(fixture)
+        } cleanup: {
+            await fixture.stop()
+        }
     }
 
     func installation(_ outcome: SnapshotUpdater.Outcome) throws -> SnapshotUpdater.Installation {
@@ -47,7 +51,9 @@ struct SnapshotUpdaterTests {
             try fixture.publish(fixture.changedCatalog())
             let payload = try fixture.currentPayload()
             let changed = fixture.bundle.catalog.editions[0].pages[0]
-            let changedPath = SnapshotLayout.path(for: .gamesPage(fixture.bundle.catalog.editions[0].edition, categoryId: changed.categoryId, offset: changed.offset))
+            let changedPath = SnapshotLayout.path(
+                for: .gamesPage(
+                    fixture.bundle.catalog.editions[0].edition, categoryId: changed.categoryId, offset: changed.offset))
             let expectedBytes = payload.manifest.bytes + (payload.files.first { $0.path == changedPath }?.bytes ?? -1)
             fixture.simulator.resetPublishedStatistics()
             let second = try installation(try await fixture.launch().checkForUpdate())
@@ -85,7 +91,9 @@ struct SnapshotUpdaterTests {
             let sha256 = FileNaming.hexSHA256(png)
             let path = Manifest.Image.path(sha256: sha256, mediaType: .png)
             var images = BundledImages()
-            images.entries = [Manifest.Image(url: game.thumbnail, path: path, bytes: png.count, sha256: sha256, mediaType: .png)]
+            images.entries = [
+                Manifest.Image(url: game.thumbnail, path: path, bytes: png.count, sha256: sha256, mediaType: .png)
+            ]
             images.files = [path: png]
             try fixture.publish(fixture.bundle.catalog, images: images)
             let second = try installation(try await fixture.launch().checkForUpdate())
@@ -205,7 +213,9 @@ struct SnapshotUpdaterTests {
             #expect(fixture.generationNames() == [first.directory.lastPathComponent])
             let next = try fixture.launch()
             #expect(next.activeSnapshotDirectory == first.directory)
-            #expect(try fixture.servedFirstGameName(from: next.activeSnapshotDirectory) == fixture.bundle.catalog.editions[0].pages[0].items[0].name)
+            #expect(
+                try fixture.servedFirstGameName(from: next.activeSnapshotDirectory)
+                    == fixture.bundle.catalog.editions[0].pages[0].items[0].name)
         }
     }
 
@@ -231,10 +241,11 @@ struct SnapshotUpdaterTests {
         }
     }
 
-    @Test(arguments: [
-        ("../../escaped.json.gz", nil), ("/etc/passwd", nil), ("en-iPhone/../../x", nil), ("published.json", nil),
-        (nil, "../../../../etc/passwd"), (nil, String(repeating: "A", count: 64)),
-    ] as [(String?, String?)])
+    @Test(
+        arguments: [
+            ("../../escaped.json.gz", nil), ("/etc/passwd", nil), ("en-iPhone/../../x", nil), ("published.json", nil),
+            (nil, "../../../../etc/passwd"), (nil, String(repeating: "A", count: 64)),
+        ] as [(String?, String?)])
     func refusesAPathOrHashThatCouldEscape(path: String?, sha256: String?) async throws {
         try await withFixture { fixture in
             // Given a validly signed manifest with one hostile entry
@@ -258,7 +269,8 @@ struct SnapshotUpdaterTests {
             try fixture.publish()
             let payload = try fixture.currentPayload()
             try MillionFileManifest.write(
-                basedOn: payload, key: fixture.key, to: fixture.published.appendingPathComponent(SignedManifest.fileName))
+                basedOn: payload, key: fixture.key,
+                to: fixture.published.appendingPathComponent(SignedManifest.fileName))
             // When the app checks with the default caps
             let error = try refusal(try await fixture.launch().checkForUpdate())
             // Then the answer is refused by its size (8 MiB) before its body is read, let alone decoded
@@ -277,7 +289,7 @@ struct SnapshotUpdaterTests {
                 PublishedManifest.File(path: "f/\($0).json.gz", bytes: 1, sha256: String(repeating: "a", count: 64))
             }
             try fixture.serve(payload)
-            let updater = try fixture.launch() { $0.maxFileCount = 100 }
+            let updater = try fixture.launch { $0.maxFileCount = 100 }
             // Then it is refused by the count
             let error = try refusal(try await updater.checkForUpdate())
             #expect(error.code == .overLimit)
@@ -294,11 +306,13 @@ struct SnapshotUpdaterTests {
             let first = try await installFirstVersion(fixture)
             let generations = fixture.support.appendingPathComponent("generations")
             let incoming = generations.appendingPathComponent(".incoming-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: incoming.appendingPathComponent("en-iPhone"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: incoming.appendingPathComponent("en-iPhone"), withIntermediateDirectories: true)
             try Data("half".utf8).write(to: incoming.appendingPathComponent("en-iPhone/categories.json.gz"))
             let orphan = generations.appendingPathComponent("v2-0123456789ab")
             try FileManager.default.copyItem(at: first.directory, to: orphan)
-            try Data("{\"generation\":\"v2-0123".utf8).write(to: fixture.support.appendingPathComponent(".current-\(UUID().uuidString)"))
+            try Data("{\"generation\":\"v2-0123".utf8).write(
+                to: fixture.support.appendingPathComponent(".current-\(UUID().uuidString)"))
             let foreign = generations.appendingPathComponent("notes.txt")
             try Data("someone else's".utf8).write(to: foreign)
             // When the app launches again
@@ -307,7 +321,10 @@ struct SnapshotUpdaterTests {
             #expect(updater.activeSnapshotDirectory == first.directory)
             #expect(updater.activeVersion == 1)
             #expect(fixture.generationNames() == [first.directory.lastPathComponent, "notes.txt"].sorted())
-            #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.support.path).sorted() == ["current.json", "generations"])
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: fixture.support.path).sorted() == [
+                    "current.json", "generations",
+                ])
             #expect(try fixture.servedFirstGameName(from: updater.activeSnapshotDirectory) != nil)
         }
     }
@@ -316,7 +333,8 @@ struct SnapshotUpdaterTests {
         try await withFixture { fixture in
             // Given version 1 installed and then a pointer naming a directory outside generations/
             _ = try await installFirstVersion(fixture)
-            try Data(#"{"generation":"../../etc","version":9}"#.utf8).write(to: fixture.support.appendingPathComponent("current.json"))
+            try Data(#"{"generation":"../../etc","version":9}"#.utf8).write(
+                to: fixture.support.appendingPathComponent("current.json"))
             // Then the bundle serves
             #expect(try fixture.launch().activeSnapshotDirectory == fixture.bundle.directory)
         }
@@ -326,7 +344,9 @@ struct SnapshotUpdaterTests {
 /// A signed manifest of 10^6 files written in pieces, so the test itself never holds it whole.
 enum MillionFileManifest {
     static func write(basedOn payload: PublishedManifest, key: SigningKey, to url: URL) throws {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         var template = payload
@@ -335,7 +355,8 @@ enum MillionFileManifest {
         let marker = #""files":[]"#
         let parts = empty.components(separatedBy: marker)
         var encoder = StreamingBase64 { try handle.write(contentsOf: Data($0.utf8)) }
-        try handle.write(contentsOf: Data(#"{"format":"\#(SignedManifest.currentFormat)","keyId":"\#(key.keyId)","payload":""#.utf8))
+        try handle.write(
+            contentsOf: Data(#"{"format":"\#(SignedManifest.currentFormat)","keyId":"\#(key.keyId)","payload":""#.utf8))
         try encoder.append(Data((parts[0] + #""files":["#).utf8))
         let hash = String(repeating: "a", count: 64)
         var chunk = ""

@@ -46,7 +46,7 @@ struct BundleFixture: BundledCatalogFixture {
 /// Runs `body`, then `cleanup`, also when `body` throws: a fixture that starts a server stops it
 /// whatever the test does.
 nonisolated(nonsending) func withCleanup<Value>(
-    _ cleanup: () async -> Void, _ body: () async throws -> Value
+    _ body: () async throws -> Value, cleanup: () async -> Void
 ) async throws -> Value {
     let value: Value
     do {

@@ -38,7 +38,11 @@ struct PlayerFixture {
         in directory: TemporaryDirectory, players: [String] = [alice, bob], _ body: (PlayerFixture) async throws -> Void
     ) async throws {
         let fixture = try await start(in: directory, players: players)
-        try await withCleanup({ await fixture.stop() }, { try await body(fixture) })
+        try await withCleanup {
+            try await body(fixture)
+        } cleanup: {
+            await fixture.stop()
+        }
     }
 
     var simulator: CatalogSimulator { server.simulator }

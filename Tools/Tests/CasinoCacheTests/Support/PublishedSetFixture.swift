@@ -3,11 +3,12 @@ import CasinoCacheTesting
 @_spi(Internals) import CasinoCatalog
 import CatalogPipeline
 import CatalogServer
+import Foundation
+import Testing
+
 #if canImport(CatalogSigning)
 import CatalogSigning
 #endif
-import Foundation
-import Testing
 
 /// A published set served by the simulator over loopback, the app's bundle it was made from, and
 /// an updater's support directory: the over-the-air path end to end, with real files and HTTP.
@@ -43,7 +44,8 @@ final class PublishedSetFixture {
     /// Writes `catalog` as a snapshot directory and publishes it into the set.
     @discardableResult
     func publish(
-        _ catalog: Catalog? = nil, images: BundledImages? = nil, version: Int? = nil, expiresIn: TimeInterval = 30 * 86_400,
+        _ catalog: Catalog? = nil, images: BundledImages? = nil, version: Int? = nil,
+        expiresIn: TimeInterval = 30 * 86_400,
         now: Date = Date()
     ) throws -> SnapshotPublisher.Report {
         let source: URL
@@ -78,7 +80,8 @@ final class PublishedSetFixture {
 
     func configuration() throws -> SnapshotUpdater.Configuration {
         SnapshotUpdater.Configuration(
-            manifestURL: manifestURL, verifier: try Ed25519SignatureVerifier(publicKey: key.publicKey), directory: support,
+            manifestURL: manifestURL, verifier: try Ed25519SignatureVerifier(publicKey: key.publicKey),
+            directory: support,
             bundleDirectory: bundle.directory)
     }
 
@@ -95,13 +98,15 @@ final class PublishedSetFixture {
     func servedFirstGameName(from directory: URL?) throws -> String? {
         let tier = BundledTier(configuration: .init(directory: try #require(directory)), logger: silentLogger)
         let page = bundle.catalog.editions[0].pages[0]
-        let key = CacheKey(.gamesPage(bundle.catalog.editions[0].edition, categoryId: page.categoryId, offset: page.offset))
+        let key = CacheKey(
+            .gamesPage(bundle.catalog.editions[0].edition, categoryId: page.categoryId, offset: page.offset))
         guard case .gamesPage(let served)? = tier.entry(for: key)?.content else { return nil }
         return served.items.first?.name
     }
 
     /// Entries of the support directory's `generations` folder.
     func generationNames() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: support.appendingPathComponent("generations").path)) ?? []).sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: support.appendingPathComponent("generations").path))
+            ?? []).sorted()
     }
 }

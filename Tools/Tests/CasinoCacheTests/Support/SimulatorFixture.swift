@@ -98,6 +98,10 @@ extension SimulatorFixture {
         _ body: (SimulatorFixture) async throws -> Void
     ) async throws {
         let server = try await start(in: directory, serving: change)
-        try await withCleanup({ await server.simulator.stop() }) { try await body(server) }
+        try await withCleanup {
+            try await body(server)
+        } cleanup: {
+            await server.simulator.stop()
+        }
     }
 }
