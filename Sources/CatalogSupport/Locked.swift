@@ -49,7 +49,7 @@ package final class Locked<State>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the state.
-    @inlinable
+    @inlinable @inline(__always)
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         #if canImport(Darwin)
         os_unfair_lock_lock(lock)

@@ -24,10 +24,22 @@ final class CacheAnswers: Sendable {
         _ entry: borrowing CacheEntry, tier: CacheMetadata.Tier, state: CacheState, now: Date,
         extract: (CatalogContent) -> Value
     ) -> CacheResult<Value> {
+        Self.result(
+            entry, tier: tier, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt, extract: extract)
+    }
+
+    /// ``result(_:tier:state:now:extract:)`` for the memory tier's hit, which builds the answer under
+    /// its lock from the entry in place: static, so the hit captures no reference to call it.
+    @inline(__always)
+    static func result<Value: Sendable>(
+        _ entry: borrowing CacheEntry, tier: CacheMetadata.Tier, state: CacheState, now: Date,
+        snapshotGeneratedAt: Date?,
+        extract: (CatalogContent) -> Value
+    ) -> CacheResult<Value> {
         let metadata = CacheMetadata(
-            tier: tier, storedAt: entry.storedAt,
-            age: max(now.timeIntervalSince(entry.storedAt), 0), snapshotGeneratedAt: snapshotGeneratedAt)
-        let value = value(of: entry.content, extract)
+            tier: tier, storedAt: entry.storedAt, age: max(now.timeIntervalSince(entry.storedAt), 0),
+            snapshotGeneratedAt: snapshotGeneratedAt)
+        let value = extract(entry.content)
         switch state {
         case .fresh: return .fresh(value, metadata)
         case .stale: return .stale(value, metadata)

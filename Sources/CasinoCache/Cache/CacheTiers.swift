@@ -7,7 +7,11 @@ import Foundation
 ///
 /// A disk entry older than the bundled snapshot shipped with this app version gives way to the
 /// bundle: a new release must not show months-old data.
-struct CacheTiers: Sendable {
+///
+/// A class: every read goes through it, and a struct of this many references would be copied
+/// (each reference retained and released) on every hit.
+@usableFromInline
+final class CacheTiers: Sendable {
     let memory: MemoryTier
     let disk: DiskTier?
     let bundled: BundledTier?
@@ -21,10 +25,28 @@ struct CacheTiers: Sendable {
     let gamesPageTimeToLive: TimeInterval
     let playerTimeToLive: TimeInterval
 
+    init(
+        memory: MemoryTier, disk: DiskTier?, bundled: BundledTier?, answers: CacheAnswers, images: ImagePrefetcher,
+        statistics: StatisticsCounter, configuration: CatalogCache.Configuration, pageSize: Int
+    ) {
+        self.memory = memory
+        self.disk = disk
+        self.bundled = bundled
+        self.answers = answers
+        self.images = images
+        self.statistics = statistics
+        self.configuration = configuration
+        self.pageSize = pageSize
+        categoriesTimeToLive = configuration.categoriesTTL.timeInterval
+        gamesPageTimeToLive = configuration.gamesPageTTL.timeInterval
+        playerTimeToLive = configuration.playerTTL.timeInterval
+    }
+
     /// What a read found below a fresh memory hit: the entry (a disk or bundled entry is put in
     /// memory as it is found), the tier, and how it is answered. A class, so that a read's optional
     /// `Found` is one word: a fresh memory hit has none and must not move an entry's worth of
     /// bytes around for it.
+    @usableFromInline
     final class Found: Sendable {
         let entry: CacheEntry
         let tier: CacheMetadata.Tier
@@ -51,12 +73,14 @@ struct CacheTiers: Sendable {
         _ key: CacheKey, now: Date, needsFound: Bool, found: inout Found?, _ extract: (CatalogContent) -> Value
     ) -> CacheResult<Value>? {
         let timeToLive = timeToLive(for: key)
-        let answers = self.answers
+        let snapshotGeneratedAt = answers.snapshotGeneratedAt
         return memory.hit(
             for: key, classify: { Self.state(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
             read: { entry, state -> CacheResult<Value>? in
                 if needsFound, state != .fresh { found = Found(entry: copy entry, tier: .memory, state: state) }
-                return answers.result(entry, tier: .memory, state: state, now: now, extract: extract)
+                return CacheAnswers.result(
+                    entry, tier: .memory, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
+                    extract: extract)
             })
     }
 
@@ -68,13 +92,15 @@ struct CacheTiers: Sendable {
         _ extract: (CatalogContent) -> Value
     ) -> CacheResult<Value>? {
         let timeToLive = gamesPageTimeToLive
-        let answers = self.answers
+        let snapshotGeneratedAt = answers.snapshotGeneratedAt
         return memory.hit(
             gamesPage: edition, categoryId: categoryId, offset: offset, scope: .global,
             classify: { Self.state(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
             read: { entry, state -> CacheResult<Value>? in
                 if needsFound, state != .fresh { found = Found(entry: copy entry, tier: .memory, state: state) }
-                return answers.result(entry, tier: .memory, state: state, now: now, extract: extract)
+                return CacheAnswers.result(
+                    entry, tier: .memory, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
+                    extract: extract)
             })
     }
 

@@ -6,37 +6,26 @@ import ProviderAPI
 /// How a read is answered: memory (asked once), then disk and the bundle, then the upstream; a
 /// stale or bundled answer starts a background refresh.
 extension CatalogCache {
-    /// What the memory tier answered for a games page: the answer, and when it is not fresh, what
-    /// a refresh needs. Built by the inlinable ``gamesPage(edition:categoryId:offset:)`` in the
-    /// caller's frame, so the rest of the read never asks memory again.
-    @usableFromInline
-    struct MemoryProbe<Value: Sendable> {
-        @usableFromInline let result: CacheResult<Value>?
-        let found: CacheTiers.Found?
-
-        /// Whether memory answered fresh: nothing more to do.
-        @usableFromInline var isFresh: Bool { result != nil && found == nil }
-    }
-
     /// The memory tier's answer for a games page (no ``CacheKey`` is built): the app's most
-    /// frequent read. `needsFound`: keep what a refresh of a non-fresh hit needs.
-    @usableFromInline
-    func memoryProbe(
-        edition: Edition, categoryId: String, offset: Int, needsFound: Bool = true
-    ) -> MemoryProbe<GamesPage> {
-        var found: CacheTiers.Found?
-        let result = tiers.memoryAnswer(
+    /// frequent read, asked once per read. With `needsFound`, a hit that is not fresh sets `found`
+    /// to what its refresh needs, so the rest of the read never asks memory again.
+    @usableFromInline @inline(__always)
+    func memoryAnswer(
+        edition: Edition, categoryId: String, offset: Int, needsFound: Bool, found: inout CacheTiers.Found?
+    ) -> CacheResult<GamesPage>? {
+        tiers.memoryAnswer(
             gamesPage: edition, categoryId: categoryId, offset: offset, now: currentDate(), needsFound: needsFound,
             found: &found, Self.gamesPage)
-        return MemoryProbe(result: result, found: found)
     }
 
-    /// ``gamesPage(edition:categoryId:offset:)`` after a memory probe that was not a fresh hit.
+    /// ``gamesPage(edition:categoryId:offset:)`` after memory answered `hit` (not fresh, or nothing).
     @usableFromInline
     nonisolated(nonsending) func answerGamesPage(
-        edition: Edition, categoryId: String, offset: Int, after probe: MemoryProbe<GamesPage>
+        edition: Edition, categoryId: String, offset: Int, memory hit: CacheResult<GamesPage>?, found: CacheTiers.Found?
     ) async throws -> CacheResult<GamesPage> {
-        try await answer(for: .gamesPage(edition, categoryId: categoryId, offset: offset), probe: probe, Self.gamesPage)
+        try await answer(
+            for: .gamesPage(edition, categoryId: categoryId, offset: offset), memoryAsked: true, hit: hit, found: found,
+            Self.gamesPage)
     }
 
     /// The async reads: a hit answers at once (refreshing in the background unless fresh); a miss
@@ -44,13 +33,14 @@ extension CatalogCache {
     /// is built once and not re-wrapped. Inlined, so a hit costs its callers no extra async frame.
     @inline(__always)
     nonisolated(nonsending) func answer<Value: Sendable>(
-        for key: CacheKey, probe: MemoryProbe<Value>? = nil, _ extract: (CatalogContent) -> Value
+        for key: CacheKey, memoryAsked: Bool = false, hit: CacheResult<Value>? = nil,
+        found memoryFound: CacheTiers.Found? = nil,
+        _ extract: (CatalogContent) -> Value
     ) async throws -> CacheResult<Value> {
         let now = currentDate()
         guard tiers.isCached(key) else { return try await fetchAnswer(for: key, extract) }
-        var found = probe?.found
-        var result =
-            probe.map { $0.result } ?? tiers.memoryAnswer(key, now: now, needsFound: true, found: &found, extract)
+        var found = memoryFound
+        var result = memoryAsked ? hit : tiers.memoryAnswer(key, now: now, needsFound: true, found: &found, extract)
         if result == nil, let below = tiers.foundBelowMemory(key, now: now) {
             found = below
             result = tiers.result(below, now: now, extract)
@@ -66,16 +56,16 @@ extension CatalogCache {
         return result
     }
 
-    /// The synchronous reads: memory (unless `probe` already asked it), disk or the bundle, never
-    /// the network.
+    /// The synchronous reads: memory (unless it was asked already), disk or the bundle, never the
+    /// network.
     @inline(__always)
     func cachedAnswer<Value: Sendable>(
-        for key: CacheKey, probe: MemoryProbe<Value>? = nil, _ extract: (CatalogContent) -> Value
+        for key: CacheKey, memoryAsked: Bool = false, _ extract: (CatalogContent) -> Value
     ) -> CacheResult<Value> {
         let now = currentDate()
         if tiers.isCached(key) {
             var found: CacheTiers.Found?
-            if probe == nil, let hit = tiers.memoryAnswer(key, now: now, needsFound: false, found: &found, extract) {
+            if !memoryAsked, let hit = tiers.memoryAnswer(key, now: now, needsFound: false, found: &found, extract) {
                 return hit
             }
             if let below = tiers.foundBelowMemory(key, now: now) { return tiers.result(below, now: now, extract) }

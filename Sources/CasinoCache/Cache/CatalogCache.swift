@@ -121,10 +121,7 @@ public final class CatalogCache: Sendable {
             memory: memory
                 ?? MemoryTier(countLimit: configuration.memoryCountLimit, costLimit: configuration.memoryCostLimit),
             disk: disk, bundled: bundled, answers: answers, images: images, statistics: statistics,
-            configuration: configuration, pageSize: pageSize,
-            categoriesTimeToLive: configuration.categoriesTTL.timeInterval,
-            gamesPageTimeToLive: configuration.gamesPageTTL.timeInterval,
-            playerTimeToLive: configuration.playerTTL.timeInterval)
+            configuration: configuration, pageSize: pageSize)
         writer = CacheWriter(tiers: tiers, clock: clock)
         flights = FetchFlights(timeout: configuration.upstreamTimeout, clock: clock, statistics: statistics)
         scheduler = RefreshScheduler(
@@ -189,10 +186,14 @@ public final class CatalogCache: Sendable {
     /// A page of games from memory, disk or the bundle, without waiting and without touching the
     /// network. `.miss` when nothing is there.
     public func cachedGamesPage(edition: Edition, categoryId: String, offset: Int = 0) -> CacheResult<GamesPage> {
-        let probe = memoryProbe(edition: edition, categoryId: categoryId, offset: offset)
-        if let result = probe.result { return result }
+        var found: CacheTiers.Found?
+        if let hit = memoryAnswer(
+            edition: edition, categoryId: categoryId, offset: offset, needsFound: false, found: &found)
+        {
+            return hit
+        }
         return cachedAnswer(
-            for: .gamesPage(edition, categoryId: categoryId, offset: offset), probe: probe, Self.gamesPage)
+            for: .gamesPage(edition, categoryId: categoryId, offset: offset), memoryAsked: true, Self.gamesPage)
     }
 
     /// An edition's categories: fresh without the network; stale or bundled at once with a
@@ -216,9 +217,12 @@ public final class CatalogCache: Sendable {
     public nonisolated(nonsending) func gamesPage(
         edition: Edition, categoryId: String, offset: Int = 0
     ) async throws -> CacheResult<GamesPage> {
-        let probe = memoryProbe(edition: edition, categoryId: categoryId, offset: offset)
-        if probe.isFresh, let result = probe.result { return result }
-        return try await answerGamesPage(edition: edition, categoryId: categoryId, offset: offset, after: probe)
+        var found: CacheTiers.Found?
+        let hit = memoryAnswer(
+            edition: edition, categoryId: categoryId, offset: offset, needsFound: true, found: &found)
+        if let hit, found == nil { return hit }  // fresh
+        return try await answerGamesPage(
+            edition: edition, categoryId: categoryId, offset: offset, memory: hit, found: found)
     }
 
     /// The content for any key, answered like ``categories(edition:)``.
