@@ -44,7 +44,9 @@ final class CacheAnswers: Sendable {
         case .fresh: return .fresh(value, metadata)
         case .stale: return .stale(value, metadata)
         case .bundled: return .bundled(value, metadata)
-        case .miss: return .miss
+        // Unreachable: a miss has no entry. Trapping rather than answering `.miss` keeps the entry
+        // borrowed on the hit path (an arm that dropped `value` made the optimizer retain the whole entry).
+        case .miss: preconditionFailure("a miss has no entry to answer with")
         }
     }
 

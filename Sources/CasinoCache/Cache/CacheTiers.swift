@@ -76,9 +76,9 @@ final class CacheTiers: Sendable {
         let snapshotGeneratedAt = answers.snapshotGeneratedAt
         return memory.hit(
             for: key, classify: { Self.state(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
-            read: { entry, state -> CacheResult<Value>? in
-                if needsFound, state != .fresh { found = Found(entry: copy entry, tier: .memory, state: state) }
-                return CacheAnswers.result(
+            keepUnlessFresh: needsFound, kept: &found, keep: { Found(entry: $0, tier: .memory, state: $1) },
+            read: { entry, state in
+                CacheAnswers.result(
                     entry, tier: .memory, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
                     extract: extract)
             })
@@ -96,9 +96,9 @@ final class CacheTiers: Sendable {
         return memory.hit(
             gamesPage: edition, categoryId: categoryId, offset: offset, scope: .global,
             classify: { Self.state(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
-            read: { entry, state -> CacheResult<Value>? in
-                if needsFound, state != .fresh { found = Found(entry: copy entry, tier: .memory, state: state) }
-                return CacheAnswers.result(
+            keepUnlessFresh: needsFound, kept: &found, keep: { Found(entry: $0, tier: .memory, state: $1) },
+            read: { entry, state in
+                CacheAnswers.result(
                     entry, tier: .memory, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
                     extract: extract)
             })

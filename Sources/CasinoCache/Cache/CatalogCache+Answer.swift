@@ -18,12 +18,15 @@ extension CatalogCache {
             found: &found, Self.gamesPage)
     }
 
-    /// ``gamesPage(edition:categoryId:offset:)`` after memory answered `hit` (not fresh, or nothing).
+    /// ``gamesPage(edition:categoryId:offset:)`` when memory held nothing fresh: `found` is what it
+    /// held, if anything. Only a reference crosses from the caller's inlined frame, which a fresh
+    /// hit keeps small.
     @usableFromInline
     nonisolated(nonsending) func answerGamesPage(
-        edition: Edition, categoryId: String, offset: Int, memory hit: CacheResult<GamesPage>?, found: CacheTiers.Found?
+        edition: Edition, categoryId: String, offset: Int, memory found: CacheTiers.Found?
     ) async throws -> CacheResult<GamesPage> {
-        try await answer(
+        let hit = found.map { tiers.result($0, now: currentDate(), Self.gamesPage) }
+        return try await answer(
             for: .gamesPage(edition, categoryId: categoryId, offset: offset), memoryAsked: true, hit: hit, found: found,
             Self.gamesPage)
     }

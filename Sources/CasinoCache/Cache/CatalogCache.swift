@@ -208,21 +208,22 @@ public final class CatalogCache: Sendable {
     /// like ``categories(edition:)``. Pages past ``Configuration/maxCachedPagesPerCategory`` come
     /// from the upstream every time.
     ///
-    /// Inlinable: a fresh page in memory is answered by a synchronous call in the caller's own
-    /// frame, so a hit costs no async call (an async call alone costs about as much as a hit).
-    /// Whatever memory answers, it is asked once.
+    /// Inlined into its caller: a fresh page in memory is answered by a synchronous call in the
+    /// caller's own frame, so a hit costs no async call (an async call alone costs about as much as
+    /// a hit). Whatever memory answers, it is asked once.
     ///
     /// - Throws: ``CacheError`` only when nothing is cached and the upstream fails.
-    @inlinable
+    @inlinable @inline(__always)
     public nonisolated(nonsending) func gamesPage(
         edition: Edition, categoryId: String, offset: Int = 0
     ) async throws -> CacheResult<GamesPage> {
         var found: CacheTiers.Found?
-        let hit = memoryAnswer(
-            edition: edition, categoryId: categoryId, offset: offset, needsFound: true, found: &found)
-        if let hit, found == nil { return hit }  // fresh
-        return try await answerGamesPage(
-            edition: edition, categoryId: categoryId, offset: offset, memory: hit, found: found)
+        if let hit = memoryAnswer(
+            edition: edition, categoryId: categoryId, offset: offset, needsFound: true, found: &found), found == nil
+        {
+            return hit  // fresh
+        }
+        return try await answerGamesPage(edition: edition, categoryId: categoryId, offset: offset, memory: found)
     }
 
     /// The content for any key, answered like ``categories(edition:)``.

@@ -138,42 +138,49 @@ import Foundation
     }
 
     /// The cache's hot path: the entry for `key`, marked as just used, answered as `classify` says
-    /// from its origin and storage date, read by `read`, and counted in ``answers`` unless `read`
-    /// declines (returns `nil`), all under one lock. `read` builds the caller's answer from the
-    /// entry in place: a hit copies out only what `read` returns. (`classify` takes two fields,
-    /// not the entry: passing the entry would copy it.)
+    /// from its origin and storage date, read by `read`, and counted in ``answers``, all under one
+    /// lock. `read` builds the caller's answer from the entry in place: a fresh hit copies out only
+    /// what `read` returns. With `keepUnlessFresh`, a hit that is not fresh also hands a copy of
+    /// the entry to `keep`, whose reference lands in `kept` (what its refresh needs; one word, so a
+    /// fresh hit moves no entry-sized optional). (`classify` takes two fields, not the entry:
+    /// passing the entry would copy it.)
     @inline(__always)
-    func hit<Answer>(
-        for key: CacheKey, classify: (CacheOrigin, Date) -> CacheState,
-        read: (borrowing CacheEntry, CacheState) -> Answer?
+    func hit<Answer, Kept: AnyObject>(
+        for key: CacheKey, classify: (CacheOrigin, Date) -> CacheState, keepUnlessFresh: Bool,
+        kept: inout Kept?, keep: (CacheEntry, CacheState) -> Kept, read: (borrowing CacheEntry, CacheState) -> Answer
     ) -> Answer? {
-        hit(hash: hash(key), where: { $0.isKey(key) }, classify: classify, read: read)
+        hit(
+            hash: hash(key), where: { $0.isKey(key) }, classify: classify, keepUnlessFresh: keepUnlessFresh,
+            kept: &kept, keep: keep, read: read)
     }
 
-    /// ``hit(for:classify:read:)`` for the page at `offset` of `categoryId` in `edition`, found from
+    /// ``hit(for:classify:keepUnlessFresh:kept:keep:read:)`` for the page at `offset` of `categoryId` in `edition`, found from
     /// those parts: the app's most frequent read builds no ``CacheKey``.
     @inline(__always)
-    func hit<Answer>(
+    func hit<Answer, Kept: AnyObject>(
         gamesPage edition: Edition, categoryId: String, offset: Int, scope: CacheScope,
-        classify: (CacheOrigin, Date) -> CacheState, read: (borrowing CacheEntry, CacheState) -> Answer?
+        classify: (CacheOrigin, Date) -> CacheState, keepUnlessFresh: Bool, kept: inout Kept?,
+        keep: (CacheEntry, CacheState) -> Kept, read: (borrowing CacheEntry, CacheState) -> Answer
     ) -> Answer? {
         hit(
             hash: hash(gamesPage: categoryId, offset: offset, scope: scope),
             where: { $0.isGamesPage(edition, categoryId: categoryId, offset: offset, scope: scope) },
-            classify: classify, read: read)
+            classify: classify, keepUnlessFresh: keepUnlessFresh, kept: &kept, keep: keep, read: read)
     }
 
     @inline(__always)
-    private func hit<Answer>(
+    private func hit<Answer, Kept: AnyObject>(
         hash: Int, where matches: (UnsafePointer<MemoryTierKey>) -> Bool, classify: (CacheOrigin, Date) -> CacheState,
-        read: (borrowing CacheEntry, CacheState) -> Answer?
+        keepUnlessFresh: Bool, kept: inout Kept?, keep: (CacheEntry, CacheState) -> Kept,
+        read: (borrowing CacheEntry, CacheState) -> Answer
     ) -> Answer? {
         state.withLock { state -> Answer? in
             guard let (_, place) = state.find(hash: hash, where: matches) else { return nil }
             state.touch(place)
             let answer = classify(state.slots[place].entry.origin, state.slots[place].entry.storedAt)
-            guard let result = read(state.slots[place].entry, answer) else { return nil }
+            let result = read(state.slots[place].entry, answer)
             state.answers.count(answer)
+            if keepUnlessFresh, answer != .fresh { kept = keep(state.slots[place].entry, answer) }
             return result
         }
     }
