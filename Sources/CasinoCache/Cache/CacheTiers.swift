@@ -109,7 +109,7 @@ final class CacheTiers: Sendable {
         guard let (entry, tier) = entryBelowMemory(key) else { return nil }
         let state = Self.state(
             origin: entry.origin, storedAt: entry.storedAt, now: now, timeToLive: timeToLive(for: key))
-        statistics.record { $0.count(state) }
+        statistics.record { AnswerCounts(counting: state).add(to: &$0) }
         images.prefetch(entry, bundledImages: bundled?.images)
         memory.store(entry)
         return Found(entry: entry, tier: tier, state: state)
@@ -187,17 +187,5 @@ final class CacheTiers: Sendable {
         var expired = entry
         expired.storedAt = min(entry.storedAt, now.addingTimeInterval(-timeToLive(for: entry.key)))
         return expired
-    }
-}
-
-extension CacheStatistics {
-    /// Counts one answer of a tier below memory (the memory tier counts its own).
-    mutating func count(_ state: CacheState) {
-        switch state {
-        case .fresh: fresh += 1
-        case .stale: stale += 1
-        case .bundled: bundled += 1
-        case .miss: misses += 1
-        }
     }
 }

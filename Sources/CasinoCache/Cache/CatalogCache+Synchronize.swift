@@ -72,7 +72,7 @@ extension CatalogCache {
                 let upstream = self.upstream
                 let pageSize = self.pageSize
                 guard
-                    let answered = try await UpstreamDeadline(timeout: configuration.upstreamTimeout, clock: clock).run(
+                    let answered = try await deadline.run(
                         batch[0],
                         {
                             try await upstream.validate(

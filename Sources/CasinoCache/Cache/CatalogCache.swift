@@ -72,6 +72,8 @@ public final class CatalogCache: Sendable {
     /// A player's lists, their changes and the queue that sends them (`Player/`).
     let players: PlayerLists
     let images: ImagePrefetcher
+    /// The deadline of upstream calls made outside a flight (bulk validation, a player's changes).
+    let deadline: UpstreamDeadline
 
     /// Creates a cache over explicit tiers.
     ///
@@ -126,11 +128,10 @@ public final class CatalogCache: Sendable {
         flights = FetchFlights(timeout: configuration.upstreamTimeout, clock: clock, statistics: statistics)
         scheduler = RefreshScheduler(
             configuration: configuration, clock: clock, answers: answers, statistics: statistics, logger: logger)
+        deadline = UpstreamDeadline(timeout: configuration.upstreamTimeout, clock: clock)
         players = PlayerLists(
             upstream: upstream, queue: mutationQueue, tiers: tiers, writer: writer, flights: flights,
-            scheduler: scheduler,
-            deadline: UpstreamDeadline(timeout: configuration.upstreamTimeout, clock: clock), statistics: statistics,
-            clock: clock, logger: logger)
+            scheduler: scheduler, deadline: deadline, statistics: statistics, clock: clock, logger: logger)
     }
 
     /// Creates a cache persisting into `cacheDirectory` and falling back to the snapshot in
@@ -237,37 +238,6 @@ public final class CatalogCache: Sendable {
     }
 
     // MARK: - Updates and control
-
-    /// A stream of silent updates: new content from the upstream (never for identical content),
-    /// and failed refreshes. Each call returns a new subscription; it ends when the cache is released.
-    public func updates() -> AsyncStream<CacheUpdate> {
-        answers.subscribe()
-    }
-
-    /// A stream of the silent updates of one key only, from now on.
-    public func updates(for key: CacheKey) -> AsyncStream<CacheUpdate> {
-        answers.subscribe(to: key)
-    }
-
-    /// Runs `action`, then waits for the next update of `key`: for tests and previews.
-    ///
-    /// The subscription starts before `action` runs, so an update that `action` causes is never
-    /// missed. Returns `nil` when the waiting task is cancelled or the cache is released first.
-    ///
-    /// ```swift
-    /// let update = try await cache.nextUpdate(for: .categories(edition)) { () async throws in
-    ///     clock.advance(by: .seconds(7 * 3600))
-    ///     _ = try await cache.categories(edition: edition)   // stale: refreshes in the background
-    /// }
-    /// ```
-    public nonisolated(nonsending) func nextUpdate(
-        for key: CacheKey, after action: () async throws -> Void = {}
-    ) async rethrows -> CacheUpdate? {
-        let stream = answers.subscribe(to: key)
-        try await action()
-        for await update in stream { return update }
-        return nil
-    }
 
     /// Waits until every queued disk write (entries and player changes) has landed.
     public func flush() async {

@@ -20,6 +20,13 @@ struct AnswerCounts {
     var stale = 0
     var bundled = 0
 
+    init() {}
+
+    /// One answer in `state` (a tier below memory counts its answers one at a time).
+    init(counting state: CacheState) {
+        count(state)
+    }
+
     mutating func count(_ answer: CacheState) {
         switch answer {
         case .fresh: fresh += 1
