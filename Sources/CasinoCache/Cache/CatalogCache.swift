@@ -26,11 +26,12 @@ public final class CatalogCache: Sendable {
     /// The configuration the cache was made with.
     public let configuration: Configuration
     /// The memory tier. (SPI `Tiers`: for tests and tools that look inside; an app needs none.)
-    @_spi(Tiers) public var memory: MemoryTier { tiers.memory }
+    /// The tiers are stored here as well as in ``tiers``, so reaching one costs no extra hop.
+    @_spi(Tiers) public let memory: MemoryTier
     /// The disk tier, when the cache persists.
-    @_spi(Tiers) public var disk: DiskTier? { tiers.disk }
+    @_spi(Tiers) public let disk: DiskTier?
     /// The snapshot shipped inside the app, when there is one.
-    @_spi(Tiers) public var bundled: BundledTier? { tiers.bundled }
+    @_spi(Tiers) public let bundled: BundledTier?
     /// Where unsent player mutations survive a restart, when the cache persists.
     @_spi(Tiers) public var mutationQueue: PlayerMutationQueue? { players.queue }
     /// Games per page, the `limit` asked of the upstream: ``Configuration/pageSize`` when set, else
@@ -119,10 +120,13 @@ public final class CatalogCache: Sendable {
         statisticsCounter = statistics
         answers = CacheAnswers(snapshotGeneratedAt: bundled?.generatedAt, statistics: statistics)
         images = ImagePrefetcher()
+        let memory =
+            memory ?? MemoryTier(countLimit: configuration.memoryCountLimit, costLimit: configuration.memoryCostLimit)
+        self.memory = memory
+        self.disk = disk
+        self.bundled = bundled
         tiers = CacheTiers(
-            memory: memory
-                ?? MemoryTier(countLimit: configuration.memoryCountLimit, costLimit: configuration.memoryCostLimit),
-            disk: disk, bundled: bundled, answers: answers, images: images, statistics: statistics,
+            memory: memory, disk: disk, bundled: bundled, answers: answers, images: images, statistics: statistics,
             configuration: configuration, pageSize: pageSize)
         writer = CacheWriter(tiers: tiers, clock: clock)
         flights = FetchFlights(timeout: configuration.upstreamTimeout, clock: clock, statistics: statistics)
