@@ -30,7 +30,7 @@ let package = Package(
         // The root package's app-side targets, as it declares them.
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "Gzip", dependencies: ["CZlib"], swiftSettings: swiftSettings),
-        .target(name: "CatalogSupport", swiftSettings: swiftSettings),
+        .target(name: "CatalogSupport", dependencies: ["CryptoKit"], swiftSettings: swiftSettings),
         .target(
             name: "CasinoCatalog", dependencies: ["Gzip", "CatalogSupport"],
             resources: [.copy("PrivacyInfo.xcprivacy")],

@@ -1,14 +1,27 @@
 package import Foundation
 
-/// SHA-256 (FIPS 180-4) in plain Swift, for the runtime: content hashes of cached entries (what
-/// the bulk validation sends) and the check of over-the-air snapshot files.
+#if canImport(CryptoKit)
+import CryptoKit
+#endif
+
+/// SHA-256 for the runtime: content hashes of cached entries (what the bulk validation sends), and
+/// the check of every snapshot file read and every over-the-air file installed.
 ///
-/// The runtime depends on nothing but Foundation, zlib and swift-log, and neither Foundation on
-/// Linux nor zlib has a SHA-256; the tools use swift-crypto, and a test holds this one to it
-/// (CryptoKit on Apple platforms).
+/// CryptoKit's on Apple platforms (hardware where the device has it). Elsewhere FIPS 180-4 in plain
+/// Swift: the runtime depends on nothing but Foundation, zlib and swift-log, and neither Foundation
+/// on Linux nor zlib has a SHA-256; the tools use swift-crypto, and a test holds this one to it.
 package enum SHA256Digest {
     /// The 32-byte digest of `data`.
     package static func hash(_ data: Data) -> [UInt8] {
+        #if canImport(CryptoKit)
+        Array(SHA256.hash(data: data))
+        #else
+        portableHash(data)
+        #endif
+    }
+
+    /// The digest in plain Swift (FIPS 180-4).
+    static func portableHash(_ data: Data) -> [UInt8] {
         var state = initialState
         let length = data.count
         data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in

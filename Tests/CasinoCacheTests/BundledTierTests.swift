@@ -1,6 +1,7 @@
 @_spi(Tiers) import CasinoCache
 import CasinoCacheTesting
 import CasinoCatalog
+import CatalogSupport
 import Foundation
 import Gzip
 import Logging
@@ -37,7 +38,7 @@ struct BundledTierTests {
     @Test func aCorruptPageDoesNotAffectLaunch() throws {
         // Given a directory whose first page is garbage
         let fixture = try BundledSnapshotFixture()
-        try fixture.overwrite(fixture.firstPage, with: Data("not gzip".utf8), updatingSizes: true)
+        try fixture.overwrite(fixture.firstPage, with: Data("not gzip".utf8), updatingEntry: true)
         // When the tier launches
         let tier = fixture.tier()
         // Then the manifest is read, nothing is counted yet, and other content is served
@@ -202,7 +203,7 @@ struct BundledTierTests {
         // Given a tier with one good page and one corrupt page, neither read yet
         let fixture = try BundledSnapshotFixture()
         let badKey = SnapshotKey.gamesPage(bundledEnglish, categoryId: "CATEGORY002", offset: 0)
-        try fixture.overwrite(badKey, with: Data(repeating: 0x1F, count: 64), updatingSizes: true)
+        try fixture.overwrite(badKey, with: Data(repeating: 0x1F, count: 64), updatingEntry: true)
         let tier = fixture.tier()
         let goodKey = CacheKey(fixture.firstPage)
         // When 200 tasks read both at once
@@ -325,19 +326,32 @@ struct BundledTierTests {
         #expect(tier.corruptFiles == 0)
     }
 
-    @Test func refusesAFileWhoseBytesAreNotCanonical() throws {
-        // Given a page with unchanged content but pretty-printed, with its sizes updated
+    @Test func refusesAFileWhoseSHA256DiffersFromTheManifests() throws {
+        // Given a page with unchanged content, pretty-printed, whose sizes (not its SHA-256) the
+        // manifest was given: every other check would pass
         let fixture = try BundledSnapshotFixture()
         let json = try Gzip.decompress(Data(contentsOf: fixture.url(of: fixture.firstPage)), limit: 64 << 20)
         let object = try JSONSerialization.jsonObject(with: json)
-        let pretty = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
-        try fixture.overwrite(fixture.firstPage, with: Gzip.compress(pretty), updatingSizes: true)
-        let tier = fixture.tier()
+        let pretty = try Gzip.compress(
+            try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys]))
+        let sha256 = fixture.manifestEntry(fixture.firstPage).sha256
+        try fixture.overwrite(fixture.firstPage, with: pretty, updatingEntry: true)
+        try fixture.updateManifest { manifest in
+            manifest.files[manifest.files.firstIndex { $0.key == fixture.firstPage }!].sha256 = sha256
+        }
+        let logs = LogRecorder()
+        let tier = fixture.tier(logger: logs.logger)
         // When it is asked for
         let page = tier.entry(for: CacheKey(fixture.firstPage))
-        // Then it is refused and counted, as a tampered file is
+        // Then it is refused, counted and logged as changed since the build
         #expect(page == nil)
         #expect(tier.corruptFiles == 1)
+        #expect(logs.records.contains { $0.metadata["cache.reason"]?.contains("(checksum-mismatch)") == true })
+        // And with the manifest's digest its own, the same bytes are served: canonical form is
+        // what the validator proves at build time, not what each launch re-proves
+        try fixture.overwrite(fixture.firstPage, with: pretty, updatingEntry: true)
+        let served = fixture.tier().entry(for: CacheKey(fixture.firstPage))
+        #expect(served?.content == .gamesPage(fixture.page(fixture.firstPage)))
     }
 
     @Test(arguments: [
@@ -474,21 +488,23 @@ private final class BundledSnapshotFixture {
         try CatalogCoding.prettyEncoder().encode(manifest).write(to: out.appendingPathComponent(Manifest.fileName))
     }
 
-    /// Writes `data` over the file of `key`; with `updatingSizes`, the manifest then announces its
-    /// size (and, when it inflates, its inflated size).
-    func overwrite(_ key: SnapshotKey, with data: Data, updatingSizes: Bool) throws {
+    /// Writes `data` over the file of `key`; with `updatingEntry`, the manifest then announces its
+    /// size, its SHA-256 and, when it inflates, its inflated size: a file built with its manifest,
+    /// so what refuses it is the check under test, not the digest.
+    func overwrite(_ key: SnapshotKey, with data: Data, updatingEntry: Bool) throws {
         try data.write(to: url(of: key))
-        guard updatingSizes else { return }
+        guard updatingEntry else { return }
         let inflated = try? Gzip.decompress(data, limit: 64 << 20)
         try updateManifest { manifest in
             let index = manifest.files.firstIndex { $0.key == key }!
             manifest.files[index].compressedBytes = data.count
+            manifest.files[index].sha256 = SHA256Digest.hex(data)
             if let inflated { manifest.files[index].uncompressedBytes = inflated.count }
         }
     }
 
-    /// Decompresses the file of `key`, edits its envelope, recompresses it and updates the
-    /// manifest's sizes (the runtime has no SHA-256 to notice).
+    /// Decompresses the file of `key`, edits its envelope, recompresses it and updates its manifest
+    /// entry (sizes and SHA-256).
     func rewriteSnapshot<Payload: Codable & Sendable & Hashable>(
         _ key: SnapshotKey, as type: Payload.Type, _ edit: (inout Snapshot<Payload>) -> Void
     ) throws {
@@ -497,7 +513,7 @@ private final class BundledSnapshotFixture {
         edit(&snapshot)
         // Canonical where it can be (Int.max has no canonical form), so the edit is what is refused.
         let edited = try (try? CanonicalJSON.encode(snapshot)) ?? CatalogCoding.encoder().encode(snapshot)
-        try overwrite(key, with: Gzip.compress(edited), updatingSizes: true)
+        try overwrite(key, with: Gzip.compress(edited), updatingEntry: true)
     }
 }
 
@@ -581,7 +597,7 @@ enum BundledBrokenManifest: String, CaseIterable, Sendable {
             }
         case .announcesAGzipBomb:
             // The manifest honestly announces 64 MiB of JSON: over the contract's inflated cap.
-            try fixture.overwrite(fixture.firstPage, with: Gzip.compress(Data(count: 64 << 20)), updatingSizes: true)
+            try fixture.overwrite(fixture.firstPage, with: Gzip.compress(Data(count: 64 << 20)), updatingEntry: true)
         case .overTheFileCountCap:
             try fixture.updateManifest { manifest in
                 let entry = manifest.files[1]
@@ -593,10 +609,10 @@ enum BundledBrokenManifest: String, CaseIterable, Sendable {
 }
 
 enum BundledTampering: String, CaseIterable, Sendable {
-    case flippedDeflateByte, flippedCRCByte, truncated, truncatedWithSizesUpdated, emptyWithSizesUpdated
-    case trailingBytesWithSizesUpdated, missing, directoryInPlace, fifoInPlace, symbolicLinkToACopy
-    case symbolicLinkedCategoryDirectory, gzipBombManifestUnchanged, gzipBombWithCompressedSizeUpdated
-    case anotherPagesBytesWithSizesUpdated
+    case flippedDeflateByte, flippedCRCByte, truncated, truncatedWithEntryUpdated, emptyWithEntryUpdated
+    case trailingBytesWithEntryUpdated, missing, directoryInPlace, fifoInPlace, symbolicLinkToACopy
+    case symbolicLinkedCategoryDirectory, gzipBombManifestUnchanged, gzipBombWithCompressedSizeAndDigestUpdated
+    case anotherPagesBytesWithEntryUpdated
 
     fileprivate func apply(to fixture: BundledSnapshotFixture, key: SnapshotKey) throws {
         let url = fixture.url(of: key)
@@ -613,12 +629,12 @@ enum BundledTampering: String, CaseIterable, Sendable {
             try data.write(to: url)
         case .truncated:
             try original.dropLast(10).write(to: url)
-        case .truncatedWithSizesUpdated:
-            try fixture.overwrite(key, with: original.dropLast(10), updatingSizes: true)
-        case .emptyWithSizesUpdated:
-            try fixture.overwrite(key, with: Data(), updatingSizes: true)
-        case .trailingBytesWithSizesUpdated:
-            try fixture.overwrite(key, with: original + Data([0, 0, 0, 0]), updatingSizes: true)
+        case .truncatedWithEntryUpdated:
+            try fixture.overwrite(key, with: original.dropLast(10), updatingEntry: true)
+        case .emptyWithEntryUpdated:
+            try fixture.overwrite(key, with: Data(), updatingEntry: true)
+        case .trailingBytesWithEntryUpdated:
+            try fixture.overwrite(key, with: original + Data([0, 0, 0, 0]), updatingEntry: true)
         case .missing:
             try files.removeItem(at: url)
         case .directoryInPlace:
@@ -640,17 +656,18 @@ enum BundledTampering: String, CaseIterable, Sendable {
             try files.createSymbolicLink(at: directory, withDestinationURL: copy)
         case .gzipBombManifestUnchanged:
             try Gzip.compress(Data(count: 64 << 20)).write(to: url)
-        case .gzipBombWithCompressedSizeUpdated:
+        case .gzipBombWithCompressedSizeAndDigestUpdated:
             let bomb = try Gzip.compress(Data(count: 64 << 20))
             try bomb.write(to: url)
             try fixture.updateManifest { manifest in
                 let index = manifest.files.firstIndex { $0.key == key }!
                 manifest.files[index].compressedBytes = bomb.count
+                manifest.files[index].sha256 = SHA256Digest.hex(bomb)
             }
-        case .anotherPagesBytesWithSizesUpdated:
+        case .anotherPagesBytesWithEntryUpdated:
             guard case .gamesPage(let edition, let categoryId, _) = key else { return }
             let next = try Data(contentsOf: fixture.url(of: .gamesPage(edition, categoryId: categoryId, offset: 10)))
-            try fixture.overwrite(key, with: next, updatingSizes: true)
+            try fixture.overwrite(key, with: next, updatingEntry: true)
         }
     }
 }

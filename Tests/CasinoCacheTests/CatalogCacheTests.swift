@@ -2,6 +2,7 @@
 import CasinoCacheTesting
 import CasinoCatalog
 import Foundation
+import Gzip
 import ProviderAPI
 import Testing
 
@@ -24,6 +25,33 @@ struct CatalogCacheTests: CacheFixtureSuite {
         #expect(list == bundle.categories())
         #expect(metadata.tier == .upstream)
         #expect(cache.statistics().misses == 2)
+    }
+
+    @Test func aBundledFileChangedSinceTheBuildIsRefusedCountedAndFetchedFromTheUpstream() async throws {
+        // Given a bundle whose first page was rewritten, same content pretty-printed, and whose manifest
+        // was given the new sizes but not the new SHA-256: only the digest tells
+        let page = bundle.firstPage()
+        var manifest = bundle.manifest
+        let index = manifest.files.firstIndex { $0.key == .gamesPage(english, categoryId: page.categoryId, offset: 0) }!
+        let file = bundle.directory.appendingPathComponent(manifest.files[index].path)
+        let object = try JSONSerialization.jsonObject(with: Gzip.decompress(Data(contentsOf: file), limit: 1 << 20))
+        let json = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        let packed = try Gzip.compress(json)
+        try packed.write(to: file)
+        manifest.files[index].compressedBytes = packed.count
+        manifest.files[index].uncompressedBytes = json.count
+        try CatalogCoding.prettyEncoder().encode(manifest).write(
+            to: bundle.directory.appendingPathComponent(Manifest.fileName))
+        let cache = makeCache(disk: false)
+        // When the first frame asks for it, then the lobby waits for it
+        let first = cache.cachedGamesPage(edition: english, categoryId: page.categoryId)
+        let answer = try await cache.gamesPage(edition: english, categoryId: page.categoryId)
+        // Then the bundle does not answer, the file is counted once, and the upstream's page is shown
+        #expect(first.value == nil)
+        #expect(cache.statistics().corruptBundledFiles == 1)
+        #expect(answer.state == .fresh && answer.metadata?.tier == .upstream)
+        #expect(answer.value == page)
+        #expect(upstream.calls == 1)
     }
 
     @Test func treatsAnEntryStoredInTheFutureAsStale() async throws {

@@ -22,12 +22,16 @@ import Testing
 
     @Test(arguments: [
         "en-iPhone/categories.json.gz", "en-iPhone/games/videoslots-3f2a9c1b0d/0.json.gz", "manifest.json",
+        ".hidden", "a/.../b", "a/..b", String(repeating: "x", count: CatalogRules.maxPathComponentLength),
     ])
     func acceptsSafeRelativePaths(path: String) {
         #expect(CatalogRules.isSafeRelativePath(path))
     }
 
-    @Test(arguments: ["", "/etc/passwd", "../x", "a/../b", "a//b", "a/./b", "a\\b", "a/b\u{0}", "a/🎰", "a/b/", "a b"])
+    @Test(arguments: [
+        "", "/etc/passwd", "../x", "a/../b", "a//b", "a/./b", "a\\b", "a/b\u{0}", "a/🎰", "a/b/", "a b", ".", "..",
+        "a/..", "a/.", "/", String(repeating: "x", count: CatalogRules.maxPathComponentLength + 1),
+    ])
     func rejectsPathsThatCouldEscape(path: String) {
         #expect(!CatalogRules.isSafeRelativePath(path))
     }

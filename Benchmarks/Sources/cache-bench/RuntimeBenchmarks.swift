@@ -341,5 +341,6 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
             "1,000 concurrent requests for one bundled key: \(stale) answered at once in \(format(nanoseconds(answered))), "
                 + "upstream calls: \(slow.calls.load(ordering: .relaxed))")
     }
+    results += try firstFrameBenchmarks(work: work.appendingPathComponent("first-frame"))
     return results
 }

@@ -15,9 +15,8 @@ public import Logging
 /// file is a `nil` answer, counted in ``corruptFiles``; both are logged at `.error`, since the
 /// app's own bundle is broken. Files are read with `SnapshotReader`, the reader the pipeline's
 /// validator uses, under the same `SnapshotLimits`: what `catalog validate` accepts, the tier
-/// serves. A file's SHA-256 is left to the validator (build time) and the updater (install); a file
-/// is checked against the manifest's sizes, its gzip CRC, its envelope (schema version, key, content
-/// hash) and the schema rules. Read-only.
+/// serves: a file is checked against the manifest's size and SHA-256, its gzip CRC, its envelope
+/// (schema version, key, content hash) and the schema rules. Read-only.
 ///
 /// ```swift
 /// let directory = Bundle.main.url(forResource: "out", withExtension: nil)!

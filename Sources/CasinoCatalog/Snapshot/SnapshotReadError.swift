@@ -39,9 +39,10 @@ public struct SnapshotReadError: Error, Sendable, Hashable, CustomStringConverti
         /// The payload breaks the schema rules (see ``violations``).
         public static let invalidContent = Code(rawValue: "invalid-content")
         /// The JSON is not in its canonical form (``CanonicalJSON``): the file was not written by
-        /// `catalog`, or was changed since.
+        /// `catalog` (checked with ``SnapshotReader/requiresCanonicalBytes``).
         public static let notCanonical = Code(rawValue: "not-canonical")
-        /// A bundled image's SHA-256 differs from the manifest's (the file was changed).
+        /// A snapshot file's or a bundled image's SHA-256 differs from the manifest's (the file was
+        /// changed since the build).
         public static let checksumMismatch = Code(rawValue: "checksum-mismatch")
         /// A bundled image's bytes are not the image type the manifest names, or no image at all.
         public static let wrongMediaType = Code(rawValue: "wrong-media-type")

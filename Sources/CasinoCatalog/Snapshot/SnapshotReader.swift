@@ -1,3 +1,4 @@
+import CatalogSupport
 public import Foundation
 import Gzip
 
@@ -7,9 +8,9 @@ import Gzip
 ///
 /// Every file is hostile input. ``manifest()`` checks the manifest's size, schema version and rules
 /// before any file is opened; ``categories(of:in:packed:)`` and ``gamesPage(of:in:packed:)`` open a
-/// file inside the directory only and check its size, gzip, envelope, payload and canonical bytes
-/// against its manifest entry, in the order <doc:SnapshotFormat> gives. A file's SHA-256 is not
-/// checked here: the pipeline's validator checks it at build time, the updater at install.
+/// file inside the directory only and check its size, SHA-256, gzip, envelope and payload against
+/// its manifest entry, in the order <doc:SnapshotFormat> gives. Canonical bytes are a build-time
+/// property: checked only with ``requiresCanonicalBytes`` (the pipeline's validator).
 ///
 /// ```swift
 /// let reader = SnapshotReader(directory: URL(fileURLWithPath: "out"))
@@ -21,14 +22,29 @@ public struct SnapshotReader: Sendable {
     public var directory: URL
     /// The caps every read applies.
     public var limits: SnapshotLimits
+    /// Whether a file's inflated JSON must also be canonical (``CanonicalJSON``): what the
+    /// pipeline's validator proves at build time, so that content hashes agree everywhere. An app
+    /// need not repeat it: a file's SHA-256 already matches the manifest's, so its bytes are the
+    /// ones the validator read.
+    public var requiresCanonicalBytes: Bool
+    /// A file's SHA-256 as 64 lowercase hex digits.
+    private let sha256Hex: @Sendable (Data) -> String
 
     /// - Parameters:
     ///   - directory: The snapshot directory.
     ///   - limits: The caps every read applies; ``SnapshotLimits/default`` by default. Caps outside
     ///     `1...SnapshotLimits.ceiling` make every read fail with ``SnapshotReadError/Code/tooLarge``.
-    public init(directory: URL, limits: SnapshotLimits = .default) {
+    ///   - requiresCanonicalBytes: Whether a file's JSON must be canonical; `false` by default.
+    ///   - sha256Hex: How a file's SHA-256 is computed, as lowercase hex: the runtime's own by
+    ///     default (CryptoKit's on Apple platforms); the pipeline passes swift-crypto's.
+    public init(
+        directory: URL, limits: SnapshotLimits = .default, requiresCanonicalBytes: Bool = false,
+        sha256Hex: (@Sendable (Data) -> String)? = nil
+    ) {
         self.directory = directory
         self.limits = limits
+        self.requiresCanonicalBytes = requiresCanonicalBytes
+        self.sha256Hex = sha256Hex ?? { SHA256Digest.hex($0) }
     }
 
     // MARK: - Manifest
@@ -136,6 +152,13 @@ public struct SnapshotReader: Sendable {
         }
         let packed: Data
         if let given { packed = given } else { packed = try packedBytes(of: entry) }
+        // Before anything is inflated: a file changed since the build is refused unread.
+        let digest = sha256Hex(packed)
+        guard digest == entry.sha256 else {
+            throw SnapshotReadError(
+                .checksumMismatch, file: entry.path,
+                "SHA-256 is \(digest), the manifest says \(entry.sha256.prefix(64)) (the file was changed)")
+        }
         guard (0...limits.maxInflatedBytes).contains(entry.uncompressedBytes) else {
             throw SnapshotReadError(
                 .tooLarge, file: entry.path,
@@ -165,6 +188,7 @@ public struct SnapshotReader: Sendable {
         try check(snapshot, against: entry, in: manifest)
         // Last, so a file that breaks a rule is named by that rule. Canonical bytes are what makes
         // content hashes agree between build machines and with a server.
+        guard requiresCanonicalBytes else { return snapshot }
         do {
             try CanonicalJSON.requireCanonical(json)
         } catch {

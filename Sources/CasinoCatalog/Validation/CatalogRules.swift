@@ -67,20 +67,31 @@ public enum CatalogRules {
     /// empty, `.` or `..` components, no backslashes, no NUL or control characters, and every
     /// component made of `A-Z a-z 0-9 . _ -` only.
     public static func isSafeRelativePath(_ path: String) -> Bool {
+        // One pass over the bytes (every app launch checks every manifest path): the allowed bytes
+        // are ASCII, so a component's length in bytes is its length in characters.
         guard !path.isEmpty, path.utf8.count <= maxPathLength else { return false }
-        return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { component in
-            !component.isEmpty && component != "." && component != ".." && component.count <= maxPathComponentLength
-                && component.utf8.allSatisfy { byte in
-                    switch byte {
-                    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                        UInt8(ascii: "-"):
-                        true
-                    default:
-                        false
-                    }
-                }
+        var length = 0
+        var dots = 0
+        func endsSafeComponent() -> Bool {
+            length > 0 && length <= maxPathComponentLength && !(dots == length && length <= 2)
         }
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "/"):
+                guard endsSafeComponent() else { return false }
+                length = 0
+                dots = 0
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                length += 1
+            case UInt8(ascii: "."):
+                length += 1
+                dots += 1
+            default:
+                return false
+            }
+        }
+        return endsSafeComponent()
     }
 
     /// Whether `code` looks like an ISO 3166-1 alpha-2 code, optionally with a subdivision

@@ -44,7 +44,7 @@ extension Manifest {
         var keys = Set<SnapshotKey>(minimumCapacity: files.count)
         var previousPath: String?
         for (index, entry) in files.enumerated() {
-            entry.check(into: &check, at: "files[\(index)]", limits: limits)
+            entry.check(into: &check, at: index, limits: limits)
             if !editionSet.contains(entry.edition) {
                 check.add(.malformed, at: "files[\(index)].key", "edition \(entry.edition) is not listed in editions")
             }
@@ -85,15 +85,23 @@ extension Manifest {
         guard utf8.count == prefix.utf8.count + CatalogRules.sha256HexLength, utf8.starts(with: prefix.utf8) else {
             return false
         }
-        return utf8.dropFirst(prefix.utf8.count).allSatisfy {
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+        var index = utf8.index(utf8.startIndex, offsetBy: prefix.utf8.count)
+        while index != utf8.endIndex {
+            switch utf8[index] {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"):
+                utf8.formIndex(after: &index)
+            default: return false
+            }
         }
+        return true
     }
 }
 
 extension Manifest.Entry {
-    /// Adds the rules one entry breaks, under `path`.
-    fileprivate func check(into check: inout ViolationCollector, at path: String, limits: SnapshotLimits) {
+    /// Adds the rules the entry at `index` of `files` breaks. (Its record path is built only for a
+    /// broken rule: every app launch checks every entry.)
+    fileprivate func check(into check: inout ViolationCollector, at index: Int, limits: SnapshotLimits) {
+        var path: String { "files[\(index)]" }
         if !CatalogRules.isSafeRelativePath(self.path) {
             check.add(.unsafePath, at: "\(path).path", "'\(self.path.prefix(200))' could leave the snapshot directory")
         }

@@ -1,4 +1,5 @@
 import CasinoCatalog
+import CatalogPipeline
 import Foundation
 import Gzip
 
@@ -127,6 +128,6 @@ enum SnapshotDirectoryFixture {
     ) -> Manifest.Entry {
         Manifest.Entry(
             path: path, key: key, count: count, total: total, compressedBytes: packed.gzip.count,
-            uncompressedBytes: packed.inflated, sha256: String(repeating: "ab", count: 32), contentHash: hash)
+            uncompressedBytes: packed.inflated, sha256: FileNaming.hexSHA256(packed.gzip), contentHash: hash)
     }
 }
