@@ -8,8 +8,9 @@ import Gzip
 /// of data/); it is copied once into a temporary working directory.
 ///
 /// The input's first byte picks the file (the manifest or one listed file); if the second byte is
-/// odd, the rest is gzipped and the manifest's sizes for that file are set to match, so the checks
-/// reach the JSON and the schema's rules instead of stopping at the size or gzip checks.
+/// odd, the rest is gzipped and the manifest's sizes and SHA-256 for that file are set to match, so
+/// the checks reach the JSON and the schema's rules instead of stopping at the size, digest or gzip
+/// checks.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzValidator(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
@@ -25,6 +26,7 @@ public func fuzzValidator(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
             var manifest = fixture.manifest
             manifest.files[index].compressedBytes = packed.count
             manifest.files[index].uncompressedBytes = body.count
+            manifest.files[index].sha256 = FileNaming.hexSHA256(packed)
             fixture.write(packed, to: entry.path)
             fixture.write((try? CatalogCoding.encoder().encode(manifest)) ?? Data(), to: Manifest.fileName)
         } else {
