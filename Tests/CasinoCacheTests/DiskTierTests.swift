@@ -284,6 +284,40 @@ struct DiskTierTests {
         #expect(relaunched.evictions == 0)
     }
 
+    @Test func aScanOfThousandsOfFilesCountsEachEntryOnceDeletesTheOversizedAndLeavesALinkAlone() async throws {
+        // Given 5,000 entry files, an entry-named file grown past the entry cap, and an entry-named
+        // link to one of the entries
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let first = diskTier(root)
+        let kept = DiskSampleKind.categories.entry()
+        first.store(kept)
+        await first.flush()
+        let keptName = try #require(diskEntryFiles(root).first)
+        let bytes = try Data(contentsOf: root.appendingPathComponent(keptName))
+        func name(_ readable: String, _ number: Int) -> String {
+            let hex = String(number, radix: 16)
+            return "g_\(readable)_\(String(repeating: "0", count: 16 - hex.count) + hex).json.gz"
+        }
+        for number in 1..<5_000 { try bytes.write(to: root.appendingPathComponent(name("copy", number))) }
+        let oversized = root.appendingPathComponent(name("big", 1))
+        try Data().write(to: oversized)
+        let handle = try FileHandle(forWritingTo: oversized)
+        try handle.truncate(atOffset: 1 << 30)
+        try handle.close()
+        let link = root.appendingPathComponent(name("link", 1))
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: root.appendingPathComponent(keptName))
+        // When a relaunched tier scans the directory
+        let relaunched = diskTier(root)
+        await relaunched.flush()
+        // Then each regular entry file counts once, the oversized one is gone, and the link is
+        // neither counted nor deleted
+        #expect(relaunched.bytesOnDisk == 5_000 * bytes.count)
+        #expect(!FileManager.default.fileExists(atPath: oversized.path))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) != nil)
+        #expect(relaunched.entry(for: kept.key) == kept)
+    }
+
     @Test func leastRecentlyReadEntryIsEvictedFirst() async throws {
         // Given the size of one page entry on disk
         let root = try diskTemporaryDirectory()

@@ -342,5 +342,6 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
                 + "upstream calls: \(slow.calls.load(ordering: .relaxed))")
     }
     results += try firstFrameBenchmarks(work: work.appendingPathComponent("first-frame"))
+    results += try await diskIndexBenchmarks(work: work.appendingPathComponent("disk-index"))
     return results
 }

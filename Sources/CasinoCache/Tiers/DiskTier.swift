@@ -275,8 +275,8 @@ public import Logging
 
     private func buildIndexIfNeeded() {
         guard !state.withLock({ $0.index.isBuilt }) else { return }
-        let scanned = files.scan(maxEntryBytes: maxEntryBytes)
-        state.withLock { $0.index.build(from: scanned) }
+        let scanned = DiskTierIndex(scanned: files.scan(maxEntryBytes: maxEntryBytes))
+        state.withLock { $0.index.adopt(scanned) }
     }
 
     private func write(_ entry: CacheEntry, sequence: UInt64) {

@@ -142,33 +142,52 @@ struct DiskTierFiles: Sendable {
     /// tier's write in progress on the same directory is left alone), and entry files over
     /// `maxEntryBytes`, which no write of the tier makes: counted at their size, one planted
     /// sparse file would evict every other entry.
+    ///
+    /// `readdir(3)` and one `fstatat(2)` per name that is the tier's, without following links: a
+    /// symbolic link or anything else not a regular file is left alone and not counted. (Foundation's
+    /// per-URL resource values cost several times the system calls.)
     func scan(maxEntryBytes: Int, now: Date = Date()) -> [DiskTierIndex.ScannedFile] {
-        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
-        guard
-            let urls = try? FileManager.default.contentsOfDirectory(
-                at: directory, includingPropertiesForKeys: keys, options: [])
-        else { return [] }
-        var files: [DiskTierIndex.ScannedFile] = []
-        for url in urls {
-            let name = url.lastPathComponent
-            let isTemporary = DiskTierFileName.isTemporary(name)
-            guard isTemporary || DiskTierFileName.isEntry(name),
-                let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true
-            else { continue }
-            if isTemporary {
-                if let modified = values.contentModificationDate, now.timeIntervalSince(modified) > 60 { delete(name) }
-                continue
+        directory.withUnsafeFileSystemRepresentation { path -> [DiskTierIndex.ScannedFile] in
+            guard let path, let stream = opendir(path) else { return [] }
+            defer { closedir(stream) }
+            let descriptor = dirfd(stream)
+            var files: [DiskTierIndex.ScannedFile] = []
+            while let record = readdir(stream) {
+                let name = withUnsafePointer(to: &record.pointee.d_name) { field in
+                    field.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: field.pointee)) {
+                        String(cString: $0)
+                    }
+                }
+                let isTemporary = DiskTierFileName.isTemporary(name)
+                guard isTemporary || DiskTierFileName.isEntry(name) else { continue }
+                var info = stat()
+                guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG
+                else { continue }
+                let modified = Self.modificationDate(of: info)
+                if isTemporary {
+                    if now.timeIntervalSince(modified) > 60 { delete(name) }
+                    continue
+                }
+                // `st_size` is an `off_t`: never negative for a regular file, and compared before it
+                // becomes an `Int`.
+                guard info.st_size >= 0, info.st_size <= Int64(maxEntryBytes) else {
+                    delete(name)
+                    continue
+                }
+                files.append(DiskTierIndex.ScannedFile(name: name, size: Int(info.st_size), modified: modified))
             }
-            let size = values.fileSize ?? 0
-            guard (0...maxEntryBytes).contains(size) else {
-                delete(name)
-                continue
-            }
-            files.append(
-                DiskTierIndex.ScannedFile(
-                    name: name, size: size, modified: values.contentModificationDate ?? .distantPast))
+            return files
         }
-        return files
+    }
+
+    /// When a file was last modified, from its `stat`.
+    private static func modificationDate(of info: stat) -> Date {
+        #if canImport(Darwin)
+        let time = info.st_mtimespec
+        #else
+        let time = info.st_mtim
+        #endif
+        return Date(timeIntervalSince1970: TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1e9)
     }
 
     /// The names of the entry files in the directory that `isMatch` selects.

@@ -22,19 +22,26 @@ struct DiskTierIndex {
         var modified: Date
     }
 
-    /// Takes in the scan; accesses recorded before it keep their rank.
-    mutating func build(from files: [ScannedFile]) {
-        sizes = [:]
-        totalBytes = 0
-        var accessed: [String: Int64] = [:]
-        // Scanned files rank below every access of this session (ticks are positive).
+    init() {}
+
+    /// An index of what a scan found, built off the tier's lock (sorting thousands of files must not
+    /// hold up reads); ``adopt(_:)`` takes it in. Scanned files rank by modification date, below
+    /// every access of this session (ticks are positive).
+    init(scanned files: [ScannedFile]) {
         for (rank, file) in files.sorted(by: { ($0.modified, $0.name) < ($1.modified, $1.name) }).enumerated() {
             sizes[file.name] = file.size
             totalBytes += file.size
-            accessed[file.name] = lastAccess[file.name] ?? Int64(rank - files.count)
+            lastAccess[file.name] = Int64(rank - files.count)
         }
-        lastAccess = accessed
         isBuilt = true
+    }
+
+    /// Takes in an index built from a scan; the files accessed before it keep their rank.
+    mutating func adopt(_ scanned: DiskTierIndex) {
+        var index = scanned
+        for (name, access) in lastAccess where index.sizes[name] != nil { index.lastAccess[name] = access }
+        index.tick = tick
+        self = index
     }
 
     /// Marks `name` as just used.
