@@ -54,6 +54,21 @@ import Testing
         #expect(violations.contains { $0.code == .unsafePath })
     }
 
+    @Test func refusesAPathListedTwiceAndPathsOutOfOrder() {
+        // Given a path listed twice in a row, and two paths out of order
+        let twice = Self.manifest(files: [Self.entry("a.json.gz"), Self.entry("a.json.gz")])
+        let unsorted = Self.manifest(files: [Self.entry("b.json.gz"), Self.entry("a.json.gz")])
+        // Then each is named at the second entry
+        #expect(
+            twice.violations(limits: .default).contains {
+                $0.code == .duplicateID && $0.path == "files[1].path"
+            })
+        #expect(
+            unsorted.violations(limits: .default).contains {
+                $0.code == .malformed && $0.path == "files[1].path"
+            })
+    }
+
     @Test(arguments: [0, -1, Int.max, CatalogRules.maxPageSize + 1])
     func refusesAPageSizeOutOfRange(pageSize: Int) {
         var manifest = Self.manifest(files: [Self.entry()])

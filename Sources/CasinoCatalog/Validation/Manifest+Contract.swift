@@ -40,7 +40,6 @@ extension Manifest {
             return check.violations
         }
         let editionSet = Set(editions)
-        var paths = Set<String>(minimumCapacity: files.count)
         var keys = Set<SnapshotKey>(minimumCapacity: files.count)
         var previousPath: String?
         for (index, entry) in files.enumerated() {
@@ -48,14 +47,16 @@ extension Manifest {
             if !editionSet.contains(entry.edition) {
                 check.add(.malformed, at: "files[\(index)].key", "edition \(entry.edition) is not listed in editions")
             }
-            if !paths.insert(entry.path).inserted {
-                check.add(.duplicateID, at: "files[\(index)].path", "\(entry.path.prefix(200)) is listed twice")
-            }
             if !keys.insert(entry.key).inserted {
                 check.add(.duplicateID, at: "files[\(index)].key", "\(entry.key) is listed twice")
             }
-            if let previousPath, previousPath > entry.path {
-                check.add(.malformed, at: "files[\(index)].path", "files must be sorted by path")
+            // Sorted by path, a path listed twice is listed twice in a row: no set of paths needed.
+            if let previousPath, previousPath >= entry.path {
+                if previousPath == entry.path {
+                    check.add(.duplicateID, at: "files[\(index)].path", "\(entry.path.prefix(200)) is listed twice")
+                } else {
+                    check.add(.malformed, at: "files[\(index)].path", "files must be sorted by path")
+                }
             }
             previousPath = entry.path
         }
