@@ -35,7 +35,7 @@ let package = Package(
         // The app-side modules' own plumbing (a locked box, SHA-256, whole-file descriptor I/O), in
         // `package` declarations: not a product, so neither apps nor the tools see it.
         .target(name: "CatalogSupport"),
-        // Each target that calls a required-reason API (here `fstat`, file modification dates: files
+        // Each target that calls a required-reason API (here `fstat` and `fstatat`, file timestamps: files
         // of the app's own containers, reason C617.1) ships a privacy manifest that declares it;
         // Scripts/check-privacy-manifests.py (make test) keeps the two in step.
         .target(
