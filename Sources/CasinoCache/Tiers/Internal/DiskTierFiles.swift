@@ -147,37 +147,27 @@ struct DiskTierFiles: Sendable {
     /// symbolic link or anything else not a regular file is left alone and not counted. (Foundation's
     /// per-URL resource values cost several times the system calls.)
     func scan(maxEntryBytes: Int, now: Date = Date()) -> [DiskTierIndex.ScannedFile] {
-        directory.withUnsafeFileSystemRepresentation { path -> [DiskTierIndex.ScannedFile] in
-            guard let path, let stream = opendir(path) else { return [] }
-            defer { closedir(stream) }
-            let descriptor = dirfd(stream)
-            var files: [DiskTierIndex.ScannedFile] = []
-            while let record = readdir(stream) {
-                let name = withUnsafePointer(to: &record.pointee.d_name) { field in
-                    field.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: field.pointee)) {
-                        String(cString: $0)
-                    }
-                }
-                let isTemporary = DiskTierFileName.isTemporary(name)
-                guard isTemporary || DiskTierFileName.isEntry(name) else { continue }
-                var info = stat()
-                guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG
-                else { continue }
-                let modified = Self.modificationDate(of: info)
-                if isTemporary {
-                    if now.timeIntervalSince(modified) > 60 { delete(name) }
-                    continue
-                }
-                // `st_size` is an `off_t`: never negative for a regular file, and compared before it
-                // becomes an `Int`.
-                guard info.st_size >= 0, info.st_size <= Int64(maxEntryBytes) else {
-                    delete(name)
-                    continue
-                }
-                files.append(DiskTierIndex.ScannedFile(name: name, size: Int(info.st_size), modified: modified))
+        var files: [DiskTierIndex.ScannedFile] = []
+        forEachName { name, descriptor in
+            let isTemporary = DiskTierFileName.isTemporary(name)
+            guard isTemporary || DiskTierFileName.isEntry(name) else { return }
+            var info = stat()
+            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG
+            else { return }
+            let modified = Self.modificationDate(of: info)
+            if isTemporary {
+                if now.timeIntervalSince(modified) > 60 { delete(name) }
+                return
             }
-            return files
+            // `st_size` is an `off_t`: never negative for a regular file, and compared before it
+            // becomes an `Int`.
+            guard info.st_size >= 0, info.st_size <= Int64(maxEntryBytes) else {
+                delete(name)
+                return
+            }
+            files.append(DiskTierIndex.ScannedFile(name: name, size: Int(info.st_size), modified: modified))
         }
+        return files
     }
 
     /// When a file was last modified, from its `stat`.
@@ -192,7 +182,28 @@ struct DiskTierFiles: Sendable {
 
     /// The names of the entry files in the directory that `isMatch` selects.
     func entryNames(where isMatch: (String) -> Bool) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { DiskTierFileName.isEntry($0) && isMatch($0) }
+        var names: [String] = []
+        forEachName { name, _ in
+            if DiskTierFileName.isEntry(name) && isMatch(name) { names.append(name) }
+        }
+        return names
+    }
+
+    /// Calls `body` with each name in the directory (`readdir(3)`) and the directory's descriptor,
+    /// for `fstatat`; with nothing when the directory is missing or unreadable.
+    private func forEachName(_ body: (String, Int32) -> Void) {
+        directory.withUnsafeFileSystemRepresentation { path in
+            guard let path, let stream = opendir(path) else { return }
+            defer { closedir(stream) }
+            let descriptor = dirfd(stream)
+            while let record = readdir(stream) {
+                let name = withUnsafePointer(to: &record.pointee.d_name) { field in
+                    field.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: field.pointee)) {
+                        String(cString: $0)
+                    }
+                }
+                body(name, descriptor)
+            }
+        }
     }
 }
