@@ -1,4 +1,3 @@
-import CatalogSupport
 public import Foundation
 
 extension SnapshotReader {
@@ -6,8 +5,8 @@ extension SnapshotReader {
     ///
     /// The file is opened inside the directory as every snapshot file is (no link followed, no path
     /// leaving it), refused unread when the manifest's size is over ``SnapshotLimits/maxImageBytes``
-    /// or the file's size is not the manifest's, then its SHA-256 (``SHA256Digest``, the runtime's
-    /// own) and its sniffed type (``ImageSniffer``) must be the manifest's. The bytes are not decoded.
+    /// or the file's size is not the manifest's, then its SHA-256 (checked as every snapshot file's)
+    /// and its sniffed type (``ImageSniffer``) must be the manifest's. The bytes are not decoded.
     ///
     /// ```swift
     /// let image = manifest.images!.first!
@@ -41,12 +40,7 @@ extension SnapshotReader {
         }
         let data = try ContainedFileReader.contents(
             of: image.path, in: directory, maxBytes: limits.maxImageBytes, expectedBytes: image.bytes)
-        let digest = verifyingChecksum ? SHA256Digest.hex(data) : image.sha256
-        guard digest == image.sha256 else {
-            throw SnapshotReadError(
-                .checksumMismatch, file: image.path,
-                "SHA-256 is \(digest), the manifest says \(image.sha256) (the file was changed)")
-        }
+        if verifyingChecksum { try requireDigest(of: data, is: image.sha256, file: image.path) }
         switch ImageSniffer.sniff(data) {
         case .success(let type) where type == image.mediaType:
             return data

@@ -153,12 +153,7 @@ public struct SnapshotReader: Sendable {
         let packed: Data
         if let given { packed = given } else { packed = try packedBytes(of: entry) }
         // Before anything is inflated: a file changed since the build is refused unread.
-        let digest = sha256Hex(packed)
-        guard digest == entry.sha256 else {
-            throw SnapshotReadError(
-                .checksumMismatch, file: entry.path,
-                "SHA-256 is \(digest), the manifest says \(entry.sha256.prefix(64)) (the file was changed)")
-        }
+        try requireDigest(of: packed, is: entry.sha256, file: entry.path)
         guard (0...limits.maxInflatedBytes).contains(entry.uncompressedBytes) else {
             throw SnapshotReadError(
                 .tooLarge, file: entry.path,
@@ -238,6 +233,16 @@ public struct SnapshotReader: Sendable {
         }
         if let (record, message) = snapshot.payload.disagreement(with: entry, in: manifest) {
             throw mismatch(record, message)
+        }
+    }
+
+    /// Refuses `data` unless its SHA-256 is `expected` (the manifest's), as `checksum-mismatch`.
+    func requireDigest(of data: Data, is expected: String, file: String) throws(SnapshotReadError) {
+        let digest = sha256Hex(data)
+        guard digest == expected else {
+            throw SnapshotReadError(
+                .checksumMismatch, file: file,
+                "SHA-256 is \(digest), the manifest says \(expected.prefix(64)) (the file was changed)")
         }
     }
 
