@@ -262,7 +262,7 @@ bench: deps
 # Leak detection is off (-detect_leaks=0 while fuzzing, ASAN_OPTIONS at exit): LeakSanitizer
 # reports data held by Swift globals (the fixtures' seed files) as leaked.
 FUZZ_SECONDS ?= 60
-ALL_FUZZ_TARGETS := fuzz-gzip fuzz-snapshot fuzz-xml fuzz-provider fuzz-sync fuzz-player fuzz-validator fuzz-images fuzz-normalized
+ALL_FUZZ_TARGETS := fuzz-gzip fuzz-snapshot fuzz-xml fuzz-provider fuzz-sync fuzz-disk fuzz-player fuzz-validator fuzz-images fuzz-normalized
 FUZZ_TARGETS ?= $(ALL_FUZZ_TARGETS)
 FUZZ := $(WORK)/fuzz
 fuzz: deps $(RELEASE_CATALOG)
@@ -275,6 +275,7 @@ fuzz: deps $(RELEASE_CATALOG)
 	@cp Fuzz/Corpus/provider/* $(FUZZ)/fuzz-provider/corpus/
 	@cp Fuzz/Corpus/sync/* $(FUZZ)/fuzz-sync/corpus/
 	@cp Fuzz/Corpus/player/* $(FUZZ)/fuzz-player/corpus/
+	@cp Fuzz/Corpus/disk/* $(FUZZ)/fuzz-disk/corpus/
 	@find $(FUZZ)/seed-out -type f -exec cp {} $(FUZZ)/fuzz-gzip/corpus/ \;
 	@find $(FUZZ)/seed-out -type f -exec cp {} $(FUZZ)/fuzz-snapshot/corpus/ \;
 	@find $(FUZZ)/seed-out -type f -exec cp {} $(FUZZ)/fuzz-validator/corpus/ \;

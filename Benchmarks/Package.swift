@@ -16,6 +16,8 @@ let package = Package(
         .package(path: ".."),
         .package(path: "../Tools"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // The SHA-256 floor of the synchronize rows; the Tools package resolves it already.
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         .executableTarget(
@@ -29,6 +31,7 @@ let package = Package(
                 .product(name: "ProviderAPI", package: root),
                 .product(name: "XMLGameFeed", package: "Tools"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         )

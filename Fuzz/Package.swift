@@ -2,7 +2,7 @@
 //
 // libFuzzer entry points for every decoder that reads hostile bytes: gzip with caps, snapshot and
 // manifest decoding with the schema's rules, the XML feed reader, the provider's DTOs and their
-// mapping, the normalized catalogue file, what catalogue sync reads (validation answers, push payloads), the player's offline
+// mapping, the normalized catalogue file, what catalogue sync reads (validation answers, push payloads), the disk tier's entry files, the player's offline
 // mutation queue file and routes, image sniffing with the manifest's images section, and the
 // validator on a snapshot directory with one fuzzed file. Run with `make fuzz` (it builds with `--sanitize
 // fuzzer --sanitize address` and seeds each corpus from data/ and out/); `make test` does not
@@ -50,6 +50,12 @@ let package = Package(
             name: "fuzz-images",
             dependencies: [
                 .product(name: "CatalogPipeline", package: "Tools"), .product(name: "CasinoCatalog", package: root),
+            ]
+        ),
+        .executableTarget(
+            name: "fuzz-disk",
+            dependencies: [
+                .product(name: "CasinoCache", package: root), .product(name: "CasinoCatalog", package: root),
             ]
         ),
         .executableTarget(

@@ -154,6 +154,7 @@ let package = Package(
                 .product(name: "CasinoCache", package: root),
                 .product(name: "CasinoCacheTesting", package: root),
                 .product(name: "CasinoCatalog", package: root),
+                .product(name: "Gzip", package: root),
                 .product(name: "ProviderAPI", package: root),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -105,7 +105,8 @@ struct DiskTierTests {
         await first.flush()
         let tier = diskTier(root)
         #expect(
-            await tier.storedGlobalEntries() == [categories, page].sorted { $0.key.description < $1.key.description })
+            await tier.storedGlobalEntries()
+                == [categories, page].sorted { $0.key.description < $1.key.description }.map(diskStored))
 
         // When a newer page is queued and the categories' removal is queued, before either lands
         let newer = DiskSampleKind.gamesPage.entry(etag: "p2")
@@ -113,10 +114,139 @@ struct DiskTierTests {
         tier.removeEntry(for: categories.key)
 
         // Then the scan answers what a read of each key answers: the queued page, no categories
-        #expect(await tier.storedGlobalEntries() == [newer])
+        #expect(await tier.storedGlobalEntries() == [diskStored(newer)])
         #expect(tier.entry(for: newer.key) == newer && tier.entry(for: categories.key) == nil)
         await tier.flush()
-        #expect(await diskTier(root).storedGlobalEntries() == [newer])
+        #expect(await diskTier(root).storedGlobalEntries() == [diskStored(newer)])
+    }
+
+    @Test func aFileOfThePreviousFormatIsServedThenHashedOnceAndWrittenInTheCurrentOne() async throws {
+        // Given a page written by the previous version: one gzip'd object, no content hash
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let page = DiskSampleKind.gamesPage.entry(etag: "p1")
+        let writer = diskTier(root)
+        writer.store(page)
+        await writer.flush()
+        let file = root.appendingPathComponent(try #require(diskEntryFiles(root).first))
+        try diskDowngrade(file)
+        #expect(try Data(contentsOf: file).prefix(2) == Data([0x1F, 0x8B]))
+        // When a relaunched tier reads it, then scans it for bulk validation, twice
+        let tier = diskTier(root)
+        #expect(tier.entry(for: page.key) == page)
+        let scanned = await tier.storedGlobalEntries()
+        let upgraded = try Data(contentsOf: file)
+        let again = await tier.storedGlobalEntries()
+        // Then the scan answers the content's hash, and the file now carries it in its header
+        #expect(scanned == [diskStored(page)] && again == scanned)
+        let (header, _) = try diskSplit(file)
+        let fields = try #require(try JSONSerialization.jsonObject(with: header) as? [String: Any])
+        #expect(fields["contentHash"] as? String == (try page.content.contentHash()))
+        // And the second scan wrote nothing; the entry reads the same, with nothing counted corrupt
+        #expect(try Data(contentsOf: file) == upgraded)
+        #expect(diskTier(root).entry(for: page.key) == page)
+        #expect(tier.corruptEntries == 0)
+    }
+
+    @Test func aRenewalMovesOnlyTheFilesModificationTime() async throws {
+        // Given a page on disk, its file modified when it was stored
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let tier = diskTier(root)
+        let page = DiskSampleKind.gamesPage.entry(etag: "p1")
+        tier.store(page)
+        await tier.flush()
+        let file = root.appendingPathComponent(try #require(diskEntryFiles(root).first))
+        let before = try Data(contentsOf: file)
+        #expect(try diskModified(file) == diskStoredAt)
+        // When the upstream confirms it a day later, with the same ETag
+        let later = diskStoredAt.addingTimeInterval(86_400)
+        tier.renew(diskStored(page), at: later, etag: "p1")
+        // Then a read answers it renewed at once, before the renewal lands
+        var renewed = page
+        renewed.storedAt = later
+        #expect(tier.entry(for: page.key) == renewed)
+        await tier.flush()
+        // And on disk not a byte changed: the file's modification time says when it was renewed
+        #expect(try Data(contentsOf: file) == before)
+        #expect(try diskModified(file) == later)
+        #expect(diskTier(root).entry(for: page.key) == renewed)
+        #expect(await diskTier(root).storedGlobalEntries() == [diskStored(renewed)])
+    }
+
+    @Test func aModificationTimeBeforeTheStoredTimeIsIgnored() async throws {
+        // Given a page on disk whose file's modification time was set back a year
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let tier = diskTier(root)
+        let page = DiskSampleKind.gamesPage.entry(etag: "p1")
+        tier.store(page)
+        await tier.flush()
+        let file = root.appendingPathComponent(try #require(diskEntryFiles(root).first))
+        try FileManager.default.setAttributes(
+            [.modificationDate: diskStoredAt.addingTimeInterval(-365 * 86_400)], ofItemAtPath: file.path)
+        // When a relaunched tier reads it, then it is as old as its header says, never older
+        #expect(diskTier(root).entry(for: page.key) == page)
+    }
+
+    @Test func aRenewalWithANewETagWritesANewHeaderBeforeTheSameCompressedContent() async throws {
+        // Given a page on disk
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let tier = diskTier(root)
+        let page = DiskSampleKind.gamesPage.entry(etag: "p1")
+        tier.store(page)
+        await tier.flush()
+        let file = root.appendingPathComponent(try #require(diskEntryFiles(root).first))
+        let (_, payload) = try diskSplit(file)
+        // When the upstream confirms it a day later with a new ETag
+        let later = diskStoredAt.addingTimeInterval(86_400)
+        tier.renew(diskStored(page), at: later, etag: "p2")
+        // Then a read answers it renewed at once, as network content, before the write lands
+        var renewed = page
+        renewed.storedAt = later
+        renewed.etag = "p2"
+        #expect(tier.entry(for: page.key) == renewed)
+        await tier.flush()
+        // And on disk only the header changed: the compressed content is byte for byte the same
+        #expect(try diskSplit(file).payload == payload)
+        #expect(diskTier(root).entry(for: page.key) == renewed)
+        #expect(await diskTier(root).storedGlobalEntries() == [diskStored(renewed)])
+    }
+
+    @Test func aRenewalOfOtherContentOrBehindAQueuedChangeDoesNothing() async throws {
+        // Given a page on disk
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let tier = diskTier(root)
+        let page = DiskSampleKind.gamesPage.entry(etag: "p1")
+        tier.store(page)
+        await tier.flush()
+        let file = root.appendingPathComponent(try #require(diskEntryFiles(root).first))
+        let before = try Data(contentsOf: file)
+        let later = diskStoredAt.addingTimeInterval(86_400)
+        // When a renewal with a new ETag names another content's hash
+        var other = diskStored(page)
+        other.contentHash = "sha256:" + String(repeating: "0", count: 64)
+        tier.renew(other, at: later, etag: nil)
+        await tier.flush()
+        // Then the file and what a read answers are unchanged
+        #expect(try Data(contentsOf: file) == before)
+        #expect(tier.entry(for: page.key) == page)
+        // When a renewal follows a queued store of new content, or a queued removal
+        var newer = DiskSampleKind.gamesPage.entry(etag: "p2")
+        newer.storedAt = later
+        tier.store(newer)
+        tier.renew(diskStored(page), at: later, etag: "p1")
+        #expect(tier.entry(for: page.key) == newer)
+        await tier.flush()
+        #expect(diskTier(root).entry(for: page.key) == newer)
+        tier.removeEntry(for: page.key)
+        tier.renew(diskStored(newer), at: later, etag: "p2")
+        await tier.flush()
+        // Then the queued change wins: the new content stays, the removal removes
+        #expect(diskTier(root).entry(for: page.key) == nil)
+        #expect(diskEntryFiles(root).isEmpty)
     }
 
     @Test func fileNameCarriesScopeReadablePrefixAndHash() async throws {
@@ -578,6 +708,12 @@ enum DiskDamage: String, CaseIterable, Sendable {
     case pageOfAnotherOffset
     /// Over the tier's `maxEntryBytes` (1 MiB here): refused from `fstat`, never read.
     case overTheEntryCap
+    /// A first line of 16 KiB and more: no header line.
+    case headerWithoutNewline
+    case headerWithoutContentHash
+    case malformedContentHash
+    /// A header line that also carries content: neither format.
+    case headerWithContent
 
     func apply(to file: URL, borrowing other: URL) throws {
         let original = try Data(contentsOf: file)
@@ -598,17 +734,21 @@ enum DiskDamage: String, CaseIterable, Sendable {
             try FileManager.default.removeItem(at: file)
             try FileManager.default.copyItem(at: other, to: file)
         case .contentBreaksSchema:
-            let json = try Gzip.decompress(original, limit: 1 << 20)
-            let broken = String(decoding: json, as: UTF8.self).replacingOccurrences(of: "https://", with: "http://")
-            try Gzip.compress(Data(broken.utf8)).write(to: file)
+            try diskRewriteContent(file) { $0.replacingOccurrences(of: "https://", with: "http://") }
         case .pageOffsetOfIntMax, .pageOfAnotherOffset:
-            let json = String(decoding: try Gzip.decompress(original, limit: 1 << 20), as: UTF8.self)
             let offset = self == .pageOffsetOfIntMax ? "\(Int.max)" : "20"
-            let changed = json.replacingOccurrences(of: #""offset":10"#, with: #""offset":"# + offset)
-            #expect(changed != json)
-            try Gzip.compress(Data(changed.utf8)).write(to: file)
+            try diskRewriteContent(file) { $0.replacingOccurrences(of: #""offset":10"#, with: #""offset":"# + offset) }
         case .overTheEntryCap:
             try Data(repeating: 0x1F, count: (1 << 20) + 1).write(to: file)
+        case .headerWithoutNewline:
+            let (header, payload) = try diskSplit(file)
+            try (header.dropLast() + Data(repeating: 0x20, count: 16 << 10) + Data("}".utf8) + payload).write(to: file)
+        case .headerWithoutContentHash:
+            try diskRewrite(file) { $0["contentHash"] = nil }
+        case .malformedContentHash:
+            try diskRewrite(file) { $0["contentHash"] = "sha256:../../etc" }
+        case .headerWithContent:
+            try diskRewrite(file) { $0["content"] = ["categories": ["_0": ["items": []]]] }
         }
     }
 }
@@ -695,10 +835,50 @@ private func diskCanWrite(_ directory: URL) -> Bool {
     return true
 }
 
-/// Rewrites the envelope JSON inside a gzip'd entry file.
-private func diskRewrite(_ file: URL, _ change: (inout [String: Any]) -> Void) throws {
-    let json = try Gzip.decompress(try Data(contentsOf: file), limit: 1 << 20)
-    var object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
-    change(&object)
+/// What a scan of the disk tier answers for `entry`.
+private func diskStored(_ entry: CacheEntry) -> DiskTier.Stored {
+    DiskTier.Stored(
+        key: entry.key, storedAt: entry.storedAt, etag: entry.etag, origin: entry.origin,
+        contentHash: (try? entry.content.contentHash()) ?? "")
+}
+
+/// When `file` was last modified.
+private func diskModified(_ file: URL) throws -> Date? {
+    try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
+}
+
+/// An entry file's two parts: its header line (without the newline) and its gzip'd content.
+private func diskSplit(_ file: URL) throws -> (header: Data, payload: Data) {
+    let data = try Data(contentsOf: file)
+    let end = try #require(data.firstIndex(of: UInt8(ascii: "\n")))
+    return (data[..<end], data[(end + 1)...])
+}
+
+/// Rewrites an entry file as the previous version wrote it: one gzip'd JSON object, the content
+/// (as `CatalogContent` encodes) inside it, no content hash.
+private func diskDowngrade(_ file: URL) throws {
+    let (header, payload) = try diskSplit(file)
+    var object = try #require(try JSONSerialization.jsonObject(with: header) as? [String: Any])
+    let content = try JSONSerialization.jsonObject(with: Gzip.decompress(payload, limit: 1 << 20))
+    object["contentHash"] = nil
+    let kind = (object["key"] as? String)?.contains("/games/") == true ? "gamesPage" : "categories"
+    object["content"] = [kind: ["_0": content]]
     try Gzip.compress(try JSONSerialization.data(withJSONObject: object)).write(to: file)
+}
+
+/// Rewrites the header line of an entry file.
+private func diskRewrite(_ file: URL, _ change: (inout [String: Any]) -> Void) throws {
+    let (header, payload) = try diskSplit(file)
+    var object = try #require(try JSONSerialization.jsonObject(with: header) as? [String: Any])
+    change(&object)
+    try (JSONSerialization.data(withJSONObject: object) + Data("\n".utf8) + payload).write(to: file)
+}
+
+/// Rewrites the content JSON of an entry file, leaving its header (and the hash in it) as it was.
+private func diskRewriteContent(_ file: URL, _ change: (String) -> String) throws {
+    let (header, payload) = try diskSplit(file)
+    let json = String(decoding: try Gzip.decompress(payload, limit: 1 << 20), as: UTF8.self)
+    let changed = change(json)
+    #expect(changed != json)
+    try (header + Data("\n".utf8) + Gzip.compress(Data(changed.utf8))).write(to: file)
 }

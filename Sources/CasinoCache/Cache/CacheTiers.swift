@@ -145,15 +145,18 @@ final class CacheTiers: Sendable {
     /// `onDisk`, or the bundled entry for `key` when there is none or it is older than the bundle.
     func entryBelowMemory(_ key: CacheKey, onDisk entry: CacheEntry?) -> (CacheEntry, CacheMetadata.Tier)? {
         if let entry {
-            if let generatedAt = bundled?.generatedAt, entry.storedAt < generatedAt,
-                let newer = bundled?.entry(for: key)
-            {
-                return (newer, .bundled)
-            }
+            if let newer = bundledEntry(key, newerThan: entry.storedAt) { return (newer, .bundled) }
             return (entry, .disk)
         }
         if let entry = bundled?.entry(for: key) { return (entry, .bundled) }
         return nil
+    }
+
+    /// The bundled entry for `key` when the bundle was generated after `storedAt`: it answers
+    /// instead of a disk entry stored then.
+    func bundledEntry(_ key: CacheKey, newerThan storedAt: Date) -> CacheEntry? {
+        guard let generatedAt = bundled?.generatedAt, storedAt < generatedAt else { return nil }
+        return bundled?.entry(for: key)
     }
 
     // MARK: - Classification
@@ -171,6 +174,12 @@ final class CacheTiers: Sendable {
     /// Whether `entry` is network content within its time to live.
     func isFresh(_ entry: CacheEntry, now: Date) -> Bool {
         Self.state(origin: entry.origin, storedAt: entry.storedAt, now: now, timeToLive: timeToLive(for: entry.key))
+            == .fresh
+    }
+
+    /// Whether the disk entry `stored` is network content within its time to live.
+    func isFresh(_ stored: DiskTier.Stored, now: Date) -> Bool {
+        Self.state(origin: stored.origin, storedAt: stored.storedAt, now: now, timeToLive: timeToLive(for: stored.key))
             == .fresh
     }
 

@@ -66,6 +66,13 @@ final class CacheWriter: Sendable {
         return renewed
     }
 
+    /// ``renew(_:etag:ifStill:inMemory:)`` for an entry only the disk holds, known by its header:
+    /// the file's header is written again, its content kept.
+    func renewOnDisk(_ stored: DiskTier.Stored, etag: String?, ifStill generation: Generation) {
+        guard self.generation(of: stored.key.scope) == generation else { return }
+        tiers.disk?.renew(stored, at: clock.now, etag: etag)
+    }
+
     /// Stores new content from the upstream and announces it, unless it is what `current` already
     /// holds (a first fetch announces every id as inserted); held instead when ``HeldUpdates`` says so.
     func install(

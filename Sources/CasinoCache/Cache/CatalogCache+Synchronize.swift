@@ -37,6 +37,7 @@ extension CatalogCache {
         }
         let report = await validate(held, releasing: queued)
         await mutationsSent
+        await disk?.flush()  // what the verdicts wrote is on disk when this returns
         return report
     }
 
@@ -66,7 +67,7 @@ extension CatalogCache {
         var fallback: [CacheKey] = []
         for start in stride(from: 0, to: keys.count, by: batchSize) {
             let batch = Array(keys[start..<min(start + batchSize, keys.count)])
-            let hashes = Dictionary(uniqueKeysWithValues: batch.map { ($0.content, held[$0]!.contentHash) })
+            let hashes = Dictionary(uniqueKeysWithValues: batch.map { ($0.content, held[$0]!.stored.contentHash) })
             let verdicts: [SnapshotKey: UpstreamVerdict]
             do {
                 let upstream = self.upstream
@@ -101,17 +102,22 @@ extension CatalogCache {
                 continue
             }
             for key in batch {
-                let entry = held[key]!.entry
+                let stored = held[key]!.stored
                 let inMemory = held[key]!.inMemory
                 switch verdicts[key.content] {
                 case .current(let etag)?:
-                    let etag = etag ?? (entry.origin == .network ? entry.etag : nil)
-                    _ = writer.renew(entry, etag: etag, ifStill: generation, inMemory: inMemory)
+                    let etag = etag ?? (stored.origin == .network ? stored.etag : nil)
+                    if let entry = held[key]!.entry {
+                        _ = writer.renew(entry, etag: etag, ifStill: generation, inMemory: inMemory)
+                    } else {
+                        writer.renewOnDisk(stored, etag: etag, ifStill: generation)
+                    }
                     report.current += 1
                     statisticsCounter.record { $0.validatedCurrent += 1 }
                 case .changed(let content?, let etag)? where (try? check(content, for: key)) != nil:
                     _ = writer.install(
-                        content, etag: etag, for: key, replacing: entry, ifStill: generation, inMemory: inMemory)
+                        content, etag: etag, for: key, replacing: held[key]!.entry ?? heldEntry(key),
+                        ifStill: generation, inMemory: inMemory)
                     report.installed += 1
                     statisticsCounter.record { $0.validatedInline += 1 }
                 case .changed?:
@@ -128,7 +134,7 @@ extension CatalogCache {
         scheduler.release(releasing)
         await withTaskGroup(of: Bool.self) { group in
             for key in refetch {
-                let current = held[key]!.entry
+                let current = held[key]!.entry ?? heldEntry(key)
                 group.addTask { (try? await self.fetch(key, current: current)) != nil }
             }
             for await fetched in group {
@@ -138,19 +144,23 @@ extension CatalogCache {
         }
         statisticsCounter.record { $0.validatedRefetched += report.refetched }
         report.refreshedKeyByKey = await refreshKeyByKey(
-            fallback.filter { held[$0].map { !tiers.isFresh($0.entry, now: clock.now) } ?? false })
+            fallback.filter { held[$0].map { !tiers.isFresh($0.stored, now: clock.now) } ?? false })
         return report
     }
 
     /// The catalogue entries to validate, with their content hashes: every global key in memory
     /// or on disk that the cache keeps, as a lookup would find it (without counting an answer or
-    /// filling memory).
+    /// filling memory). Disk entries are held by their headers alone: no content is decoded.
     private func heldForValidation() async -> [CacheKey: Held] {
         var held: [CacheKey: Held] = [:]
         for entry in memory.entries(in: .global) { hold(entry, inMemory: true, in: &held) }
-        for stored in await disk?.storedGlobalEntries() ?? [] where held[stored.key] == nil {
-            if let (entry, _) = tiers.entryBelowMemory(stored.key, onDisk: stored) {
-                hold(entry, inMemory: false, in: &held)
+        for stored in await disk?.storedGlobalEntries() ?? []
+        where held[stored.key] == nil && tiers.isCached(stored.key) {
+            // The bundle answers instead when it is newer than the disk entry (entryBelowMemory).
+            if let newer = tiers.bundledEntry(stored.key, newerThan: stored.storedAt) {
+                hold(newer, inMemory: false, in: &held)
+            } else {
+                held[stored.key] = Held(stored: stored, entry: nil, inMemory: false)
             }
         }
         return held
@@ -163,14 +173,17 @@ extension CatalogCache {
     }
 
     private func hold(_ entry: CacheEntry, inMemory: Bool, in held: inout [CacheKey: Held]) {
-        guard tiers.isCached(entry.key), let hash = try? entry.content.contentHash() else { return }
-        held[entry.key] = Held(entry: entry, contentHash: hash, inMemory: inMemory)
+        guard tiers.isCached(entry.key), let hash = try? entry.contentHash() else { return }
+        let stored = DiskTier.Stored(
+            key: entry.key, storedAt: entry.storedAt, etag: entry.etag, origin: entry.origin, contentHash: hash)
+        held[entry.key] = Held(stored: stored, entry: entry, inMemory: inMemory)
     }
 
-    /// An entry held, its content hash, and whether memory holds it (else only the disk does).
+    /// An entry held: what validation sends and decides on (`stored`), the entry itself unless
+    /// only the disk's header was read, and whether memory holds it (else only the disk does).
     private struct Held {
-        var entry: CacheEntry
-        var contentHash: String
+        var stored: DiskTier.Stored
+        var entry: CacheEntry?
         var inMemory: Bool
     }
 

@@ -68,6 +68,10 @@ public struct CacheEntry: Sendable, Hashable {
     public var etag: String?
     /// Where the value came from.
     public var origin: CacheOrigin
+    /// ``CatalogContent/contentHash()`` of `content` when a tier already knows it (the disk file's
+    /// header, the bundle's manifest), so bulk validation does not encode and hash it again. Not part
+    /// of the entry's identity: equal entries may differ in whether they know it.
+    var knownContentHash: String?
 
     public init(
         key: CacheKey, content: CatalogContent, storedAt: Date, etag: String? = nil, origin: CacheOrigin = .network
@@ -77,5 +81,26 @@ public struct CacheEntry: Sendable, Hashable {
         self.storedAt = storedAt
         self.etag = etag
         self.origin = origin
+    }
+}
+
+extension CacheEntry {
+    public static func == (lhs: CacheEntry, rhs: CacheEntry) -> Bool {
+        lhs.key == rhs.key && lhs.content == rhs.content && lhs.storedAt == rhs.storedAt && lhs.etag == rhs.etag
+            && lhs.origin == rhs.origin
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(content)
+        hasher.combine(storedAt)
+        hasher.combine(etag)
+        hasher.combine(origin)
+    }
+
+    /// ``knownContentHash``, else the hash computed now.
+    func contentHash() throws -> String {
+        if let knownContentHash { return knownContentHash }
+        return try content.contentHash()
     }
 }

@@ -67,7 +67,7 @@ import Musl
         let name = PlayerMutationQueueFile.fileName(for: player)
         let data: Data?
         do {
-            data = try files.read(name, limit: PlayerMutationQueueFile.maxFileBytes)
+            data = try files.read(name, limit: PlayerMutationQueueFile.maxFileBytes)?.data
         } catch {
             reject(name, player: player, reason: error.description)
             return []

@@ -156,7 +156,9 @@ public import Logging
         let bundledKey = bundledKey(for: key.content, defaultEdition: manifest.defaultEdition)
         let outcome = state.withLock { $0.outcomes[bundledKey] } ?? load(bundledKey)
         guard case .content(let content)? = outcome else { return nil }
-        return CacheEntry(key: key, content: content, storedAt: manifest.generatedAt, etag: nil, origin: .bundled)
+        var entry = CacheEntry(key: key, content: content, storedAt: manifest.generatedAt, etag: nil, origin: .bundled)
+        entry.knownContentHash = files[bundledKey]?.contentHash  // the file's, checked when it was read
+        return entry
     }
 
     /// How many snapshot files failed verification so far (each counted once).

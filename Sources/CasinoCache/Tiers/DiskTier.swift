@@ -4,8 +4,9 @@ import Dispatch
 public import Foundation
 public import Logging
 
-/// The disk tier: one gzip'd JSON file per key in a directory the app chooses, surviving
-/// relaunches, bounded by a total size with least-recently-used eviction.
+/// The disk tier: one file per key in a directory the app chooses (a header line, then the
+/// content's gzip'd JSON: ``DiskTierEnvelope``), surviving relaunches, bounded by a total size with
+/// least-recently-used eviction.
 ///
 /// Reads are synchronous (a page costs a file read, a gunzip and a JSON decode); writes return
 /// at once and happen on a private serial queue, as a temporary file renamed into place, so a
@@ -58,11 +59,59 @@ public import Logging
         }
     }
 
-    /// A store or removal not yet on disk.
+    /// A store, removal or renewal not yet on disk.
     private struct Pending {
         var sequence: UInt64
-        /// The entry being written, or `nil` for a removal.
-        var entry: CacheEntry?
+        var change: Change
+
+        /// The entry a read answers while this is queued; `nil` for a removal or a renewal.
+        var entry: CacheEntry? {
+            if case .store(let entry) = change { entry } else { nil }
+        }
+    }
+
+    private enum Change {
+        case store(CacheEntry)
+        case removal
+        case renewal(Renewal)
+    }
+
+    /// A new age (and ETag) for the file of one content: the rest of the file is kept.
+    private struct Renewal {
+        var contentHash: String
+        var storedAt: Date
+        var etag: String?
+        /// The file's header already says all but the age (its ETag, network content): only its
+        /// modification time moves.
+        var keepsHeader: Bool
+
+        /// `entry` renewed, if it holds the renewed content.
+        func applied(to entry: CacheEntry) -> CacheEntry {
+            guard entry.knownContentHash == contentHash else { return entry }
+            var renewed = entry
+            renewed.storedAt = storedAt
+            renewed.etag = etag
+            renewed.origin = .network
+            return renewed
+        }
+    }
+
+    /// A global entry on disk as bulk validation needs it: its header, without its content.
+    public struct Stored: Sendable, Hashable {
+        public var key: CacheKey
+        public var storedAt: Date
+        public var etag: String?
+        public var origin: CacheOrigin
+        /// ``CatalogContent/contentHash()`` of the entry's content.
+        public var contentHash: String
+
+        public init(key: CacheKey, storedAt: Date, etag: String?, origin: CacheOrigin, contentHash: String) {
+            self.key = key
+            self.storedAt = storedAt
+            self.etag = etag
+            self.origin = origin
+            self.contentHash = contentHash
+        }
     }
 
     private struct State {
@@ -117,14 +166,17 @@ public import Logging
     public func entry(for key: CacheKey) -> CacheEntry? {
         let name = DiskTierFileName.name(for: key)
         let generation: UInt64
+        let renewal: Renewal?
         switch plan(for: key, name: name) {
         case .answer(let entry): return entry
-        case .read(let read): generation = read
+        case .read(let read, let queued):
+            generation = read
+            renewal = queued
         }
 
-        let data: Data?
+        let file: DiskTierFiles.Contents?
         do {
-            data = try files.read(name, limit: maxEntryBytes)
+            file = try files.read(name, limit: maxEntryBytes)
         } catch  where error.isOversized {
             condemn(name, generation: generation, key: key, reason: error.description)
             return nil
@@ -134,38 +186,45 @@ public import Logging
                 metadata: ["cache.key": "\(key)", "cache.file": "\(name)", "cache.error": "\(error)"])
             return nil
         }
-        guard let data else { return nil }
+        guard let file else { return nil }
         do throws(DiskTierEnvelope.Rejection) {
             let entry = try DiskTierEnvelope.decode(
-                data, for: key, cacheVersion: configuration.cacheVersion, maxBytes: maxEntryBytes)
+                file, for: key, cacheVersion: configuration.cacheVersion, maxBytes: maxEntryBytes)
             state.withLock { $0.index.recordAccess(name) }
-            return entry
+            return renewal?.applied(to: entry) ?? entry
         } catch {
             condemn(name, generation: generation, key: key, reason: error.reason)
             return nil
         }
     }
 
-    /// How to answer for `key`: from what is queued or being cleared, or by reading its file.
+    /// How to answer for `key`: from what is queued or being cleared, or by reading its file (and
+    /// renewing what it holds, when a renewal is queued).
     private enum Plan {
         case answer(CacheEntry?)
-        case read(generation: UInt64)
+        case read(generation: UInt64, renewal: Renewal?)
     }
 
     private func plan(for key: CacheKey, name: String) -> Plan {
         state.withLock { state -> Plan in
-            if let pending = state.pending[key] { return .answer(pending.entry) }
+            var renewal: Renewal?
+            switch state.pending[key]?.change {
+            case .store(let entry)?: return .answer(entry)
+            case .removal?: return .answer(nil)
+            case .renewal(let queued)?: renewal = queued
+            case nil: break
+            }
             if state.pendingClears.values.contains(where: { $0 == nil || $0 == key.scope }) { return .answer(nil) }
             let generation = state.writeGenerations[name] ?? 0
             if state.condemned[name] == generation { return .answer(nil) }
-            return .read(generation: generation)
+            return .read(generation: generation, renewal: renewal)
         }
     }
 
     public func store(_ entry: CacheEntry) {
         let sequence = state.withLock { state in
             let sequence = state.nextSequence()
-            state.pending[entry.key] = Pending(sequence: sequence, entry: entry)
+            state.pending[entry.key] = Pending(sequence: sequence, change: .store(entry))
             return sequence
         }
         queue.async { self.write(entry, sequence: sequence) }
@@ -174,10 +233,34 @@ public import Logging
     public func removeEntry(for key: CacheKey) {
         let sequence = state.withLock { state in
             let sequence = state.nextSequence()
-            state.pending[key] = Pending(sequence: sequence, entry: nil)
+            state.pending[key] = Pending(sequence: sequence, change: .removal)
             return sequence
         }
         queue.async { self.delete(key, sequence: sequence) }
+    }
+
+    /// Marks the entry `stored` (as a scan found it) stored at `storedAt` with `etag`, as network
+    /// content: the upstream confirmed its content. The content's file is not written again: when
+    /// only the age changes, its modification time moves (one system call); else its header is
+    /// written again before the same compressed bytes, if the file still holds that content. Does
+    /// nothing when a store, removal or clear of the key is queued: it is newer.
+    public func renew(_ stored: Stored, at storedAt: Date, etag: String?) {
+        let key = stored.key
+        let renewal = Renewal(
+            contentHash: stored.contentHash, storedAt: storedAt, etag: etag,
+            keepsHeader: etag == stored.etag && stored.origin == .network)
+        let sequence = state.withLock { state -> UInt64? in
+            switch state.pending[key]?.change {
+            case .store?, .removal?: return nil
+            case .renewal?, nil: break
+            }
+            if state.pendingClears.values.contains(where: { $0 == nil || $0 == key.scope }) { return nil }
+            let sequence = state.nextSequence()
+            state.pending[key] = Pending(sequence: sequence, change: .renewal(renewal))
+            return sequence
+        }
+        guard let sequence else { return }
+        queue.async { self.write(renewal, of: key, sequence: sequence) }
     }
 
     public func removeAll(in scope: CacheScope?) {
@@ -200,8 +283,10 @@ public import Logging
         let prefix = DiskTierFileName.prefix(for: scope)
         var keys = Set<CacheKey>()
         for name in files.entryNames(where: { $0.hasPrefix(prefix) }) {
-            guard let data = try? files.read(name, limit: maxEntryBytes),
-                let key = DiskTierEnvelope.storedGlobalKey(in: data, maxBytes: maxEntryBytes),
+            guard let file = try? files.read(name, limit: maxEntryBytes),
+                let parsed = try? DiskTierEnvelope.parse(
+                    file, cacheVersion: configuration.cacheVersion, maxBytes: maxEntryBytes),
+                let key = DiskTierEnvelope.globalKey(of: parsed.header),
                 DiskTierFileName.name(for: key) == name
             else { continue }
             keys.insert(key)
@@ -213,39 +298,81 @@ public import Logging
         return keys.sorted { $0.description < $1.description }
     }
 
-    /// The ``CacheScope/global`` entries held on disk, each file read and inflated once, answered
-    /// as ``entry(for:)`` would (a queued write or clear wins over the file): what
-    /// ``CatalogCache/synchronize()`` validates besides memory. Files that do not read are skipped
-    /// here and dealt with when their key is read. For a launch-time call, not for lookups.
+    /// The ``CacheScope/global`` entries held on disk, as ``entry(for:)`` would answer them (a
+    /// queued write or clear wins over the file), each read as far as its header: what
+    /// ``CatalogCache/synchronize()`` validates besides memory. A file of the first format (no
+    /// content hash) is decoded, hashed and written again in the current one, once. Files that do
+    /// not read are skipped here and dealt with when their key is read.
     ///
     /// The scan runs on the tier's write queue, so no write, removal or clear lands between reading
     /// a file and deciding whether a queued change wins over it.
-    public func storedGlobalEntries() async -> [CacheEntry] {
-        await withCheckedContinuation { (continuation: CheckedContinuation<[CacheEntry], Never>) in
+    public func storedGlobalEntries() async -> [Stored] {
+        await withCheckedContinuation { (continuation: CheckedContinuation<[Stored], Never>) in
             queue.async { continuation.resume(returning: self.scanGlobalEntries()) }
         }
     }
 
     /// ``storedGlobalEntries()``'s scan; called on `queue`.
-    private func scanGlobalEntries() -> [CacheEntry] {
-        var entries: [CacheKey: CacheEntry] = [:]
+    private func scanGlobalEntries() -> [Stored] {
+        buildIndexIfNeeded()
+        var stored: [CacheKey: Stored] = [:]
         for name in files.entryNames(where: { $0.hasPrefix(DiskTierFileName.prefix(for: .global)) }) {
-            guard let data = try? files.read(name, limit: maxEntryBytes),
-                let entry = try? DiskTierEnvelope.decodeGlobal(
-                    data, cacheVersion: configuration.cacheVersion, maxBytes: maxEntryBytes),
-                DiskTierFileName.name(for: entry.key) == name
+            guard let file = try? files.read(name, limit: maxEntryBytes),
+                let parsed = try? DiskTierEnvelope.parse(
+                    file, cacheVersion: configuration.cacheVersion, maxBytes: maxEntryBytes),
+                let key = DiskTierEnvelope.globalKey(of: parsed.header), DiskTierFileName.name(for: key) == name
             else { continue }
-            switch plan(for: entry.key, name: name) {
-            case .answer(let queued): entries[entry.key] = queued
-            case .read: entries[entry.key] = entry
+            switch plan(for: key, name: name) {
+            case .answer(let queued):
+                stored[key] = queued.flatMap(Self.stored)
+            case .read(_, let renewal):
+                var header = parsed.header
+                if parsed.payloadStart == nil {
+                    // The first format: hash the content once and keep the hash from now on.
+                    guard
+                        let entry = try? DiskTierEnvelope.entry(
+                            in: file.data, parsed, for: key, maxBytes: maxEntryBytes),
+                        let written = upgrade(entry, named: name)
+                    else { continue }
+                    header.contentHash = written
+                }
+                guard let contentHash = header.contentHash else { continue }
+                var found = Stored(
+                    key: key, storedAt: parsed.storedAt, etag: header.etag, origin: header.origin,
+                    contentHash: contentHash)
+                if let renewal, renewal.contentHash == contentHash {
+                    found.storedAt = renewal.storedAt
+                    found.etag = renewal.etag
+                    found.origin = .network
+                }
+                stored[key] = found
             }
         }
         // Queued writes of keys that have no file yet: a read would answer them.
         let queued = state.withLock { state in
             state.pending.values.compactMap(\.entry).filter { $0.key.scope == .global }
         }
-        for entry in queued where entries[entry.key] == nil { entries[entry.key] = entry }
-        return entries.values.sorted { $0.key.description < $1.key.description }
+        for entry in queued where stored[entry.key] == nil { stored[entry.key] = Self.stored(entry) }
+        return stored.values.sorted { $0.key.description < $1.key.description }
+    }
+
+    private static func stored(_ entry: CacheEntry) -> Stored? {
+        guard let contentHash = try? entry.contentHash() else { return nil }
+        return Stored(
+            key: entry.key, storedAt: entry.storedAt, etag: entry.etag, origin: entry.origin, contentHash: contentHash)
+    }
+
+    /// Writes `entry`, read from a file of the first format, in the current format (unless a write
+    /// replaced the file meanwhile); returns its content hash. Called on `queue`.
+    private func upgrade(_ entry: CacheEntry, named name: String) -> String? {
+        guard
+            let (data, contentHash) = try? DiskTierEnvelope.encode(
+                entry, cacheVersion: configuration.cacheVersion, maxBytes: maxEntryBytes)
+        else { return nil }
+        if (try? files.writeAtomically(data, to: name, modified: entry.storedAt)) != nil {
+            state.withLock { $0.index.recordWrite(name, size: data.count) }
+        }
+        return contentHash
     }
 
     // MARK: - Extras
@@ -288,8 +415,11 @@ public import Logging
 
         let data: Data
         do {
-            data = try DiskTierEnvelope.encode(
-                entry, cacheVersion: configuration.cacheVersion, maxBytes: maxEntryBytes)
+            // Content the file already holds (a renewed entry) keeps its compressed bytes.
+            data =
+                try renewedFile(named: name, for: entry)
+                ?? DiskTierEnvelope.encode(entry, cacheVersion: configuration.cacheVersion, maxBytes: maxEntryBytes)
+                .data
             guard data.count <= configuration.sizeLimit else {
                 throw DiskTierEnvelope.Rejection(
                     reason: "entry of \(data.count) bytes is over sizeLimit \(configuration.sizeLimit)")
@@ -306,9 +436,48 @@ public import Logging
             return
         }
 
+        place(data, named: name, storedAt: entry.storedAt, key: key, sequence: sequence)
+    }
+
+    /// The file `name` with `entry`'s age, ETag and origin in its header, when the file holds
+    /// `entry`'s content (its known hash); `nil` otherwise.
+    private func renewedFile(named name: String, for entry: CacheEntry) -> Data? {
+        guard let contentHash = entry.knownContentHash, let file = try? files.read(name, limit: maxEntryBytes) else {
+            return nil
+        }
+        return DiskTierEnvelope.renewed(
+            file, key: entry.key, contentHash: contentHash, storedAt: entry.storedAt, etag: entry.etag,
+            origin: entry.origin, cacheVersion: configuration.cacheVersion, maxBytes: maxEntryBytes)
+    }
+
+    private func write(_ renewal: Renewal, of key: CacheKey, sequence: UInt64) {
+        buildIndexIfNeeded()
+        guard state.withLock({ $0.pending[key]?.sequence == sequence }) else { return }
+        let name = DiskTierFileName.name(for: key)
+        if renewal.keepsHeader {
+            // Gone meanwhile (a condemned file): nothing to renew.
+            files.setModified(name, to: renewal.storedAt)
+            state.withLock { $0.settle(key, sequence: sequence) }
+            return
+        }
+        guard let old = try? files.read(name, limit: maxEntryBytes),
+            let data = DiskTierEnvelope.renewed(
+                old, key: key, contentHash: renewal.contentHash, storedAt: renewal.storedAt, etag: renewal.etag,
+                origin: .network, cacheVersion: configuration.cacheVersion, maxBytes: maxEntryBytes)
+        else {
+            // The file holds other content now, or none: nothing to renew.
+            state.withLock { $0.settle(key, sequence: sequence) }
+            return
+        }
+        place(data, named: name, storedAt: renewal.storedAt, key: key, sequence: sequence)
+    }
+
+    /// Writes `data` as the file `name` for the queued change `sequence` of `key`, then evicts
+    /// what no longer fits.
+    private func place(_ data: Data, named name: String, storedAt: Date, key: CacheKey, sequence: UInt64) {
         preparation.prepareOnce()  // the directory's Data Protection class (Configuration.fileProtection)
         do {
-            try files.writeAtomically(data, to: name)
+            try files.writeAtomically(data, to: name, modified: storedAt)
         } catch {
             // Reads fall back to whatever the directory still holds.
             state.withLock { state in

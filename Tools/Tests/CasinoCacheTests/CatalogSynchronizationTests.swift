@@ -4,6 +4,7 @@ import CasinoCatalog
 import CatalogPipeline
 import CatalogServer
 import Foundation
+import Gzip
 import Testing
 
 /// Bulk validation end to end: a pipeline-built bundle, the simulator over loopback HTTP, the
@@ -171,6 +172,72 @@ struct CatalogSynchronizationTests {
                 logger: silentLogger)
             #expect(withoutBundle.cachedContent(for: .gamesPage(english, categoryId: droppedId, offset: 0)) == .miss)
         }
+    }
+
+    @Test func aRelaunchValidatesDiskEntriesByTheirHeadersAndHasRenewedThemWhenItReturns() async throws {
+        try await withSimulator { server in
+            // Given a previous session that fetched every category's first page onto disk (after
+            // the bundle's date: a disk entry older than the bundle gives way to it)
+            let first = try makeCache(server)
+            clock.advance(by: .seconds(max(server.catalog.generatedAt.timeIntervalSince(clock.now), 0) + 86_400))
+            let keys = server.bundledCategories.items.map { CacheKey.gamesPage(english, categoryId: $0.id, offset: 0) }
+            for key in keys { _ = try await first.content(for: key) }
+            await first.waitForRefreshes()
+            await first.flush()
+            let cacheDirectory = directory.child("cache")
+            let names = try FileManager.default.contentsOfDirectory(atPath: cacheDirectory.path)
+                .filter { $0.hasSuffix(".json.gz") }.sorted()
+            #expect(names.count == keys.count)
+            // And one of them written by the previous version: one gzip'd object, no content hash
+            let previous = cacheDirectory.appendingPathComponent(names[0])
+            try Self.downgrade(previous)
+            var before: [String: Data] = [:]
+            for name in names.dropFirst() {
+                before[name] = try Data(contentsOf: cacheDirectory.appendingPathComponent(name))
+            }
+            let requestsBefore = server.simulator.statistics().totalRequests
+
+            // When the app is relaunched a day later (nothing in memory, every page stale) and synchronizes
+            clock.advance(by: .seconds(86_400))
+            let cache = try makeCache(server)
+            let report = await cache.synchronize()
+
+            // Then one request found every page current, and nothing was fetched
+            #expect(report.requests == 1 && report.current == keys.count)
+            #expect(report.installed + report.refetched + report.refreshedKeyByKey == 0)
+            // And as it returns, each file is marked renewed now with not a byte of it changed, and
+            // the previous version's file carries its content hash in the current format
+            for (name, data) in before {
+                let file = cacheDirectory.appendingPathComponent(name)
+                #expect(try Data(contentsOf: file) == data)
+                let modified = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
+                #expect(modified == clock.now)
+            }
+            let upgraded = try Data(contentsOf: previous)
+            #expect(upgraded.first == UInt8(ascii: "{"))
+            #expect(String(decoding: upgraded.prefix(2048), as: UTF8.self).contains(#""contentHash":"sha256:"#))
+            // And every page is served fresh from disk, without another request
+            for key in keys {
+                guard case .fresh(_, let metadata) = cache.cachedContent(for: key) else {
+                    Issue.record("\(key) is not fresh")
+                    continue
+                }
+                #expect(metadata.tier == .disk && metadata.storedAt == clock.now)
+            }
+            #expect(server.simulator.statistics().totalRequests == requestsBefore + 1)
+        }
+    }
+
+    /// Rewrites a disk tier file as the previous version wrote it: its header's fields and the
+    /// content (as `CatalogContent` encodes) in one gzip'd object, no content hash.
+    private static func downgrade(_ file: URL) throws {
+        let data = try Data(contentsOf: file)
+        let end = try #require(data.firstIndex(of: UInt8(ascii: "\n")))
+        var object = try #require(try JSONSerialization.jsonObject(with: data[..<end]) as? [String: Any])
+        let page = try JSONSerialization.jsonObject(with: Gzip.decompress(data[(end + 1)...], limit: 1 << 20))
+        object["contentHash"] = nil
+        object["content"] = ["gamesPage": ["_0": page]]
+        try Gzip.compress(try JSONSerialization.data(withJSONObject: object)).write(to: file)
     }
 
     @Test func manyKeysGoOutInBatchesUnderTheConfiguredSize() async throws {

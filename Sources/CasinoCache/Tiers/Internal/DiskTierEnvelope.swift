@@ -1,52 +1,55 @@
-import CasinoCatalog
+@_spi(Internals) import CasinoCatalog
+import CatalogSupport
 import Foundation
 import Gzip
 
-/// What one disk tier file holds, before gzip: the entry plus what a reader checks before
-/// trusting it.
-struct DiskTierEnvelope: Codable, Sendable {
-    /// The key's full ``CacheKey/description``; a file whose stored key differs is a miss.
-    var key: String
-    /// ``CatalogSchema/version`` when the file was written.
-    var schemaVersion: Int
-    /// ``DiskTier/Configuration/cacheVersion`` when the file was written.
-    var cacheVersion: Int
-    /// ISO 8601 in UTC (``CatalogCoding``), so whole seconds.
-    var storedAt: Date
-    var etag: String?
-    var origin: CacheOrigin
-    var content: CatalogContent
-
-    init(_ entry: CacheEntry, cacheVersion: Int) {
-        key = entry.key.description
-        schemaVersion = CatalogSchema.version
-        self.cacheVersion = cacheVersion
-        storedAt = entry.storedAt
-        etag = entry.etag
-        origin = entry.origin
-        content = entry.content
-    }
-
-    /// The envelope's fields that every version of it carries, decoded when the whole envelope
-    /// does not decode, to say why in the log.
-    private struct Header: Decodable {
+/// What one disk tier file holds: a header line, then the content.
+///
+/// ```
+/// {"cacheVersion":1,"contentHash":"sha256:…","key":"global/en-iPhone/games/SLOTS/0","origin":"network",…}\n
+/// <gzip of the content's canonical JSON>
+/// ```
+///
+/// The header is plain JSON on the first line (at most ``maxHeaderBytes``): what a reader checks
+/// before trusting the file, and what bulk validation needs (the key, when it was stored, the ETag
+/// and the content hash) without inflating or decoding the content. Renewing an entry writes a new
+/// header before the same compressed bytes. The hash is the SHA-256 of exactly the bytes the gzip
+/// holds, computed once when the entry is written.
+///
+/// Files of the first format (one gzip'd JSON object with the content inside, no hash) are still
+/// read; bulk validation hashes such an entry once and writes it again in this format.
+struct DiskTierEnvelope: Sendable {
+    /// The header line's fields.
+    struct Header: Codable, Sendable {
+        /// The key's full ``CacheKey/description``; a file whose stored key differs is a miss.
         var key: String
+        /// ``CatalogSchema/version`` when the file was written.
         var schemaVersion: Int
+        /// ``DiskTier/Configuration/cacheVersion`` when the file was written.
         var cacheVersion: Int
+        /// ISO 8601 in UTC (``CatalogCoding``), so whole seconds.
+        var storedAt: Date
+        var etag: String?
+        var origin: CacheOrigin
+        /// `sha256:` and the hex SHA-256 of the content's canonical JSON (the compressed bytes);
+        /// absent in files of the first format.
+        var contentHash: String?
+        /// The first format's content, inside the same object; absent in a header line.
+        var content: CatalogContent?
+
+        init(_ entry: CacheEntry, cacheVersion: Int, contentHash: String) {
+            key = entry.key.description
+            schemaVersion = CatalogSchema.version
+            self.cacheVersion = cacheVersion
+            storedAt = entry.storedAt
+            etag = entry.etag
+            origin = entry.origin
+            self.contentHash = contentHash
+        }
     }
 
-    /// The global key a file's bytes say they hold, without checking the rest; `nil` when they
-    /// do not inflate or decode, or hold another scope's key.
-    static func storedGlobalKey(in data: Data, maxBytes: Int) -> CacheKey? {
-        guard let json = try? Gzip.decompress(data, limit: maxBytes),
-            let header = try? CatalogCoding.decoder().decode(Header.self, from: json)
-        else { return nil }
-        let prefix = "\(CacheScope.global)/"
-        guard header.key.hasPrefix(prefix), let content = SnapshotKey(String(header.key.dropFirst(prefix.count))) else {
-            return nil
-        }
-        return CacheKey(content)
-    }
+    /// The most bytes of a header line, its newline included.
+    static let maxHeaderBytes = 16 << 10
 
     /// Why a file's bytes are not an entry that may be served.
     struct Rejection: Error, Sendable, CustomStringConvertible {
@@ -55,83 +58,153 @@ struct DiskTierEnvelope: Codable, Sendable {
         var description: String { reason }
     }
 
-    /// The gzip'd JSON of `entry`.
+    /// A file's header, where its compressed content starts (`nil` for the first format, whose
+    /// content is in the header), and when the entry was stored or last renewed.
+    struct Parsed: Sendable {
+        var header: Header
+        var payloadStart: Int?
+        /// The header's `storedAt`, or the file's modification time when that is later: a renewal
+        /// moves only the modification time (``DiskTier/renew(_:at:etag:)``).
+        var storedAt: Date
+    }
+
+    // MARK: - Writing
+
+    /// The file bytes of `entry`, and its content hash.
     ///
-    /// - Throws: ``Rejection`` when the JSON or its gzip is over `maxBytes`; encoding errors.
-    static func encode(_ entry: CacheEntry, cacheVersion: Int, maxBytes: Int) throws -> Data {
-        let json = try CatalogCoding.encoder().encode(DiskTierEnvelope(entry, cacheVersion: cacheVersion))
+    /// - Throws: ``Rejection`` when the JSON, its gzip or the header is over `maxBytes`, or the
+    ///   header is over ``maxHeaderBytes``; encoding errors.
+    static func encode(
+        _ entry: CacheEntry, cacheVersion: Int, maxBytes: Int
+    ) throws -> (data: Data, contentHash: String) {
+        let json =
+            switch entry.content {
+            case .categories(let list): try CanonicalJSON.encode(list)
+            case .gamesPage(let page): try CanonicalJSON.encode(page)
+            }
         guard json.count <= maxBytes else {
             throw Rejection(reason: "entry of \(json.count) JSON bytes is over maxEntryBytes \(maxBytes)")
         }
+        let contentHash = CatalogRules.contentHashPrefix + SHA256Digest.hex(json)
         let packed = try Gzip.compress(json, level: Gzip.fastLevel)
-        guard packed.count <= maxBytes else {
-            throw Rejection(reason: "entry of \(packed.count) gzip bytes is over maxEntryBytes \(maxBytes)")
+        let header = Header(entry, cacheVersion: cacheVersion, contentHash: contentHash)
+        return (try bytes(header, payload: packed, maxBytes: maxBytes), contentHash)
+    }
+
+    /// `header`'s line followed by `payload`.
+    static func bytes(_ header: Header, payload: some DataProtocol, maxBytes: Int) throws -> Data {
+        var data = try CatalogCoding.encoder().encode(header)
+        guard data.count < maxHeaderBytes else {
+            throw Rejection(reason: "header of \(data.count) bytes is over \(maxHeaderBytes) (an ETag that long?)")
         }
-        return packed
+        data.append(UInt8(ascii: "\n"))
+        data.append(contentsOf: payload)
+        guard data.count <= maxBytes else {
+            throw Rejection(reason: "entry of \(data.count) file bytes is over maxEntryBytes \(maxBytes)")
+        }
+        return data
+    }
+
+    /// The bytes of `data` (a file of this format holding `contentHash`) with `storedAt`, `etag`
+    /// and `origin` in its header, and the compressed content as it is; `nil` when `data` is not
+    /// such a file.
+    static func renewed(
+        _ file: DiskTierFiles.Contents, key: CacheKey, contentHash: String, storedAt: Date, etag: String?,
+        origin: CacheOrigin, cacheVersion: Int, maxBytes: Int
+    ) -> Data? {
+        let data = file.data
+        guard let parsed = try? parse(file, cacheVersion: cacheVersion, maxBytes: maxBytes),
+            let payloadStart = parsed.payloadStart, parsed.header.key == key.description,
+            parsed.header.contentHash == contentHash
+        else { return nil }
+        var header = parsed.header
+        header.storedAt = storedAt
+        header.etag = etag
+        header.origin = origin
+        return try? bytes(header, payload: data[payloadStart...], maxBytes: maxBytes)
+    }
+
+    // MARK: - Reading
+
+    /// The header of a file's bytes, of this schema and cache version, without inflating the
+    /// content (a file of the first format is inflated: its header is inside).
+    ///
+    /// - Throws: ``Rejection`` naming what is wrong: size, header, gzip, JSON, schema or cache version.
+    static func parse(_ file: DiskTierFiles.Contents, cacheVersion: Int, maxBytes: Int) throws(Rejection) -> Parsed {
+        let data = file.data
+        guard data.count <= maxBytes else { throw Rejection(reason: "file is over maxEntryBytes \(maxBytes)") }
+        let decoder = CatalogCoding.decoder()
+        let parsed: Parsed
+        if data.first == UInt8(ascii: "{") {
+            let end = data.prefix(maxHeaderBytes).firstIndex(of: UInt8(ascii: "\n"))
+            guard let end else { throw Rejection(reason: "no header line within \(maxHeaderBytes) bytes") }
+            let header = try decodeHeader(data[data.startIndex..<end], with: decoder, cacheVersion: cacheVersion)
+            guard header.content == nil, let hash = header.contentHash,
+                Manifest.isDigest(hash, prefix: CatalogRules.contentHashPrefix)
+            else {
+                throw Rejection(reason: "header without a content hash, or with content")
+            }
+            let renewedAt = Date(timeIntervalSince1970: TimeInterval(file.modifiedSeconds))
+            parsed = Parsed(header: header, payloadStart: end + 1, storedAt: max(header.storedAt, renewedAt))
+        } else {
+            let json = try inflate(data, maxBytes: maxBytes)
+            let header = try decodeHeader(json, with: decoder, cacheVersion: cacheVersion)
+            guard header.content != nil else { throw Rejection(reason: "first-format file without content") }
+            parsed = Parsed(header: header, payloadStart: nil, storedAt: header.storedAt)
+        }
+        return parsed
     }
 
     /// The entry for `key` in a file's bytes.
     ///
-    /// - Throws: ``Rejection`` naming what is wrong: size, gzip, JSON, schema or cache version,
-    ///   stored key, kind, or content that breaks the schema's rules.
+    /// - Throws: ``Rejection`` naming what is wrong: size, header, gzip, JSON, schema or cache
+    ///   version, stored key, kind, or content that breaks the schema's rules.
     static func decode(
-        _ data: Data, for key: CacheKey, cacheVersion: Int, maxBytes: Int
-    ) throws(Rejection) -> CacheEntry {
-        try entry(from: envelope(in: data, cacheVersion: cacheVersion, maxBytes: maxBytes), for: key)
-    }
-
-    /// The entry in a file's bytes whose key is not known beforehand (a scan of the directory):
-    /// the global key its envelope names, with every check of ``decode(_:for:cacheVersion:maxBytes:)``.
-    static func decodeGlobal(_ data: Data, cacheVersion: Int, maxBytes: Int) throws(Rejection) -> CacheEntry {
-        let envelope = try envelope(in: data, cacheVersion: cacheVersion, maxBytes: maxBytes)
-        let prefix = "\(CacheScope.global)/"
-        guard envelope.key.hasPrefix(prefix), let content = SnapshotKey(String(envelope.key.dropFirst(prefix.count)))
-        else {
-            throw Rejection(reason: "not a global key")
-        }
-        return try entry(from: envelope, for: CacheKey(content))
-    }
-
-    /// The envelope in a file's bytes, of this schema and cache version.
-    private static func envelope(in data: Data, cacheVersion: Int, maxBytes: Int) throws(Rejection) -> DiskTierEnvelope
+        _ file: DiskTierFiles.Contents, for key: CacheKey, cacheVersion: Int, maxBytes: Int
+    )
+        throws(Rejection) -> CacheEntry
     {
-        guard data.count <= maxBytes else { throw Rejection(reason: "file is over maxEntryBytes \(maxBytes)") }
-        let json: Data
-        do {
-            json = try Gzip.decompress(data, limit: maxBytes)
-        } catch {
-            throw Rejection(reason: "gzip: \(error.code)")
-        }
-        let decoder = CatalogCoding.decoder()
-        let envelope: DiskTierEnvelope
-        do {
-            envelope = try decoder.decode(DiskTierEnvelope.self, from: json)
-        } catch {
-            // Say which version wrote the file when its header still reads.
-            if let header = try? decoder.decode(Header.self, from: json) {
-                if header.schemaVersion != CatalogSchema.version {
-                    throw Rejection(reason: "schema-version \(header.schemaVersion)")
-                }
-                if header.cacheVersion != cacheVersion {
-                    throw Rejection(reason: "cache-version \(header.cacheVersion)")
-                }
-            }
-            throw Rejection(reason: "undecodable JSON")
-        }
-        guard envelope.schemaVersion == CatalogSchema.version else {
-            throw Rejection(reason: "schema-version \(envelope.schemaVersion)")
-        }
-        guard envelope.cacheVersion == cacheVersion else {
-            throw Rejection(reason: "cache-version \(envelope.cacheVersion)")
-        }
-        return envelope
+        try entry(
+            in: file.data, parse(file, cacheVersion: cacheVersion, maxBytes: maxBytes), for: key, maxBytes: maxBytes)
     }
 
-    /// The envelope's entry, if it holds `key` and content that keeps the rules.
-    private static func entry(from envelope: DiskTierEnvelope, for key: CacheKey) throws(Rejection) -> CacheEntry {
-        guard envelope.key == key.description else { throw Rejection(reason: "stored key differs") }
+    /// The global key `header` names; `nil` for another scope's or a malformed key.
+    static func globalKey(of header: Header) -> CacheKey? {
+        let prefix = "\(CacheScope.global)/"
+        guard header.key.hasPrefix(prefix), let content = SnapshotKey(String(header.key.dropFirst(prefix.count))) else {
+            return nil
+        }
+        return CacheKey(content)
+    }
+
+    /// The entry in `data`, whose header `parsed` is, if it holds `key` and content that keeps the rules.
+    static func entry(
+        in data: Data, _ parsed: Parsed, for key: CacheKey, maxBytes: Int
+    ) throws(Rejection)
+        -> CacheEntry
+    {
+        let header = parsed.header
+        guard header.key == key.description else { throw Rejection(reason: "stored key differs") }
+        let content: CatalogContent
+        if let payloadStart = parsed.payloadStart {
+            let json = try inflate(data[payloadStart...], maxBytes: maxBytes)
+            do {
+                let decoder = CatalogCoding.decoder()
+                content =
+                    switch key.content {
+                    case .categories: .categories(try decoder.decode(CategoryList.self, from: json))
+                    case .gamesPage: .gamesPage(try decoder.decode(GamesPage.self, from: json))
+                    }
+            } catch {
+                throw Rejection(reason: "undecodable content JSON")
+            }
+        } else if let inside = header.content {
+            content = inside
+        } else {
+            throw Rejection(reason: "no content")
+        }
         // The content must be what the key names before any rule runs on its numbers.
-        switch (key.content, envelope.content) {
+        switch (key.content, content) {
         case (.categories, .categories): break
         case (.gamesPage(_, let categoryId, let offset), .gamesPage(let page)):
             guard page.categoryId == categoryId, page.offset == offset else {
@@ -139,19 +212,59 @@ struct DiskTierEnvelope: Codable, Sendable {
             }
         default: throw Rejection(reason: "content kind differs from the key's")
         }
-        if let list = key.playerList, case .gamesPage(let page) = envelope.content {
+        if let list = key.playerList, case .gamesPage(let page) = content {
             // A player list may be empty, unlike a catalogue page: its own rules.
             if let problem = page.playerListProblem(list, limit: nil) {
                 throw Rejection(reason: "player list: \(problem)")
             }
         } else {
-            let violations = envelope.content.violations()
+            let violations = content.violations()
             guard violations.isEmpty else {
                 throw Rejection(reason: "content breaks \(violations.count) schema rule(s)")
             }
         }
-        return CacheEntry(
-            key: key, content: envelope.content, storedAt: envelope.storedAt, etag: envelope.etag,
-            origin: envelope.origin)
+        var entry = CacheEntry(
+            key: key, content: content, storedAt: parsed.storedAt, etag: header.etag, origin: header.origin)
+        entry.knownContentHash = header.contentHash
+        return entry
+    }
+
+    private static func inflate(_ data: Data, maxBytes: Int) throws(Rejection) -> Data {
+        do {
+            return try Gzip.decompress(data, limit: maxBytes)
+        } catch {
+            throw Rejection(reason: "gzip: \(error.code)")
+        }
+    }
+
+    /// The header in `json`, of this schema and cache version.
+    private static func decodeHeader(
+        _ json: Data, with decoder: JSONDecoder, cacheVersion: Int
+    ) throws(Rejection)
+        -> Header
+    {
+        let header: Header
+        do {
+            header = try decoder.decode(Header.self, from: json)
+        } catch {
+            // Say which version wrote the file when its version fields still read.
+            if let versions = try? decoder.decode(Versions.self, from: json) {
+                try check(versions.schemaVersion, versions.cacheVersion, cacheVersion: cacheVersion)
+            }
+            throw Rejection(reason: "undecodable JSON")
+        }
+        try check(header.schemaVersion, header.cacheVersion, cacheVersion: cacheVersion)
+        return header
+    }
+
+    private static func check(_ schemaVersion: Int, _ fileCacheVersion: Int, cacheVersion: Int) throws(Rejection) {
+        guard schemaVersion == CatalogSchema.version else { throw Rejection(reason: "schema-version \(schemaVersion)") }
+        guard fileCacheVersion == cacheVersion else { throw Rejection(reason: "cache-version \(fileCacheVersion)") }
+    }
+
+    /// The fields every version of a header carries.
+    private struct Versions: Decodable {
+        var schemaVersion: Int
+        var cacheVersion: Int
     }
 }

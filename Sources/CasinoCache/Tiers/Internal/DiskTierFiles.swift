@@ -27,6 +27,13 @@ struct DiskTierFiles: Sendable {
         directory.appendingPathComponent(name, isDirectory: false)
     }
 
+    /// A file's bytes, and when it was last modified in whole seconds since 1970 (any value: the
+    /// file system says so, and anyone may set it).
+    struct Contents {
+        var data: Data
+        var modifiedSeconds: Int64
+    }
+
     /// The bytes of the file `name`, or `nil` when it does not exist.
     ///
     /// One `open(O_NOFOLLOW)`, one `fstat` and a read of the file's size into one buffer. A file
@@ -34,7 +41,7 @@ struct DiskTierFiles: Sendable {
     ///
     /// - Throws: ``Failure`` when the file exists but cannot be read (permissions, a directory, a
     ///   symbolic link planted in the cache directory), or is over `limit` (``Failure/isOversized``).
-    func read(_ name: String, limit: Int) throws(Failure) -> Data? {
+    func read(_ name: String, limit: Int) throws(Failure) -> Contents? {
         let descriptor = url(for: name).withUnsafeFileSystemRepresentation { path -> Int32 in
             guard let path else { return -1 }
             return open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
@@ -58,7 +65,12 @@ struct DiskTierFiles: Sendable {
         guard outcome.error == 0 else {
             throw Failure(description: "cannot read \(name): \(String(cString: strerror(outcome.error)))")
         }
-        return outcome.data
+        #if canImport(Darwin)
+        let modified = info.st_mtimespec.tv_sec
+        #else
+        let modified = info.st_mtim.tv_sec
+        #endif
+        return Contents(data: outcome.data, modifiedSeconds: Int64(modified))
     }
 
     /// Writes `data` to the file `name` atomically: a temporary file in the same directory,
@@ -69,18 +81,21 @@ struct DiskTierFiles: Sendable {
     ///
     /// - Throws: ``Failure`` (or the underlying error) when the directory cannot be created or
     ///   written, or is full.
-    func writeAtomically(_ data: Data, to name: String) throws {
+    /// The file is then marked modified at `modified` (whole seconds), not at the time of writing:
+    /// the disk tier keeps an entry's age there (``setModified(_:to:)``). (The temporary file keeps
+    /// the time of writing, by which ``scan(maxEntryBytes:now:)`` tells a leftover.)
+    func writeAtomically(_ data: Data, to name: String, modified: Date) throws {
         do {
-            try write(data, to: name)
+            try write(data, to: name, modified: modified)
         } catch {
             // The directory may be missing (first write, or deleted under us): create it, once.
             guard !FileManager.default.fileExists(atPath: directory.path) else { throw error }
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try write(data, to: name)
+            try write(data, to: name, modified: modified)
         }
     }
 
-    private func write(_ data: Data, to name: String) throws {
+    private func write(_ data: Data, to name: String, modified: Date) throws {
         let temporary = url(for: DiskTierFileName.temporaryName(unique: Self.uniqueSuffix()))
         let error = FileDescriptorIO.createFile(atPath: temporary.path, contents: data, permissions: 0o600)
         guard error == 0 else {
@@ -92,6 +107,8 @@ struct DiskTierFiles: Sendable {
             unlink(temporary.path)
             throw error
         }
+        // A file left with the time of writing only looks younger to a relaunch: harmless.
+        setModified(name, to: modified)
     }
 
     /// A name part no other write uses: this process's random token and a counter. (`UUID()` per
@@ -122,6 +139,30 @@ struct DiskTierFiles: Sendable {
         }
         guard status == 0 else {
             throw Failure(description: "rename failed: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Sets when the file `name` was last modified to `date` (whole seconds), without following a
+    /// link; `false` when it cannot (the file is gone).
+    @discardableResult
+    func setModified(_ name: String, to date: Date) -> Bool {
+        Self.setModified(url(for: name), to: date)
+    }
+
+    private static func setModified(_ url: URL, to date: Date) -> Bool {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        // Outside what a time_t holds, or not a number: the time of the write stays.
+        guard seconds.isFinite, seconds > -1e15, seconds < 1e15 else { return true }
+        // Access and modification time alike (UTIME_OMIT is a macro Swift does not import on Linux).
+        let time = timespec(tv_sec: time_t(seconds), tv_nsec: 0)
+        var times = (time, time)
+        return url.withUnsafeFileSystemRepresentation { path in
+            guard let path else { return false }
+            return withUnsafePointer(to: &times) {
+                $0.withMemoryRebound(to: timespec.self, capacity: 2) {
+                    utimensat(AT_FDCWD, path, $0, AT_SYMLINK_NOFOLLOW) == 0
+                }
+            }
         }
     }
 

@@ -1,0 +1,91 @@
+import CasinoCache
+import CasinoCacheTesting
+import CasinoCatalog
+import Crypto
+import Foundation
+
+/// Bulk validation at launch: a relaunched cache (nothing in memory) validates the pages a
+/// previous session left on disk, all of them current at the upstream, and has renewed them when
+/// `synchronize()` returns; per key, against the SHA-256 of each page's canonical JSON (swift-crypto):
+/// what sending a content hash costs a cache that does not keep it.
+func synchronizeBenchmarks(work: URL, items: [Game]) async throws -> [Result] {
+    let edition = try Edition(id: "en-iPhone")
+    var results: [Result] = []
+    var sink = 0
+    for count in [100, 1_000, 3_000] {
+        let pages = (0..<count).map { number in
+            // Each page its own content: the games of the catalogue in another order.
+            let start = number % max(items.count - 10, 1)
+            return GamesPage(
+                categoryId: "C\(number)", offset: 0, limit: 10, total: 10, items: Array(items[start..<start + 10]))
+        }
+        let payloads = try pages.map { try CanonicalJSON.encode($0) }
+        var hashes: [SnapshotKey: String] = [:]
+        for (page, payload) in zip(pages, payloads) {
+            let digest = SHA256.hash(data: payload).map { String(format: "%02x", $0) }.joined()
+            hashes[.gamesPage(edition, categoryId: page.categoryId, offset: 0)] =
+                CatalogRules.contentHashPrefix + digest
+        }
+        let directory = work.appendingPathComponent("synchronize-\(count)")
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
+        let upstream = CurrentUpstream(
+            hashes: hashes, pages: Dictionary(uniqueKeysWithValues: pages.map { ($0.categoryId, $0) }))
+        let previous = CatalogCache(
+            upstream: upstream, cacheDirectory: directory, bundleDirectory: nil, clock: clock, logger: benchLogger)
+        for page in pages { _ = try await previous.gamesPage(edition: edition, categoryId: page.categoryId) }
+        await previous.flush()
+
+        let samples = count > 1_000 ? 7 : 15
+        let floor = measure(samples: samples, warmup: 2) {
+            for payload in payloads { sink &+= Int(SHA256.hash(data: payload).first { _ in true } ?? 0) }
+        }
+        let synchronize = try await measureAsync(samples: samples, warmup: 2) {
+            clock.advance(by: .seconds(60))
+            let cache = CatalogCache(
+                upstream: upstream, cacheDirectory: directory, bundleDirectory: nil, clock: clock, logger: benchLogger)
+            let report = await cache.synchronize()
+            guard report.current == count else { throw BenchFailure("synchronize found \(report.current) of \(count)") }
+        }
+        results.append(
+            Result(
+                operation: "synchronize() at launch, all current (per key)", size: "\(count) pages on disk",
+                medianNanoseconds: synchronize.median / Double(count),
+                p99Nanoseconds: synchronize.p99 / Double(count), floor: "SHA-256 of the page's JSON",
+                floorMedianNanoseconds: floor.median / Double(count)))
+    }
+    if sink == 42 { print("") }
+    return results
+}
+
+/// An upstream that serves the benchmark's pages and finds every page whose hash it knows current.
+private struct CurrentUpstream: CatalogUpstream {
+    let hashes: [SnapshotKey: String]
+    let pages: [String: GamesPage]
+
+    func categories(edition: Edition, etag: String?) async throws -> UpstreamResponse<CategoryList> {
+        throw BenchFailure("no categories here")
+    }
+
+    func gamesPage(
+        edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?
+    ) async throws
+        -> UpstreamResponse<GamesPage>
+    {
+        guard let page = pages[categoryId] else { throw BenchFailure("no page \(categoryId)") }
+        return .modified(page, etag: nil)
+    }
+
+    func validate(
+        contentHashes: [SnapshotKey: String], pageSize: Int, inlineBytes: Int
+    ) async throws -> [SnapshotKey: UpstreamVerdict]? {
+        contentHashes.mapValues { _ in .current(etag: nil) }
+            .merging(contentHashes.filter { hashes[$0.key] != $0.value }.mapValues { _ in .changed(nil, etag: nil) }) {
+                $1
+            }
+    }
+}
+
+private struct BenchFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
