@@ -105,8 +105,7 @@ struct DiskTierTests {
         await first.flush()
         let tier = diskTier(root)
         #expect(
-            await tier.storedGlobalEntries()
-                == [categories, page].sorted { $0.key.description < $1.key.description }.map(diskStored))
+            Set(await tier.storedGlobalEntries()) == [diskStored(categories), diskStored(page)])
 
         // When a newer page is queued and the categories' removal is queued, before either lands
         let newer = DiskSampleKind.gamesPage.entry(etag: "p2")
@@ -140,8 +139,7 @@ struct DiskTierTests {
         // Then the scan answers the content's hash, and the file now carries it in its header
         #expect(scanned == [diskStored(page)] && again == scanned)
         let (header, _) = try diskSplit(file)
-        let fields = try #require(try JSONSerialization.jsonObject(with: header) as? [String: Any])
-        #expect(fields["contentHash"] as? String == (try page.content.contentHash()))
+        #expect(header.first { $0.name == "hash" }?.value == (try page.content.contentHash()))
         // And the second scan wrote nothing; the entry reads the same, with nothing counted corrupt
         #expect(try Data(contentsOf: file) == upgraded)
         #expect(diskTier(root).entry(for: page.key) == page)
@@ -159,9 +157,10 @@ struct DiskTierTests {
         let file = root.appendingPathComponent(try #require(diskEntryFiles(root).first))
         let before = try Data(contentsOf: file)
         #expect(try diskModified(file) == diskStoredAt)
-        // When the upstream confirms it a day later, with the same ETag
+        // When a scan finds it, and the upstream confirms it a day later with the same ETag
+        let stored = try #require(await tier.storedGlobalEntries().first)
         let later = diskStoredAt.addingTimeInterval(86_400)
-        tier.renew(diskStored(page), at: later, etag: "p1")
+        tier.renew([(stored, "p1")], at: later)
         // Then a read answers it renewed at once, before the renewal lands
         var renewed = page
         renewed.storedAt = later
@@ -199,9 +198,10 @@ struct DiskTierTests {
         await tier.flush()
         let file = root.appendingPathComponent(try #require(diskEntryFiles(root).first))
         let (_, payload) = try diskSplit(file)
-        // When the upstream confirms it a day later with a new ETag
+        // When a scan finds it, and the upstream confirms it a day later with a new ETag
+        let stored = try #require(await tier.storedGlobalEntries().first)
         let later = diskStoredAt.addingTimeInterval(86_400)
-        tier.renew(diskStored(page), at: later, etag: "p2")
+        tier.renew([(stored, "p2")], at: later)
         // Then a read answers it renewed at once, as network content, before the write lands
         var renewed = page
         renewed.storedAt = later
@@ -214,8 +214,8 @@ struct DiskTierTests {
         #expect(await diskTier(root).storedGlobalEntries() == [diskStored(renewed)])
     }
 
-    @Test func aRenewalOfOtherContentOrBehindAQueuedChangeDoesNothing() async throws {
-        // Given a page on disk
+    @Test func aRenewalOfOtherContentOrOfAFileChangedSinceTheScanDoesNothing() async throws {
+        // Given a page on disk, as a scan found it
         let root = try diskTemporaryDirectory()
         defer { diskRemove(root) }
         let tier = diskTier(root)
@@ -224,27 +224,32 @@ struct DiskTierTests {
         await tier.flush()
         let file = root.appendingPathComponent(try #require(diskEntryFiles(root).first))
         let before = try Data(contentsOf: file)
+        let scanned = try #require(await tier.storedGlobalEntries().first)
         let later = diskStoredAt.addingTimeInterval(86_400)
         // When a renewal with a new ETag names another content's hash
-        var other = diskStored(page)
+        var other = scanned
         other.contentHash = "sha256:" + String(repeating: "0", count: 64)
-        tier.renew(other, at: later, etag: nil)
+        tier.renew([(other, nil)], at: later)
         await tier.flush()
         // Then the file and what a read answers are unchanged
         #expect(try Data(contentsOf: file) == before)
         #expect(tier.entry(for: page.key) == page)
-        // When a renewal follows a queued store of new content, or a queued removal
+        // When the same content is stored again with a new ETag after the scan (queued or landed,
+        // whichever comes first), then the scan's renewal arrives
         var newer = DiskSampleKind.gamesPage.entry(etag: "p2")
-        newer.storedAt = later
+        newer.storedAt = later.addingTimeInterval(-60)
         tier.store(newer)
-        tier.renew(diskStored(page), at: later, etag: "p1")
+        tier.renew([(scanned, "p1")], at: later)
+        // Then the new store wins, now and on disk
         #expect(tier.entry(for: page.key) == newer)
         await tier.flush()
         #expect(diskTier(root).entry(for: page.key) == newer)
+        // When a removal is queued before a renewal of what a scan found
+        let rescanned = try #require(await tier.storedGlobalEntries().first)
         tier.removeEntry(for: page.key)
-        tier.renew(diskStored(newer), at: later, etag: "p2")
+        tier.renew([(rescanned, "p2")], at: later)
         await tier.flush()
-        // Then the queued change wins: the new content stays, the removal removes
+        // Then the removal removes
         #expect(diskTier(root).entry(for: page.key) == nil)
         #expect(diskEntryFiles(root).isEmpty)
     }
@@ -672,6 +677,92 @@ struct DiskTierTests {
     }
 }
 
+extension DiskTierTests {
+    @Test func randomStoresRemovalsAndRenewalsEndAsTheirOrderSaysWhileReadsRun() async throws {
+        // Given a tier, three keys and a reader that reads them all the while
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let tier = diskTier(root)
+        let keys = (0..<3).map { diskPage("R\($0)").key }
+        let reader = Task {
+            var reads = 0
+            while !Task.isCancelled {
+                for key in keys {
+                    if let entry = tier.entry(for: key) {
+                        #expect(entry.key == key && entry.content.violations().isEmpty)
+                    }
+                    reads += 1
+                }
+                await Task.yield()
+            }
+            return reads
+        }
+        // What each key should hold: its last store or removal, renewed by a renewal of what a scan
+        // found only when nothing was stored or removed since that scan.
+        var expected: [CacheKey: CacheEntry] = [:]
+        var versions: [CacheKey: Int] = [:]
+        var scans: [(entries: [DiskTier.Stored], versions: [CacheKey: Int])] = []
+        var generator = SystemRandomNumberGenerator()
+
+        // When 1,000 rounds each store, remove, scan, renew what an earlier scan found, or flush
+        for round in 0..<1_000 {
+            let key = keys.randomElement(using: &generator)!
+            let now = diskStoredAt.addingTimeInterval(TimeInterval(2 * round))
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0..<4:
+                // Content that differs per store: a renewal of older content must not apply to it
+                var entry = diskEntry(key.content, etag: "e\(Int.random(in: 0..<3, using: &generator))")
+                if case .gamesPage(var page) = entry.content {
+                    page.items[0].name = "Round \(round)"
+                    entry.content = .gamesPage(page)
+                }
+                entry.storedAt = now
+                tier.store(entry)
+                expected[key] = entry
+                versions[key, default: 0] += 1
+            case 4:
+                tier.removeEntry(for: key)
+                expected[key] = nil
+                versions[key, default: 0] += 1
+            case 5..<7:
+                scans.append((await tier.storedGlobalEntries(), versions))
+            case 7..<9:
+                guard let scan = scans.randomElement(using: &generator), !scan.entries.isEmpty else { continue }
+                let renewedAt = now.addingTimeInterval(1)
+                let renewals = scan.entries.map { (stored: $0, etag: Bool.random(using: &generator) ? $0.etag : "n") }
+                tier.renew(renewals, at: renewedAt)
+                for (stored, etag) in renewals
+                where scan.versions[stored.key, default: 0] == versions[stored.key, default: 0] {
+                    expected[stored.key]?.storedAt = renewedAt
+                    expected[stored.key]?.etag = etag
+                }
+            default:
+                await tier.flush()
+            }
+            // Reads answer queued changes too: the order of calls holds at every step
+            for key in keys {
+                let read = tier.entry(for: key)
+                guard read != expected[key] else { continue }
+                Issue.record(
+                    "round \(round): \(key) read \(read.map { "\($0.storedAt) \($0.etag ?? "-") \($0.content.ids)" } ?? "nil"), expected \(expected[key].map { "\($0.storedAt) \($0.etag ?? "-")" } ?? "nil")"
+                )
+            }
+        }
+        await tier.flush()
+        reader.cancel()
+        let reads = await reader.value
+
+        // Then the tier, and a relaunched one, answer what the order of calls says
+        let relaunched = diskTier(root)
+        for key in keys {
+            #expect(tier.entry(for: key) == expected[key])
+            #expect(relaunched.entry(for: key) == expected[key])
+        }
+        #expect(reads > 0)
+        #expect(tier.writeFailures == 0 && tier.corruptEntries == 0)
+    }
+}
+
 // MARK: - Samples
 
 /// The two kinds of content a disk entry holds.
@@ -708,12 +799,17 @@ enum DiskDamage: String, CaseIterable, Sendable {
     case pageOfAnotherOffset
     /// Over the tier's `maxEntryBytes` (1 MiB here): refused from `fstat`, never read.
     case overTheEntryCap
-    /// A first line of 16 KiB and more: no header line.
-    case headerWithoutNewline
+    /// A header of 16 KiB and more: no empty line ends it.
+    case headerWithoutEnd
     case headerWithoutContentHash
     case malformedContentHash
-    /// A header line that also carries content: neither format.
-    case headerWithContent
+    case headerFieldsReordered
+    case headerWithAnUnknownField
+    case headerWithANonASCIIByte
+    case storedTimeOfInt64Min
+    case storedTimeOfOneTooManyDigits
+    case etagNotPercentEscaped
+    case formatOfAnotherVersion
 
     func apply(to file: URL, borrowing other: URL) throws {
         let original = try Data(contentsOf: file)
@@ -729,7 +825,7 @@ enum DiskDamage: String, CaseIterable, Sendable {
         case .gzipBomb:
             try Gzip.compress(Data(count: 64 << 20)).write(to: file)
         case .foreignSchemaVersion:
-            try diskRewrite(file) { $0["schemaVersion"] = CatalogSchema.version + 1 }
+            try diskRewrite(file) { diskSet("schema", to: "\(CatalogSchema.version + 1)", in: &$0) }
         case .storedKeyDiffers:
             try FileManager.default.removeItem(at: file)
             try FileManager.default.copyItem(at: other, to: file)
@@ -740,15 +836,26 @@ enum DiskDamage: String, CaseIterable, Sendable {
             try diskRewriteContent(file) { $0.replacingOccurrences(of: #""offset":10"#, with: #""offset":"# + offset) }
         case .overTheEntryCap:
             try Data(repeating: 0x1F, count: (1 << 20) + 1).write(to: file)
-        case .headerWithoutNewline:
-            let (header, payload) = try diskSplit(file)
-            try (header.dropLast() + Data(repeating: 0x20, count: 16 << 10) + Data("}".utf8) + payload).write(to: file)
+        case .headerWithoutEnd:
+            try diskRewrite(file) { diskSet("key", to: String(repeating: "a", count: 16 << 10), in: &$0) }
         case .headerWithoutContentHash:
-            try diskRewrite(file) { $0["contentHash"] = nil }
+            try diskRewrite(file) { $0.removeAll { $0.name == "hash" } }
         case .malformedContentHash:
-            try diskRewrite(file) { $0["contentHash"] = "sha256:../../etc" }
-        case .headerWithContent:
-            try diskRewrite(file) { $0["content"] = ["categories": ["_0": ["items": []]]] }
+            try diskRewrite(file) { diskSet("hash", to: "sha256:../../etc", in: &$0) }
+        case .headerFieldsReordered:
+            try diskRewrite(file) { $0.swapAt(2, 3) }
+        case .headerWithAnUnknownField:
+            try diskRewrite(file) { $0.append((name: "priority", value: "high")) }
+        case .headerWithANonASCIIByte:
+            try diskRewrite(file) { diskSet("origin", to: "netwörk", in: &$0) }
+        case .storedTimeOfInt64Min:
+            try diskRewrite(file) { diskSet("stored", to: "\(Int64.min)", in: &$0) }
+        case .storedTimeOfOneTooManyDigits:
+            try diskRewrite(file) { diskSet("stored", to: "99999999999999999999", in: &$0) }
+        case .etagNotPercentEscaped:
+            try diskRewrite(file) { $0.append((name: "etag", value: "%zz")) }
+        case .formatOfAnotherVersion:
+            try diskRewrite(file) { diskSet("casinocache-entry", to: "3", in: &$0) }
         }
     }
 }
@@ -847,31 +954,52 @@ private func diskModified(_ file: URL) throws -> Date? {
     try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
 }
 
-/// An entry file's two parts: its header line (without the newline) and its gzip'd content.
-private func diskSplit(_ file: URL) throws -> (header: Data, payload: Data) {
+/// An entry file's header fields (the first line's too: `casinocache-entry`, `2`), in order, and
+/// its gzip'd content.
+private func diskSplit(_ file: URL) throws -> (header: [(name: String, value: String)], payload: Data) {
     let data = try Data(contentsOf: file)
-    let end = try #require(data.firstIndex(of: UInt8(ascii: "\n")))
-    return (data[..<end], data[(end + 1)...])
+    let end = try #require(data.firstRange(of: Data("\n\n".utf8)))
+    let lines = String(decoding: data[..<end.lowerBound], as: UTF8.self).split(separator: "\n")
+    let header = lines.map { line in
+        let space = line.firstIndex(of: " ") ?? line.endIndex
+        return (name: String(line[..<space]), value: String(line[space...].dropFirst()))
+    }
+    return (header, data[end.upperBound...])
+}
+
+/// `header` and `payload` as one file's bytes.
+private func diskJoin(_ header: [(name: String, value: String)], _ payload: Data) -> Data {
+    Data(header.map { "\($0.name) \($0.value)\n" }.joined().utf8) + Data("\n".utf8) + payload
+}
+
+/// Sets the header field `name` to `value`.
+private func diskSet(_ name: String, to value: String, in header: inout [(name: String, value: String)]) {
+    header = header.map { $0.name == name ? (name, value) : $0 }
 }
 
 /// Rewrites an entry file as the previous version wrote it: one gzip'd JSON object, the content
 /// (as `CatalogContent` encodes) inside it, no content hash.
 private func diskDowngrade(_ file: URL) throws {
     let (header, payload) = try diskSplit(file)
-    var object = try #require(try JSONSerialization.jsonObject(with: header) as? [String: Any])
+    let value = { (name: String) in header.first { $0.name == name }?.value }
+    let key = try #require(value("key"))
+    var object: [String: Any] = [
+        "key": key, "schemaVersion": Int(try #require(value("schema")))!,
+        "cacheVersion": Int(try #require(value("cache")))!, "origin": try #require(value("origin")),
+        "storedAt": ISO8601DateFormatter().string(
+            from: Date(timeIntervalSince1970: TimeInterval(Int(try #require(value("stored")))!))),
+    ]
+    object["etag"] = value("etag")?.removingPercentEncoding
     let content = try JSONSerialization.jsonObject(with: Gzip.decompress(payload, limit: 1 << 20))
-    object["contentHash"] = nil
-    let kind = (object["key"] as? String)?.contains("/games/") == true ? "gamesPage" : "categories"
-    object["content"] = [kind: ["_0": content]]
+    object["content"] = [key.contains("/games/") ? "gamesPage" : "categories": ["_0": content]]
     try Gzip.compress(try JSONSerialization.data(withJSONObject: object)).write(to: file)
 }
 
-/// Rewrites the header line of an entry file.
-private func diskRewrite(_ file: URL, _ change: (inout [String: Any]) -> Void) throws {
-    let (header, payload) = try diskSplit(file)
-    var object = try #require(try JSONSerialization.jsonObject(with: header) as? [String: Any])
-    change(&object)
-    try (JSONSerialization.data(withJSONObject: object) + Data("\n".utf8) + payload).write(to: file)
+/// Rewrites the header of an entry file.
+private func diskRewrite(_ file: URL, _ change: (inout [(name: String, value: String)]) -> Void) throws {
+    var (header, payload) = try diskSplit(file)
+    change(&header)
+    try diskJoin(header, payload).write(to: file)
 }
 
 /// Rewrites the content JSON of an entry file, leaving its header (and the hash in it) as it was.
@@ -880,5 +1008,5 @@ private func diskRewriteContent(_ file: URL, _ change: (String) -> String) throw
     let json = String(decoding: try Gzip.decompress(payload, limit: 1 << 20), as: UTF8.self)
     let changed = change(json)
     #expect(changed != json)
-    try (header + Data("\n".utf8) + Gzip.compress(Data(changed.utf8))).write(to: file)
+    try diskJoin(header, try Gzip.compress(Data(changed.utf8))).write(to: file)
 }

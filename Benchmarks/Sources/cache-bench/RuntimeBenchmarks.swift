@@ -55,14 +55,15 @@ struct DiskFileMirror: Codable {
 }
 
 /// Reads a disk tier file, inflates what it holds and decodes it, without any check: the disk hit's
-/// floor. A header line first (the current format: the page alone is compressed), else one gzip'd
-/// object (the first format, for a comparison with an older build).
+/// floor. A header first (the current format: the page alone is compressed, after an empty line),
+/// else one gzip'd object (the first format, for a comparison with an older build).
 func readGunzipDecode(_ file: URL, decoder: JSONDecoder) throws -> Int {
     let data = try Data(contentsOf: file)
-    guard data.first == UInt8(ascii: "{"), let end = data.firstIndex(of: UInt8(ascii: "\n")) else {
+    guard data.first != 0x1F, let end = data.firstRange(of: Data("\n\n".utf8)) else {
         return try decoder.decode(DiskFileMirror.self, from: Gzip.decompress(data, limit: 16 << 20)).key.count
     }
-    return try decoder.decode(GamesPage.self, from: Gzip.decompress(data[(end + 1)...], limit: 16 << 20)).items.count
+    return try decoder.decode(GamesPage.self, from: Gzip.decompress(data[end.upperBound...], limit: 16 << 20))
+        .items.count
 }
 
 /// Holds an answer and returns it from an async call: the part of an async read that is the call.

@@ -1,10 +1,11 @@
 // cache-bench: every hot path, timed against its floor in the same run. `make bench` builds it in
 // release mode; arguments: an output .json path, and optionally the sections to run
 // (`runtime`, `pipeline`, `images`, `day`; all by default; `memory` runs only the runtime's memory
-// hit rows, `xml` only the XML feed rows, `xml-reader` only the reader against xmllint, `xml-shapes`
+// hit rows, `sync` only the synchronize rows, `xml` only the XML feed rows, `xml-reader` only the reader against xmllint, `xml-shapes`
 // the reader's 10×-larger-feed rows, `xml-scale` the XML source and snapshot rows, `xml-scale-cache`
 // the source row past the L3 cache).
 
+import CasinoCatalog
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -60,6 +61,14 @@ if wants("images") {
     print("")
     printTable(images)
     results += images
+}
+if sections.contains("sync") {
+    let items = (0..<200).map { index in
+        Game(
+            id: "g\(index)", name: "Game \(index)", slug: "game-\(index)", launchUrl: "https://l.example.com/\(index)",
+            thumbnail: "https://t.example.com/\(index).jpg")
+    }
+    printTable(try await synchronizeBenchmarks(work: work.appendingPathComponent("sync"), items: items))
 }
 if sections.contains("profile-hit") { try await profileMemoryHit() }
 if sections.contains("profile-disk") { try await profileDiskHit(work: work) }

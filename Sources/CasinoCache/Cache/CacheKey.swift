@@ -81,3 +81,11 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
         if case .user(let id) = scope { hasher.combine(id) }
     }
 }
+
+extension Sequence {
+    /// The elements in the order of their keys' ``CacheKey/description``, each description built
+    /// once (a comparator that builds two per comparison dominated sorting thousands of keys).
+    func sorted(byDescriptionOf key: (Element) -> CacheKey) -> [Element] {
+        map { (key($0).description, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+}

@@ -66,11 +66,11 @@ final class CacheWriter: Sendable {
         return renewed
     }
 
-    /// ``renew(_:etag:ifStill:inMemory:)`` for an entry only the disk holds, known by its header:
-    /// the file's header is written again, its content kept.
-    func renewOnDisk(_ stored: DiskTier.Stored, etag: String?, ifStill generation: Generation) {
-        guard self.generation(of: stored.key.scope) == generation else { return }
-        tiers.disk?.renew(stored, at: clock.now, etag: etag)
+    /// ``renew(_:etag:ifStill:inMemory:)`` for entries only the disk holds, known by their headers
+    /// (one global generation): their files' content is kept as it is.
+    func renewOnDisk(_ renewals: [(stored: DiskTier.Stored, etag: String?)], ifStill generation: Generation) {
+        guard !renewals.isEmpty, self.generation(of: .global) == generation else { return }
+        tiers.disk?.renew(renewals, at: clock.now)
     }
 
     /// Stores new content from the upstream and announces it, unless it is what `current` already

@@ -62,7 +62,7 @@ extension CatalogCache {
         let generation = writer.generation(of: .global)
         let batchSize = min(max(configuration.validationBatchSize, 1), CacheValidation.maxKeys)
         let inlineBytes = max(configuration.validationInlineBytes, 0)
-        let keys = held.keys.sorted { $0.description < $1.description }
+        let keys = held.keys.sorted(byDescriptionOf: \.self)
         var refetch: [CacheKey] = []
         var fallback: [CacheKey] = []
         for start in stride(from: 0, to: keys.count, by: batchSize) {
@@ -101,6 +101,7 @@ extension CatalogCache {
                 fallback += batch
                 continue
             }
+            var renewals: [(stored: DiskTier.Stored, etag: String?)] = []  // disk-only entries: one call
             for key in batch {
                 let stored = held[key]!.stored
                 let inMemory = held[key]!.inMemory
@@ -110,7 +111,7 @@ extension CatalogCache {
                     if let entry = held[key]!.entry {
                         _ = writer.renew(entry, etag: etag, ifStill: generation, inMemory: inMemory)
                     } else {
-                        writer.renewOnDisk(stored, etag: etag, ifStill: generation)
+                        renewals.append((stored, etag))
                     }
                     report.current += 1
                     statisticsCounter.record { $0.validatedCurrent += 1 }
@@ -130,6 +131,7 @@ extension CatalogCache {
                     fallback.append(key)
                 }
             }
+            writer.renewOnDisk(renewals, ifStill: generation)
         }
         scheduler.release(releasing)
         await withTaskGroup(of: Bool.self) { group in

@@ -104,6 +104,12 @@ public import Logging
         public var origin: CacheOrigin
         /// ``CatalogContent/contentHash()`` of the entry's content.
         public var contentHash: String
+        /// Which write of this tier the scan found in the file, and which store of content (0: none
+        /// since the tier started): a renewal does not apply to content stored since, and moves
+        /// only the modification time of a file whose header is as the scan read it. Not part of
+        /// equality.
+        var fileGeneration: UInt64 = 0
+        var contentGeneration: UInt64 = 0
 
         public init(key: CacheKey, storedAt: Date, etag: String?, origin: CacheOrigin, contentHash: String) {
             self.key = key
@@ -111,6 +117,16 @@ public import Logging
             self.etag = etag
             self.origin = origin
             self.contentHash = contentHash
+        }
+
+        public static func == (lhs: Stored, rhs: Stored) -> Bool {
+            lhs.key == rhs.key && lhs.storedAt == rhs.storedAt && lhs.etag == rhs.etag && lhs.origin == rhs.origin
+                && lhs.contentHash == rhs.contentHash
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(key)
+            hasher.combine(contentHash)
         }
     }
 
@@ -123,6 +139,9 @@ public import Logging
         /// For each file name, the sequence of the last write renamed into place. A corrupt
         /// file is deleted only if no write replaced it since it was read.
         var writeGenerations: [String: UInt64] = [:]
+        /// For each file name, the sequence of the last store renamed into place (a renewal's new
+        /// header is a write, not a store).
+        var contentGenerations: [String: UInt64] = [:]
         /// Files found unusable whose deletion is queued: name → write generation read.
         var condemned: [String: UInt64] = [:]
         var corruptEntries = 0
@@ -239,28 +258,39 @@ public import Logging
         queue.async { self.delete(key, sequence: sequence) }
     }
 
-    /// Marks the entry `stored` (as a scan found it) stored at `storedAt` with `etag`, as network
-    /// content: the upstream confirmed its content. The content's file is not written again: when
-    /// only the age changes, its modification time moves (one system call); else its header is
-    /// written again before the same compressed bytes, if the file still holds that content. Does
-    /// nothing when a store, removal or clear of the key is queued: it is newer.
-    public func renew(_ stored: Stored, at storedAt: Date, etag: String?) {
-        let key = stored.key
-        let renewal = Renewal(
-            contentHash: stored.contentHash, storedAt: storedAt, etag: etag,
-            keepsHeader: etag == stored.etag && stored.origin == .network)
-        let sequence = state.withLock { state -> UInt64? in
-            switch state.pending[key]?.change {
-            case .store?, .removal?: return nil
-            case .renewal?, nil: break
+    /// Marks each entry `stored` (as a scan found it) stored at `storedAt` with its `etag`, as
+    /// network content: the upstream confirmed its content. The content's file is not written
+    /// again: when only the age changes, its modification time moves (one system call); else its
+    /// header is written again before the same compressed bytes, if the file still holds that
+    /// content. An entry whose store, removal or clear is queued, or whose file was written again
+    /// since the scan, is left alone: that is newer.
+    public func renew(_ renewals: [(stored: Stored, etag: String?)], at storedAt: Date) {
+        let names = renewals.map { DiskTierFileName.name(for: $0.stored.key) }  // off the lock
+        let queued = state.withLock { state -> [(key: CacheKey, renewal: Renewal, sequence: UInt64)] in
+            var queued: [(key: CacheKey, renewal: Renewal, sequence: UInt64)] = []
+            queued.reserveCapacity(renewals.count)
+            for ((stored, etag), name) in zip(renewals, names) {
+                let key = stored.key
+                switch state.pending[key]?.change {
+                case .store?, .removal?: continue
+                case .renewal?, nil: break
+                }
+                if state.pendingClears.values.contains(where: { $0 == nil || $0 == key.scope }) { continue }
+                guard state.contentGenerations[name] ?? 0 == stored.contentGeneration else { continue }
+                let isHeaderAsScanned = state.writeGenerations[name] ?? 0 == stored.fileGeneration
+                let renewal = Renewal(
+                    contentHash: stored.contentHash, storedAt: storedAt, etag: etag,
+                    keepsHeader: isHeaderAsScanned && etag == stored.etag && stored.origin == .network)
+                let sequence = state.nextSequence()
+                state.pending[key] = Pending(sequence: sequence, change: .renewal(renewal))
+                queued.append((key, renewal, sequence))
             }
-            if state.pendingClears.values.contains(where: { $0 == nil || $0 == key.scope }) { return nil }
-            let sequence = state.nextSequence()
-            state.pending[key] = Pending(sequence: sequence, change: .renewal(renewal))
-            return sequence
+            return queued
         }
-        guard let sequence else { return }
-        queue.async { self.write(renewal, of: key, sequence: sequence) }
+        guard !queued.isEmpty else { return }
+        queue.async {
+            for (key, renewal, sequence) in queued { self.write(renewal, of: key, sequence: sequence) }
+        }
     }
 
     public func removeAll(in scope: CacheScope?) {
@@ -295,10 +325,10 @@ public import Logging
             state.pending.values.compactMap { $0.entry?.key }.filter { $0.scope == scope }
         }
         keys.formUnion(pending)
-        return keys.sorted { $0.description < $1.description }
+        return keys.sorted(byDescriptionOf: \.self)
     }
 
-    /// The ``CacheScope/global`` entries held on disk, as ``entry(for:)`` would answer them (a
+    /// The ``CacheScope/global`` entries held on disk, in no order, as ``entry(for:)`` would answer them (a
     /// queued write or clear wins over the file), each read as far as its header: what
     /// ``CatalogCache/synchronize()`` validates besides memory. A file of the first format (no
     /// content hash) is decoded, hashed and written again in the current one, once. Files that do
@@ -325,7 +355,7 @@ public import Logging
             switch plan(for: key, name: name) {
             case .answer(let queued):
                 stored[key] = queued.flatMap(Self.stored)
-            case .read(_, let renewal):
+            case .read(let generation, let renewal):
                 var header = parsed.header
                 if parsed.payloadStart == nil {
                     // The first format: hash the content once and keep the hash from now on.
@@ -340,6 +370,8 @@ public import Logging
                 var found = Stored(
                     key: key, storedAt: parsed.storedAt, etag: header.etag, origin: header.origin,
                     contentHash: contentHash)
+                found.fileGeneration = generation
+                found.contentGeneration = state.withLock { $0.contentGenerations[name] ?? 0 }
                 if let renewal, renewal.contentHash == contentHash {
                     found.storedAt = renewal.storedAt
                     found.etag = renewal.etag
@@ -353,7 +385,7 @@ public import Logging
             state.pending.values.compactMap(\.entry).filter { $0.key.scope == .global }
         }
         for entry in queued where stored[entry.key] == nil { stored[entry.key] = Self.stored(entry) }
-        return stored.values.sorted { $0.key.description < $1.key.description }
+        return Array(stored.values)
     }
 
     private static func stored(_ entry: CacheEntry) -> Stored? {
@@ -436,7 +468,7 @@ public import Logging
             return
         }
 
-        place(data, named: name, storedAt: entry.storedAt, key: key, sequence: sequence)
+        place(data, named: name, storedAt: entry.storedAt, key: key, sequence: sequence, isStore: true)
     }
 
     /// The file `name` with `entry`'s age, ETag and origin in its header, when the file holds
@@ -469,12 +501,14 @@ public import Logging
             state.withLock { $0.settle(key, sequence: sequence) }
             return
         }
-        place(data, named: name, storedAt: renewal.storedAt, key: key, sequence: sequence)
+        place(data, named: name, storedAt: renewal.storedAt, key: key, sequence: sequence, isStore: false)
     }
 
-    /// Writes `data` as the file `name` for the queued change `sequence` of `key`, then evicts
-    /// what no longer fits.
-    private func place(_ data: Data, named name: String, storedAt: Date, key: CacheKey, sequence: UInt64) {
+    /// Writes `data` as the file `name` for the queued change `sequence` of `key` (a store of
+    /// content, else a renewal's new header), then evicts what no longer fits.
+    private func place(
+        _ data: Data, named name: String, storedAt: Date, key: CacheKey, sequence: UInt64, isStore: Bool
+    ) {
         preparation.prepareOnce()  // the directory's Data Protection class (Configuration.fileProtection)
         do {
             try files.writeAtomically(data, to: name, modified: storedAt)
@@ -491,6 +525,7 @@ public import Logging
         let victims = state.withLock { state in
             state.index.recordWrite(name, size: data.count)
             state.writeGenerations[name] = sequence
+            if isStore { state.contentGenerations[name] = sequence }
             state.settle(key, sequence: sequence)
             let victims = state.index.evict(toFit: max(configuration.sizeLimit, 0), keeping: name)
             state.evictions += victims.count

@@ -214,8 +214,8 @@ struct CatalogSynchronizationTests {
                 #expect(modified == clock.now)
             }
             let upgraded = try Data(contentsOf: previous)
-            #expect(upgraded.first == UInt8(ascii: "{"))
-            #expect(String(decoding: upgraded.prefix(2048), as: UTF8.self).contains(#""contentHash":"sha256:"#))
+            let header = String(decoding: upgraded.prefix(2048), as: UTF8.self)
+            #expect(header.hasPrefix("casinocache-entry 2\n") && header.contains("\nhash sha256:"))
             // And every page is served fresh from disk, without another request
             for key in keys {
                 guard case .fresh(_, let metadata) = cache.cachedContent(for: key) else {
@@ -232,10 +232,20 @@ struct CatalogSynchronizationTests {
     /// content (as `CatalogContent` encodes) in one gzip'd object, no content hash.
     private static func downgrade(_ file: URL) throws {
         let data = try Data(contentsOf: file)
-        let end = try #require(data.firstIndex(of: UInt8(ascii: "\n")))
-        var object = try #require(try JSONSerialization.jsonObject(with: data[..<end]) as? [String: Any])
-        let page = try JSONSerialization.jsonObject(with: Gzip.decompress(data[(end + 1)...], limit: 1 << 20))
-        object["contentHash"] = nil
+        let end = try #require(data.firstRange(of: Data("\n\n".utf8)))
+        var fields: [String: String] = [:]
+        for line in String(decoding: data[..<end.lowerBound], as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            fields[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+        }
+        let stored = Date(timeIntervalSince1970: TimeInterval(Int(try #require(fields["stored"]))!))
+        var object: [String: Any] = [
+            "key": try #require(fields["key"]), "schemaVersion": Int(try #require(fields["schema"]))!,
+            "cacheVersion": Int(try #require(fields["cache"]))!, "origin": try #require(fields["origin"]),
+            "storedAt": ISO8601DateFormatter().string(from: stored),
+        ]
+        object["etag"] = fields["etag"]?.removingPercentEncoding
+        let page = try JSONSerialization.jsonObject(with: Gzip.decompress(data[end.upperBound...], limit: 1 << 20))
         object["content"] = ["gamesPage": ["_0": page]]
         try Gzip.compress(try JSONSerialization.data(withJSONObject: object)).write(to: file)
     }

@@ -3,54 +3,14 @@ import CatalogSupport
 import Foundation
 import Gzip
 
-/// What one disk tier file holds: a header line, then the content.
+/// What one disk tier file holds: a ``DiskTierHeader``, then the gzip of the content's canonical
+/// JSON, whose SHA-256 the header carries (computed once, when the entry is written).
 ///
-/// ```
-/// {"cacheVersion":1,"contentHash":"sha256:…","key":"global/en-iPhone/games/SLOTS/0","origin":"network",…}\n
-/// <gzip of the content's canonical JSON>
-/// ```
-///
-/// The header is plain JSON on the first line (at most ``maxHeaderBytes``): what a reader checks
-/// before trusting the file, and what bulk validation needs (the key, when it was stored, the ETag
-/// and the content hash) without inflating or decoding the content. Renewing an entry writes a new
-/// header before the same compressed bytes. The hash is the SHA-256 of exactly the bytes the gzip
-/// holds, computed once when the entry is written.
-///
-/// Files of the first format (one gzip'd JSON object with the content inside, no hash) are still
-/// read; bulk validation hashes such an entry once and writes it again in this format.
-struct DiskTierEnvelope: Sendable {
-    /// The header line's fields.
-    struct Header: Codable, Sendable {
-        /// The key's full ``CacheKey/description``; a file whose stored key differs is a miss.
-        var key: String
-        /// ``CatalogSchema/version`` when the file was written.
-        var schemaVersion: Int
-        /// ``DiskTier/Configuration/cacheVersion`` when the file was written.
-        var cacheVersion: Int
-        /// ISO 8601 in UTC (``CatalogCoding``), so whole seconds.
-        var storedAt: Date
-        var etag: String?
-        var origin: CacheOrigin
-        /// `sha256:` and the hex SHA-256 of the content's canonical JSON (the compressed bytes);
-        /// absent in files of the first format.
-        var contentHash: String?
-        /// The first format's content, inside the same object; absent in a header line.
-        var content: CatalogContent?
-
-        init(_ entry: CacheEntry, cacheVersion: Int, contentHash: String) {
-            key = entry.key.description
-            schemaVersion = CatalogSchema.version
-            self.cacheVersion = cacheVersion
-            storedAt = entry.storedAt
-            etag = entry.etag
-            origin = entry.origin
-            self.contentHash = contentHash
-        }
-    }
-
-    /// The most bytes of a header line, its newline included.
-    static let maxHeaderBytes = 16 << 10
-
+/// Renewing an entry writes a new header before the same compressed bytes, or only moves the
+/// file's modification time (``Parsed/storedAt``). Files of the first format (one gzip'd JSON
+/// object with the content inside, no hash) are still read; a bulk validation scan hashes such an
+/// entry once and writes it again in this format.
+enum DiskTierEnvelope {
     /// Why a file's bytes are not an entry that may be served.
     struct Rejection: Error, Sendable, CustomStringConvertible {
         /// A short stable reason for the log (`"gzip: truncated"`, `"cache-version 1"`).
@@ -59,21 +19,30 @@ struct DiskTierEnvelope: Sendable {
     }
 
     /// A file's header, where its compressed content starts (`nil` for the first format, whose
-    /// content is in the header), and when the entry was stored or last renewed.
+    /// content came with the header: `firstFormatContent`), and when the entry was stored or last renewed.
     struct Parsed: Sendable {
         var header: Header
         var payloadStart: Int?
+        var firstFormatContent: CatalogContent?
         /// The header's `storedAt`, or the file's modification time when that is later: a renewal
         /// moves only the modification time (``DiskTier/renew(_:at:etag:)``).
         var storedAt: Date
+    }
+
+    /// The fields every format's header has; `contentHash` is `nil` only in the first format.
+    struct Header: Sendable {
+        var key: String
+        var etag: String?
+        var origin: CacheOrigin
+        var contentHash: String?
     }
 
     // MARK: - Writing
 
     /// The file bytes of `entry`, and its content hash.
     ///
-    /// - Throws: ``Rejection`` when the JSON, its gzip or the header is over `maxBytes`, or the
-    ///   header is over ``maxHeaderBytes``; encoding errors.
+    /// - Throws: ``Rejection`` when the JSON, its gzip or the file is over `maxBytes`, or the
+    ///   header is over ``DiskTierHeader/maxBytes``; encoding errors.
     static func encode(
         _ entry: CacheEntry, cacheVersion: Int, maxBytes: Int
     ) throws -> (data: Data, contentHash: String) {
@@ -87,17 +56,17 @@ struct DiskTierEnvelope: Sendable {
         }
         let contentHash = CatalogRules.contentHashPrefix + SHA256Digest.hex(json)
         let packed = try Gzip.compress(json, level: Gzip.fastLevel)
-        let header = Header(entry, cacheVersion: cacheVersion, contentHash: contentHash)
+        let header = DiskTierHeader(entry, cacheVersion: cacheVersion, contentHash: contentHash)
         return (try bytes(header, payload: packed, maxBytes: maxBytes), contentHash)
     }
 
-    /// `header`'s line followed by `payload`.
-    static func bytes(_ header: Header, payload: some DataProtocol, maxBytes: Int) throws -> Data {
-        var data = try CatalogCoding.encoder().encode(header)
-        guard data.count < maxHeaderBytes else {
-            throw Rejection(reason: "header of \(data.count) bytes is over \(maxHeaderBytes) (an ETag that long?)")
-        }
-        data.append(UInt8(ascii: "\n"))
+    /// `header` followed by `payload`.
+    private static func bytes(
+        _ header: DiskTierHeader, payload: some DataProtocol, maxBytes: Int
+    ) throws(Rejection)
+        -> Data
+    {
+        var data = try header.encoded()
         data.append(contentsOf: payload)
         guard data.count <= maxBytes else {
             throw Rejection(reason: "entry of \(data.count) file bytes is over maxEntryBytes \(maxBytes)")
@@ -105,54 +74,45 @@ struct DiskTierEnvelope: Sendable {
         return data
     }
 
-    /// The bytes of `data` (a file of this format holding `contentHash`) with `storedAt`, `etag`
-    /// and `origin` in its header, and the compressed content as it is; `nil` when `data` is not
+    /// The bytes of `file` (of this format, holding `contentHash` for `key`) with `storedAt`, `etag`
+    /// and `origin` in its header and the compressed content as it is; `nil` when `file` is not
     /// such a file.
     static func renewed(
         _ file: DiskTierFiles.Contents, key: CacheKey, contentHash: String, storedAt: Date, etag: String?,
         origin: CacheOrigin, cacheVersion: Int, maxBytes: Int
     ) -> Data? {
-        let data = file.data
-        guard let parsed = try? parse(file, cacheVersion: cacheVersion, maxBytes: maxBytes),
-            let payloadStart = parsed.payloadStart, parsed.header.key == key.description,
-            parsed.header.contentHash == contentHash
+        guard DiskTierHeader.begins(file.data),
+            let (parsed, end) = try? DiskTierHeader.parse(file.data, cacheVersion: cacheVersion),
+            parsed.key == key.description, parsed.contentHash == contentHash
         else { return nil }
-        var header = parsed.header
+        var header = parsed
         header.storedAt = storedAt
         header.etag = etag
         header.origin = origin
-        return try? bytes(header, payload: data[payloadStart...], maxBytes: maxBytes)
+        return try? bytes(header, payload: file.data[end...], maxBytes: maxBytes)
     }
 
     // MARK: - Reading
 
     /// The header of a file's bytes, of this schema and cache version, without inflating the
-    /// content (a file of the first format is inflated: its header is inside).
+    /// content (a file of the first format is inflated and decoded whole: its header is inside).
     ///
     /// - Throws: ``Rejection`` naming what is wrong: size, header, gzip, JSON, schema or cache version.
     static func parse(_ file: DiskTierFiles.Contents, cacheVersion: Int, maxBytes: Int) throws(Rejection) -> Parsed {
         let data = file.data
         guard data.count <= maxBytes else { throw Rejection(reason: "file is over maxEntryBytes \(maxBytes)") }
-        let decoder = CatalogCoding.decoder()
-        let parsed: Parsed
-        if data.first == UInt8(ascii: "{") {
-            let end = data.prefix(maxHeaderBytes).firstIndex(of: UInt8(ascii: "\n"))
-            guard let end else { throw Rejection(reason: "no header line within \(maxHeaderBytes) bytes") }
-            let header = try decodeHeader(data[data.startIndex..<end], with: decoder, cacheVersion: cacheVersion)
-            guard header.content == nil, let hash = header.contentHash,
-                Manifest.isDigest(hash, prefix: CatalogRules.contentHashPrefix)
-            else {
-                throw Rejection(reason: "header without a content hash, or with content")
-            }
+        if DiskTierHeader.begins(data) {
+            let (header, end) = try DiskTierHeader.parse(data, cacheVersion: cacheVersion)
             let renewedAt = Date(timeIntervalSince1970: TimeInterval(file.modifiedSeconds))
-            parsed = Parsed(header: header, payloadStart: end + 1, storedAt: max(header.storedAt, renewedAt))
-        } else {
-            let json = try inflate(data, maxBytes: maxBytes)
-            let header = try decodeHeader(json, with: decoder, cacheVersion: cacheVersion)
-            guard header.content != nil else { throw Rejection(reason: "first-format file without content") }
-            parsed = Parsed(header: header, payloadStart: nil, storedAt: header.storedAt)
+            return Parsed(
+                header: Header(
+                    key: header.key, etag: header.etag, origin: header.origin, contentHash: header.contentHash),
+                payloadStart: end, storedAt: max(header.storedAt, renewedAt))
         }
-        return parsed
+        let envelope = try FirstFormat.decode(inflate(data, maxBytes: maxBytes), cacheVersion: cacheVersion)
+        return Parsed(
+            header: Header(key: envelope.key, etag: envelope.etag, origin: envelope.origin, contentHash: nil),
+            firstFormatContent: envelope.content, storedAt: envelope.storedAt)
     }
 
     /// The entry for `key` in a file's bytes.
@@ -198,8 +158,8 @@ struct DiskTierEnvelope: Sendable {
             } catch {
                 throw Rejection(reason: "undecodable content JSON")
             }
-        } else if let inside = header.content {
-            content = inside
+        } else if let firstFormatContent = parsed.firstFormatContent {
+            content = firstFormatContent
         } else {
             throw Rejection(reason: "no content")
         }
@@ -237,34 +197,44 @@ struct DiskTierEnvelope: Sendable {
         }
     }
 
-    /// The header in `json`, of this schema and cache version.
-    private static func decodeHeader(
-        _ json: Data, with decoder: JSONDecoder, cacheVersion: Int
-    ) throws(Rejection)
-        -> Header
-    {
-        let header: Header
-        do {
-            header = try decoder.decode(Header.self, from: json)
-        } catch {
-            // Say which version wrote the file when its version fields still read.
-            if let versions = try? decoder.decode(Versions.self, from: json) {
-                try check(versions.schemaVersion, versions.cacheVersion, cacheVersion: cacheVersion)
-            }
-            throw Rejection(reason: "undecodable JSON")
-        }
-        try check(header.schemaVersion, header.cacheVersion, cacheVersion: cacheVersion)
-        return header
-    }
-
-    private static func check(_ schemaVersion: Int, _ fileCacheVersion: Int, cacheVersion: Int) throws(Rejection) {
-        guard schemaVersion == CatalogSchema.version else { throw Rejection(reason: "schema-version \(schemaVersion)") }
-        guard fileCacheVersion == cacheVersion else { throw Rejection(reason: "cache-version \(fileCacheVersion)") }
-    }
-
-    /// The fields every version of a header carries.
-    private struct Versions: Decodable {
+    /// A file of the first format, after gunzip: one JSON object with the content inside.
+    private struct FirstFormat: Decodable {
+        var key: String
         var schemaVersion: Int
         var cacheVersion: Int
+        /// ISO 8601 in UTC (``CatalogCoding``), so whole seconds.
+        var storedAt: Date
+        var etag: String?
+        var origin: CacheOrigin
+        var content: CatalogContent
+
+        /// The fields every version of it carries, decoded when the whole object does not decode,
+        /// to say why in the log.
+        private struct Versions: Decodable {
+            var schemaVersion: Int
+            var cacheVersion: Int
+        }
+
+        static func decode(_ json: Data, cacheVersion: Int) throws(Rejection) -> FirstFormat {
+            let decoder = CatalogCoding.decoder()
+            let decoded: FirstFormat
+            do {
+                decoded = try decoder.decode(FirstFormat.self, from: json)
+            } catch {
+                if let versions = try? decoder.decode(Versions.self, from: json) {
+                    try check(versions.schemaVersion, versions.cacheVersion, cacheVersion: cacheVersion)
+                }
+                throw Rejection(reason: "undecodable JSON")
+            }
+            try check(decoded.schemaVersion, decoded.cacheVersion, cacheVersion: cacheVersion)
+            return decoded
+        }
+
+        private static func check(_ schemaVersion: Int, _ fileCacheVersion: Int, cacheVersion: Int) throws(Rejection) {
+            guard schemaVersion == CatalogSchema.version else {
+                throw Rejection(reason: "schema-version \(schemaVersion)")
+            }
+            guard fileCacheVersion == cacheVersion else { throw Rejection(reason: "cache-version \(fileCacheVersion)") }
+        }
     }
 }

@@ -15,6 +15,15 @@ import Musl
 struct DiskTierFiles: Sendable {
     /// The directory entries live in.
     let directory: URL
+    /// `directory`'s file system path and a `/`: the system calls take a path, and building one
+    /// through `URL` for each of thousands of files in a scan cost more than the calls.
+    private let pathPrefix: String
+
+    init(directory: URL) {
+        self.directory = directory
+        pathPrefix =
+            directory.withUnsafeFileSystemRepresentation { $0.map { String(cString: $0) } ?? directory.path } + "/"
+    }
 
     /// Why a file operation failed.
     struct Failure: Error, Sendable, CustomStringConvertible {
@@ -42,10 +51,7 @@ struct DiskTierFiles: Sendable {
     /// - Throws: ``Failure`` when the file exists but cannot be read (permissions, a directory, a
     ///   symbolic link planted in the cache directory), or is over `limit` (``Failure/isOversized``).
     func read(_ name: String, limit: Int) throws(Failure) -> Contents? {
-        let descriptor = url(for: name).withUnsafeFileSystemRepresentation { path -> Int32 in
-            guard let path else { return -1 }
-            return open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        }
+        let descriptor = open(pathPrefix + name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else {
             let error = errno
             if error == ENOENT { return nil }
@@ -146,22 +152,15 @@ struct DiskTierFiles: Sendable {
     /// link; `false` when it cannot (the file is gone).
     @discardableResult
     func setModified(_ name: String, to date: Date) -> Bool {
-        Self.setModified(url(for: name), to: date)
-    }
-
-    private static func setModified(_ url: URL, to date: Date) -> Bool {
         let seconds = date.timeIntervalSince1970.rounded(.down)
         // Outside what a time_t holds, or not a number: the time of the write stays.
         guard seconds.isFinite, seconds > -1e15, seconds < 1e15 else { return true }
         // Access and modification time alike (UTIME_OMIT is a macro Swift does not import on Linux).
         let time = timespec(tv_sec: time_t(seconds), tv_nsec: 0)
         var times = (time, time)
-        return url.withUnsafeFileSystemRepresentation { path in
-            guard let path else { return false }
-            return withUnsafePointer(to: &times) {
-                $0.withMemoryRebound(to: timespec.self, capacity: 2) {
-                    utimensat(AT_FDCWD, path, $0, AT_SYMLINK_NOFOLLOW) == 0
-                }
+        return withUnsafePointer(to: &times) {
+            $0.withMemoryRebound(to: timespec.self, capacity: 2) {
+                utimensat(AT_FDCWD, pathPrefix + name, $0, AT_SYMLINK_NOFOLLOW) == 0
             }
         }
     }
@@ -172,10 +171,7 @@ struct DiskTierFiles: Sendable {
     /// name is not the tier's to delete, let alone recursively.
     @discardableResult
     func delete(_ name: String) -> Bool {
-        url(for: name).withUnsafeFileSystemRepresentation { path in
-            guard let path else { return false }
-            return unlink(path) == 0
-        }
+        unlink(pathPrefix + name) == 0
     }
 
     /// The entry files in the directory (none when it is missing or unreadable); deletes the
