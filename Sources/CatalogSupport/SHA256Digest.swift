@@ -22,33 +22,37 @@ package enum SHA256Digest {
 
     /// The digest in plain Swift (FIPS 180-4).
     static func portableHash(_ data: Data) -> [UInt8] {
-        var state = initialState
+        var state = Words(initialState)
         let length = data.count
-        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            var offset = 0
-            while offset + 64 <= length {
-                compress(&state, UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + 64]))
-                offset += 64
-            }
-            // The tail, the 0x80 marker and the bit length: one or two more blocks.
-            var tail = [UInt8](buffer[offset..<length])
-            tail.append(0x80)
-            while tail.count % 64 != 56 { tail.append(0) }
-            let bits = UInt64(length) &* 8
-            for shift in stride(from: 56, through: 0, by: -8) {
-                tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
-            }
-            tail.withUnsafeBytes { padded in
-                var start = 0
-                while start < padded.count {
-                    compress(&state, UnsafeRawBufferPointer(rebasing: padded[start..<start + 64]))
-                    start += 64
+        roundConstants.withUnsafeBufferPointer { constants in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+                data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+                    var offset = 0
+                    while offset + 64 <= length {
+                        compress(&state, buffer.baseAddress! + offset, constants, schedule)
+                        offset += 64
+                    }
+                    // The tail, the 0x80 marker and the bit length: one or two more blocks.
+                    var tail = [UInt8](buffer[offset..<length])
+                    tail.append(0x80)
+                    while tail.count % 64 != 56 { tail.append(0) }
+                    let bits = UInt64(length) &* 8
+                    for shift in stride(from: 56, through: 0, by: -8) {
+                        tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
+                    }
+                    tail.withUnsafeBytes { padded in
+                        var start = 0
+                        while start < padded.count {
+                            compress(&state, padded.baseAddress! + start, constants, schedule)
+                            start += 64
+                        }
+                    }
                 }
             }
         }
         var digest: [UInt8] = []
         digest.reserveCapacity(32)
-        for word in state {
+        for word in [state.a, state.b, state.c, state.d, state.e, state.f, state.g, state.h] {
             digest.append(UInt8(truncatingIfNeeded: word >> 24))
             digest.append(UInt8(truncatingIfNeeded: word >> 16))
             digest.append(UInt8(truncatingIfNeeded: word >> 8))
@@ -84,55 +88,55 @@ package enum SHA256Digest {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    /// One 64-byte block into `state`.
-    private static func compress(_ state: inout [UInt32], _ block: UnsafeRawBufferPointer) {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
-            for index in 0..<16 {
-                let base = index * 4
-                schedule[index] =
-                    UInt32(block[base]) << 24 | UInt32(block[base + 1]) << 16 | UInt32(block[base + 2]) << 8
-                    | UInt32(block[base + 3])
-            }
-            for index in 16..<64 {
-                let early = schedule[index - 15]
-                let late = schedule[index - 2]
-                let sigma0 = rotate(early, 7) ^ rotate(early, 18) ^ (early >> 3)
-                let sigma1 = rotate(late, 17) ^ rotate(late, 19) ^ (late >> 10)
-                schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
-            }
-            var a = state[0]
-            var b = state[1]
-            var c = state[2]
-            var d = state[3]
-            var e = state[4]
-            var f = state[5]
-            var g = state[6]
-            var h = state[7]
-            for index in 0..<64 {
-                let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-                let choice = (e & f) ^ (~e & g)
-                let first = h &+ sum1 &+ choice &+ roundConstants[index] &+ schedule[index]
-                let sum0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let second = sum0 &+ majority
-                h = g
-                g = f
-                f = e
-                e = d &+ first
-                d = c
-                c = b
-                b = a
-                a = first &+ second
-            }
-            state[0] &+= a
-            state[1] &+= b
-            state[2] &+= c
-            state[3] &+= d
-            state[4] &+= e
-            state[5] &+= f
-            state[6] &+= g
-            state[7] &+= h
+    /// The eight working words, in registers rather than an array.
+    private struct Words {
+        var a, b, c, d, e, f, g, h: UInt32
+
+        init(_ words: [UInt32]) {
+            (a, b, c, d, e, f, g, h) = (words[0], words[1], words[2], words[3], words[4], words[5], words[6], words[7])
         }
+    }
+
+    /// One 64-byte block at `block` into `state`; `schedule` is 64 words of scratch.
+    @inline(__always)
+    private static func compress(
+        _ state: inout Words, _ block: UnsafeRawPointer, _ constants: UnsafeBufferPointer<UInt32>,
+        _ schedule: UnsafeMutableBufferPointer<UInt32>
+    ) {
+        for index in 0..<16 {
+            schedule[index] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
+        }
+        for index in 16..<64 {
+            let early = schedule[index - 15]
+            let late = schedule[index - 2]
+            let sigma0 = rotate(early, 7) ^ rotate(early, 18) ^ (early >> 3)
+            let sigma1 = rotate(late, 17) ^ rotate(late, 19) ^ (late >> 10)
+            schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
+        }
+        var (a, b, c, d, e, f, g, h) = (state.a, state.b, state.c, state.d, state.e, state.f, state.g, state.h)
+        for index in 0..<64 {
+            let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
+            let choice = (e & f) ^ (~e & g)
+            let first = h &+ sum1 &+ choice &+ constants[index] &+ schedule[index]
+            let sum0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            h = g
+            g = f
+            f = e
+            e = d &+ first
+            d = c
+            c = b
+            b = a
+            a = first &+ sum0 &+ majority
+        }
+        state.a &+= a
+        state.b &+= b
+        state.c &+= c
+        state.d &+= d
+        state.e &+= e
+        state.f &+= f
+        state.g &+= g
+        state.h &+= h
     }
 
     @inline(__always)

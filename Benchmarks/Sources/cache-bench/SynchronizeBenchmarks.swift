@@ -1,4 +1,4 @@
-@_spi(Tiers) import CasinoCache
+import CasinoCache
 import CasinoCacheTesting
 import CasinoCatalog
 import Crypto
@@ -46,11 +46,6 @@ func synchronizeBenchmarks(work: URL, items: [Game]) async throws -> [Result] {
             let report = await cache.synchronize()
             guard report.current == count else { throw BenchFailure("synchronize found \(report.current) of \(count)") }
         }
-        let scanOnly = await measureAsync(samples: samples, warmup: 2) {
-            let tier = DiskTier(configuration: .init(directory: directory), logger: benchLogger)
-            sink &+= await tier.storedGlobalEntries().count
-        }
-        print("TEMP scan only per key", count, scanOnly.median / Double(count))
         results.append(
             Result(
                 operation: "synchronize() at launch, all current (per key)", size: "\(count) pages on disk",

@@ -4,7 +4,8 @@ import Gzip
 
 /// Snapshot and manifest decoding with the schema's rules, as the validator and the app's bundled
 /// tier apply them: hostile JSON (or gzip of it) gives a decoding error or violations, never a trap.
-/// Canonical JSON's transcoder too: an error or a canonical form that is its own canonical form.
+/// Canonical JSON's transcoder too: an error or a canonical form that is its own canonical form; and
+/// the direct writer of payloads agrees with it byte for byte.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSnapshot(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     var data = Data(bytes: start, count: count)
@@ -19,9 +20,15 @@ public func fuzzSnapshot(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
         _ = snapshot.payload.violations()
         _ = snapshot.payload.hasMore
         _ = snapshot.key.description
+        precondition(
+            (try? CanonicalPayload.encode(snapshot.payload)) == (try? CanonicalJSON.encode(snapshot.payload)),
+            "the direct writer and canonical JSON disagree on a page")
     }
     if let snapshot = try? decoder.decode(Snapshot<CategoryList>.self, from: data) {
         _ = snapshot.payload.violations()
+        precondition(
+            (try? CanonicalPayload.encode(snapshot.payload)) == (try? CanonicalJSON.encode(snapshot.payload)),
+            "the direct writer and canonical JSON disagree on a category list")
     }
     if let manifest = try? decoder.decode(Manifest.self, from: data) {
         for limits in [SnapshotLimits.default, tinyLimits] { _ = manifest.violations(limits: limits) }

@@ -1,4 +1,5 @@
 public import CasinoCatalog
+import CatalogSupport
 public import Foundation
 
 /// A cached value: an edition's categories or one page of games.
@@ -22,12 +23,17 @@ public enum CatalogContent: Codable, Sendable, Hashable {
         }
     }
 
-    /// `sha256:` and the hex SHA-256 of the content's JSON, as in a snapshot envelope: what bulk
-    /// validation compares (``CatalogCoding/contentHash(of:)``).
+    /// `sha256:` and the hex SHA-256 of the content's canonical JSON, as in a snapshot envelope:
+    /// what bulk validation compares (``CatalogCoding/contentHash(of:)`` gives the same).
     public func contentHash() throws -> String {
+        CatalogRules.contentHashPrefix + SHA256Digest.hex(try canonicalJSON())
+    }
+
+    /// The canonical JSON of the list or page (``CanonicalPayload``): what a content hash hashes.
+    func canonicalJSON() throws(CanonicalJSONError) -> Data {
         switch self {
-        case .categories(let list): try CatalogCoding.contentHash(of: list)
-        case .gamesPage(let page): try CatalogCoding.contentHash(of: page)
+        case .categories(let list): try CanonicalPayload.encode(list)
+        case .gamesPage(let page): try CanonicalPayload.encode(page)
         }
     }
 

@@ -46,11 +46,7 @@ enum DiskTierEnvelope {
     static func encode(
         _ entry: CacheEntry, cacheVersion: Int, maxBytes: Int
     ) throws -> (data: Data, contentHash: String) {
-        let json =
-            switch entry.content {
-            case .categories(let list): try CanonicalJSON.encode(list)
-            case .gamesPage(let page): try CanonicalJSON.encode(page)
-            }
+        let json = try entry.content.canonicalJSON()
         guard json.count <= maxBytes else {
             throw Rejection(reason: "entry of \(json.count) JSON bytes is over maxEntryBytes \(maxBytes)")
         }
