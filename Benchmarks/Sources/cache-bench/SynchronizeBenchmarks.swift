@@ -5,9 +5,9 @@ import Crypto
 import Foundation
 
 /// Bulk validation at launch: a relaunched cache (nothing in memory) validates the pages a
-/// previous session left on disk, all of them current at the upstream, and has renewed them when
-/// `synchronize()` returns; per key, against the SHA-256 of each page's canonical JSON (swift-crypto):
-/// what sending a content hash costs a cache that does not keep it.
+/// previous session left on disk, all of them current at the upstream, until its renewals are on
+/// disk; per key, against the SHA-256 of each page's canonical JSON (swift-crypto): what sending a
+/// content hash costs a cache that does not keep it.
 func synchronizeBenchmarks(work: URL, items: [Game]) async throws -> [Result] {
     let edition = try Edition(id: "en-iPhone")
     var results: [Result] = []
@@ -44,6 +44,7 @@ func synchronizeBenchmarks(work: URL, items: [Game]) async throws -> [Result] {
             let cache = CatalogCache(
                 upstream: upstream, cacheDirectory: directory, bundleDirectory: nil, clock: clock, logger: benchLogger)
             let report = await cache.synchronize()
+            await cache.flush()  // what it wrote, on disk (it waits for that itself; an older build did not)
             guard report.current == count else { throw BenchFailure("synchronize found \(report.current) of \(count)") }
         }
         results.append(
