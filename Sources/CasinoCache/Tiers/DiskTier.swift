@@ -328,8 +328,8 @@ public import Logging
         return keys.sorted(byDescriptionOf: \.self)
     }
 
-    /// The ``CacheScope/global`` entries held on disk, in no order, as ``entry(for:)`` would answer them (a
-    /// queued write or clear wins over the file), each read as far as its header: what
+    /// The ``CacheScope/global`` entries held on disk, in no order, as ``entry(for:)`` would answer
+    /// them (a queued write or clear wins over the file), each read as far as its header: what
     /// ``CatalogCache/synchronize()`` validates besides memory. A file of the first format (no
     /// content hash) is decoded, hashed and written again in the current one, once. Files that do
     /// not read are skipped here and dealt with when their key is read.
@@ -394,8 +394,8 @@ public import Logging
             key: entry.key, storedAt: entry.storedAt, etag: entry.etag, origin: entry.origin, contentHash: contentHash)
     }
 
-    /// Writes `entry`, read from a file of the first format, in the current format (unless a write
-    /// replaced the file meanwhile); returns its content hash. Called on `queue`.
+    /// Writes `entry`, read from a file of the first format, in the current format; returns its
+    /// content hash. Called on `queue`, so no other write lands meanwhile.
     private func upgrade(_ entry: CacheEntry, named name: String) -> String? {
         guard
             let (data, contentHash) = try? DiskTierEnvelope.encode(
