@@ -67,6 +67,29 @@ public enum CanonicalJSON {
             .notCanonical, at: offset, "has \(excerpt(json)) where canonical JSON has \(excerpt(canonical))")
     }
 
+    /// Appends `byte`, a UTF-8 byte of a string's text, as canonical JSON writes it inside the
+    /// string: `"` and `\` escaped, controls as `\b \f \n \r \t` or `\u00xx`, anything else as it is
+    /// (a byte of a multi-byte scalar too). The transcoder and ``CanonicalPayload`` both write strings
+    /// through it.
+    @inline(__always)
+    static func appendInString(_ byte: UInt8, to output: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+        case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+        case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+        case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+        case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+        case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+        case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+        case 0..<0x20:
+            let hex = Array("0123456789abcdef".utf8)
+            output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+            output.append(hex[Int(byte >> 4)])
+            output.append(hex[Int(byte & 0xF)])
+        default: output.append(byte)
+        }
+    }
+
     /// `value` as ECMAScript's `Number.prototype.toString` writes it (RFC 8785 §3.2.2.3):
     /// `0.9646`, `1e+21`, `1e-7`, `0.000001`, `123456789012345680000`; `nil` for NaN and infinities.
     public static func numberText(_ value: Double) -> String? {

@@ -177,24 +177,9 @@ public enum CanonicalPayload {
             bytes.append(UInt8(ascii: "\""))
             var mayBeDenormalized = false
             for byte in text.utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-                case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-                case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-                case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-                case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-                case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-                case 0..<0x20:
-                    bytes.append(contentsOf: Array(#"\u00"#.utf8))
-                    bytes.append(Self.hexDigits[Int(byte >> 4)])
-                    bytes.append(Self.hexDigits[Int(byte & 0xF)])
-                case 0xCC...0xFF:
-                    // The lead byte of U+0300 and above: everything below is NFC whatever follows.
-                    mayBeDenormalized = true
-                    bytes.append(byte)
-                default: bytes.append(byte)
-                }
+                // The lead byte of U+0300 and above: everything below is NFC whatever follows.
+                if byte >= 0xCC { mayBeDenormalized = true }
+                CanonicalJSON.appendInString(byte, to: &bytes)
             }
             if mayBeDenormalized
                 && !text.unicodeScalars.elementsEqual(text.precomposedStringWithCanonicalMapping.unicodeScalars)
@@ -203,7 +188,5 @@ public enum CanonicalPayload {
             }
             bytes.append(UInt8(ascii: "\""))
         }
-
-        private static let hexDigits = Array("0123456789abcdef".utf8)
     }
 }

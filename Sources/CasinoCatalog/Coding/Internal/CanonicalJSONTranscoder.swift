@@ -321,20 +321,10 @@ struct CanonicalJSONTranscoder {
 
     /// Writes `scalar` as canonical JSON does inside a string.
     private mutating func append(_ scalar: Unicode.Scalar) {
-        switch scalar.value {
-        case 0x22: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-        case 0x5C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-        case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-        case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-        case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-        case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-        case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-        case 0..<0x20:
-            let hex = Array("0123456789abcdef".utf8)
-            output.append(contentsOf: Array(#"\u00"#.utf8))
-            output.append(hex[Int(scalar.value >> 4)])
-            output.append(hex[Int(scalar.value & 0xF)])
-        default: output.append(contentsOf: UTF8.encode(scalar)!)
+        if scalar.isASCII {
+            CanonicalJSON.appendInString(UInt8(scalar.value), to: &output)
+        } else {
+            output.append(contentsOf: UTF8.encode(scalar)!)
         }
     }
 
