@@ -944,9 +944,7 @@ private func diskCanWrite(_ directory: URL) -> Bool {
 
 /// What a scan of the disk tier answers for `entry`.
 private func diskStored(_ entry: CacheEntry) -> DiskTier.Stored {
-    DiskTier.Stored(
-        key: entry.key, storedAt: entry.storedAt, etag: entry.etag, origin: entry.origin,
-        contentHash: (try? entry.content.contentHash()) ?? "")
+    DiskTier.Stored(entry, contentHash: (try? entry.content.contentHash()) ?? "")
 }
 
 /// When `file` was last modified.

@@ -176,9 +176,7 @@ extension CatalogCache {
 
     private func hold(_ entry: CacheEntry, inMemory: Bool, in held: inout [CacheKey: Held]) {
         guard tiers.isCached(entry.key), let hash = try? entry.contentHash() else { return }
-        let stored = DiskTier.Stored(
-            key: entry.key, storedAt: entry.storedAt, etag: entry.etag, origin: entry.origin, contentHash: hash)
-        held[entry.key] = Held(stored: stored, entry: entry, inMemory: inMemory)
+        held[entry.key] = Held(stored: DiskTier.Stored(entry, contentHash: hash), entry: entry, inMemory: inMemory)
     }
 
     /// An entry held: what validation sends and decides on (`stored`), the entry itself unless

@@ -94,6 +94,16 @@ public import Logging
             renewed.origin = .network
             return renewed
         }
+
+        /// `stored` renewed, if it holds the renewed content.
+        func applied(to stored: Stored) -> Stored {
+            guard stored.contentHash == contentHash else { return stored }
+            var renewed = stored
+            renewed.storedAt = storedAt
+            renewed.etag = etag
+            renewed.origin = .network
+            return renewed
+        }
     }
 
     /// A global entry on disk as bulk validation needs it: its header, without its content.
@@ -117,6 +127,13 @@ public import Logging
             self.etag = etag
             self.origin = origin
             self.contentHash = contentHash
+        }
+
+        /// What a scan would answer for `entry`, whose content hash is `contentHash`.
+        public init(_ entry: CacheEntry, contentHash: String) {
+            self.init(
+                key: entry.key, storedAt: entry.storedAt, etag: entry.etag, origin: entry.origin,
+                contentHash: contentHash)
         }
 
         public static func == (lhs: Stored, rhs: Stored) -> Bool {
@@ -372,12 +389,7 @@ public import Logging
                     contentHash: contentHash)
                 found.fileGeneration = generation
                 found.contentGeneration = state.withLock { $0.contentGenerations[name] ?? 0 }
-                if let renewal, renewal.contentHash == contentHash {
-                    found.storedAt = renewal.storedAt
-                    found.etag = renewal.etag
-                    found.origin = .network
-                }
-                stored[key] = found
+                stored[key] = renewal?.applied(to: found) ?? found
             }
         }
         // Queued writes of keys that have no file yet: a read would answer them.
@@ -389,9 +401,7 @@ public import Logging
     }
 
     private static func stored(_ entry: CacheEntry) -> Stored? {
-        guard let contentHash = try? entry.contentHash() else { return nil }
-        return Stored(
-            key: entry.key, storedAt: entry.storedAt, etag: entry.etag, origin: entry.origin, contentHash: contentHash)
+        (try? entry.contentHash()).map { Stored(entry, contentHash: $0) }
     }
 
     /// Writes `entry`, read from a file of the first format, in the current format; returns its
@@ -474,12 +484,21 @@ public import Logging
     /// The file `name` with `entry`'s age, ETag and origin in its header, when the file holds
     /// `entry`'s content (its known hash); `nil` otherwise.
     private func renewedFile(named name: String, for entry: CacheEntry) -> Data? {
-        guard let contentHash = entry.knownContentHash, let file = try? files.read(name, limit: maxEntryBytes) else {
-            return nil
-        }
+        guard let contentHash = entry.knownContentHash else { return nil }
+        return renewedFile(
+            named: name, key: entry.key, contentHash: contentHash, storedAt: entry.storedAt, etag: entry.etag,
+            origin: entry.origin)
+    }
+
+    /// The file `name` with a new age, ETag and origin in its header, when it holds `key`'s content
+    /// whose hash is `contentHash`; `nil` otherwise (other content, or no such file).
+    private func renewedFile(
+        named name: String, key: CacheKey, contentHash: String, storedAt: Date, etag: String?, origin: CacheOrigin
+    ) -> Data? {
+        guard let file = try? files.read(name, limit: maxEntryBytes) else { return nil }
         return DiskTierEnvelope.renewed(
-            file, key: entry.key, contentHash: contentHash, storedAt: entry.storedAt, etag: entry.etag,
-            origin: entry.origin, cacheVersion: configuration.cacheVersion, maxBytes: maxEntryBytes)
+            file, key: key, contentHash: contentHash, storedAt: storedAt, etag: etag, origin: origin,
+            cacheVersion: configuration.cacheVersion, maxBytes: maxEntryBytes)
     }
 
     private func write(_ renewal: Renewal, of key: CacheKey, sequence: UInt64) {
@@ -492,10 +511,10 @@ public import Logging
             state.withLock { $0.settle(key, sequence: sequence) }
             return
         }
-        guard let old = try? files.read(name, limit: maxEntryBytes),
-            let data = DiskTierEnvelope.renewed(
-                old, key: key, contentHash: renewal.contentHash, storedAt: renewal.storedAt, etag: renewal.etag,
-                origin: .network, cacheVersion: configuration.cacheVersion, maxBytes: maxEntryBytes)
+        guard
+            let data = renewedFile(
+                named: name, key: key, contentHash: renewal.contentHash, storedAt: renewal.storedAt,
+                etag: renewal.etag, origin: .network)
         else {
             // The file holds other content now, or none: nothing to renew.
             state.withLock { $0.settle(key, sequence: sequence) }
