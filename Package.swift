@@ -54,7 +54,8 @@ let package = Package(
         .target(name: "CasinoCacheTesting", dependencies: ["CasinoCache", "CasinoCatalog", "Gzip", "CatalogSupport"]),
 
         // The runtime's tests that need neither the pipeline nor the simulator; the rest are in Tools/.
-        .testTarget(name: "CasinoCatalogTests", dependencies: ["CasinoCatalog", "Gzip", "CasinoCacheTesting"]),
+        .testTarget(
+            name: "CasinoCatalogTests", dependencies: ["CasinoCatalog", "CatalogSupport", "Gzip", "CasinoCacheTesting"]),
         .testTarget(name: "CatalogSupportTests", dependencies: ["CatalogSupport"]),
         .testTarget(name: "GzipTests", dependencies: ["Gzip", "CasinoCacheTesting"]),
         .testTarget(name: "ProviderAPITests", dependencies: ["ProviderAPI", "CasinoCatalog"]),

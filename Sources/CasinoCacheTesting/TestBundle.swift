@@ -6,7 +6,7 @@ import Gzip
 /// A small bundled snapshot for a test, built from a few ``CasinoCatalog/CategoryList`` and
 /// ``CasinoCatalog/GamesPage`` values and written in the snapshot format, so the cache's bundled
 /// tier reads it as it reads the pipeline's `out/`: canonical JSON envelopes, gzip, a manifest with
-/// every file's size, SHA-256 and content hash.
+/// every file's size, SHA-256 and content hash, and the index an app reads at launch.
 ///
 /// ```swift
 /// var bundle = TestBundle(generatedAt: clock.now)
@@ -105,6 +105,12 @@ public struct TestBundle: Sendable {
         }
         try CatalogCoding.prettyEncoder().encode(manifest).write(
             to: directory.appendingPathComponent(Manifest.fileName))
+        for file in try SnapshotIndex.files(for: manifest) {
+            let url = directory.appendingPathComponent(file.path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try file.data.write(to: url)
+        }
         return directory
     }
 

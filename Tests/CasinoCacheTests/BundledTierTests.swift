@@ -35,6 +35,67 @@ struct BundledTierTests {
         #expect(tier.corruptFiles == 0)
     }
 
+    // MARK: - Index
+
+    @Test func withAnIndexAnEditionIsReadFromItsOwnPartAlone() throws {
+        // Given a snapshot with its index, whose manifest and other edition's part are then garbage
+        let fixture = try BundledSnapshotFixture()
+        try fixture.writeIndex()
+        try Data("garbage".utf8).write(to: fixture.out.appendingPathComponent(Manifest.fileName))
+        try Data("garbage".utf8).write(to: fixture.out.appendingPathComponent(SnapshotIndex.path(of: bundledFrench)))
+        let logs = LogRecorder()
+        // When the tier launches and serves the default edition's categories and first page
+        let tier = fixture.tier(logger: logs.logger)
+        let categories = tier.entry(for: .categories(bundledEnglish))
+        let page = tier.entry(for: CacheKey(fixture.firstPage))
+        // Then both are served, dated by the index's head, and
+        // neither the manifest nor the other edition's part was read
+        #expect(tier.head == fixture.head)
+        #expect(categories?.content == .categories(fixture.categories(bundledEnglish)))
+        #expect(page?.content == .gamesPage(fixture.page(fixture.firstPage)))
+        #expect(page?.storedAt == fixture.manifest.generatedAt)
+        #expect(tier.corruptFiles == 0)
+        #expect(!logs.records.contains { $0.level == .error })
+    }
+
+    @Test(arguments: BundledBrokenIndex.allCases)
+    func anUnusableIndexIsCountedAndTheManifestServes(_ breakage: BundledBrokenIndex) throws {
+        // Given a snapshot whose index is broken in one way
+        let fixture = try BundledSnapshotFixture()
+        try fixture.writeIndex()
+        try breakage.apply(to: fixture)
+        let logs = LogRecorder()
+        // When the tier launches and the default edition's first page is asked for
+        let tier = fixture.tier(logger: logs.logger)
+        let page = tier.entry(for: CacheKey(fixture.firstPage))
+        // Then the page is served through manifest.json, and the broken file is counted once and
+        // logged with the reason
+        #expect(page?.content == .gamesPage(fixture.page(fixture.firstPage)))
+        #expect(tier.entry(for: .categories(bundledEnglish)) != nil)
+        #expect(tier.editions == [bundledEnglish, bundledFrench])
+        #expect(tier.corruptFiles == 1)
+        #expect(
+            logs.records.contains {
+                $0.level == .error && $0.metadata["cache.file"]?.hasSuffix(breakage.file) == true
+                    && $0.metadata["cache.reason"]?.contains(breakage.expectedReason) == true
+            })
+    }
+
+    @Test func anEditionWhosePartAndManifestAreBothUnusableIsNotServedButOthersAre() throws {
+        // Given a snapshot whose English part and manifest are garbage
+        let fixture = try BundledSnapshotFixture()
+        try fixture.writeIndex()
+        try Data("garbage".utf8).write(to: fixture.out.appendingPathComponent(Manifest.fileName))
+        try Data("garbage".utf8).write(to: fixture.out.appendingPathComponent(SnapshotIndex.path(of: bundledEnglish)))
+        // When both editions are asked for
+        let tier = fixture.tier()
+        // Then English answers nil, counted once however often it is asked, and French is served
+        #expect(tier.entry(for: CacheKey(fixture.firstPage)) == nil)
+        #expect(tier.entry(for: .categories(bundledEnglish)) == nil)
+        #expect(tier.entry(for: .categories(bundledFrench))?.content == .categories(fixture.categories(bundledFrench)))
+        #expect(tier.corruptFiles == 1)
+    }
+
     @Test func aCorruptPageDoesNotAffectLaunch() throws {
         // Given a directory whose first page is garbage
         let fixture = try BundledSnapshotFixture()
@@ -42,7 +103,7 @@ struct BundledTierTests {
         // When the tier launches
         let tier = fixture.tier()
         // Then the manifest is read, nothing is counted yet, and other content is served
-        #expect(tier.manifest == fixture.manifest)
+        #expect(tier.head == fixture.head)
         #expect(tier.corruptFiles == 0)
         #expect(tier.entry(for: .categories(bundledEnglish)) != nil)
         // And the bad page only counts when it is asked for
@@ -263,7 +324,7 @@ struct BundledTierTests {
         limits.maxFileCount = BundledBrokenManifest.maxFileCount
         let tier = BundledTier(configuration: .init(directory: directory, limits: limits), logger: logs.logger)
         // Then it is empty: no manifest, no editions, every lookup nil, nothing counted, one .error line
-        #expect(tier.manifest == nil)
+        #expect(tier.head == nil)
         #expect(tier.editions.isEmpty)
         #expect(tier.defaultEdition == nil)
         #expect(tier.generatedAt == nil)
@@ -375,7 +436,7 @@ struct BundledTierTests {
         // Then the manifest breaks the contract: the tier is empty, nothing is opened, and the log
         // names the manifest and the unsafe entry
         #expect(page == nil)
-        #expect(tier.manifest == nil)
+        #expect(tier.head == nil)
         #expect(tier.corruptFiles == 0)
         #expect(
             logs.records.contains {
@@ -395,7 +456,7 @@ struct BundledTierTests {
         let page = tier.entry(for: CacheKey(fixture.firstPage))
         // Then the manifest that announces it is refused before any file is opened
         #expect(page == nil)
-        #expect(tier.manifest == nil)
+        #expect(tier.head == nil)
     }
 
     @Test func refusesAFileLargerThanTheCapAlthoughTheManifestUnderstatesIt() throws {
@@ -422,7 +483,7 @@ struct BundledTierTests {
         // When a tier reads it
         let tier = BundledTier(configuration: .init(directory: link), logger: bundledQuietLogger())
         // Then it serves it: only links inside the directory are refused
-        #expect(tier.manifest == fixture.manifest)
+        #expect(tier.head == fixture.head)
         #expect(tier.entry(for: CacheKey(fixture.firstPage)) != nil)
         #expect(tier.corruptFiles == 0)
     }
@@ -438,7 +499,8 @@ private func bundledQuietLogger() -> Logger {
 }
 
 /// A committed snapshot directory (``BundleFixture``) copied into a fresh temporary directory,
-/// removed with it.
+/// removed with it, without its index: the tests edit `manifest.json`, which a tier reads when
+/// there is no index. The index's tests write it back (``writeIndex()``).
 private final class BundledSnapshotFixture {
     let root: URL
     let out: URL
@@ -453,6 +515,8 @@ private final class BundledSnapshotFixture {
         out = bundle.directory
         catalog = bundle.catalog
         manifest = bundle.manifest
+        try FileManager.default.removeItem(at: out.appendingPathComponent(SnapshotIndex.fileName))
+        try FileManager.default.removeItem(at: out.appendingPathComponent(SnapshotIndex.partsDirectory))
     }
 
     /// The first page of the default edition's first category.
@@ -473,6 +537,24 @@ private final class BundledSnapshotFixture {
         return catalog.editions.first { $0.edition == edition }!.pages.first {
             $0.categoryId == categoryId && $0.offset == offset
         }!
+    }
+
+    /// The manifest without its entries and images, as ``BundledTier/head`` gives it.
+    var head: Manifest {
+        var head = manifest
+        head.files = []
+        head.images = nil
+        return head
+    }
+
+    /// Writes the index (``SnapshotIndex``) the manifest gives, as the pipeline does.
+    func writeIndex() throws {
+        for file in try SnapshotIndex.files(for: manifest) {
+            let url = out.appendingPathComponent(file.path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try file.data.write(to: url)
+        }
     }
 
     func manifestEntry(_ key: SnapshotKey) -> Manifest.Entry {
@@ -605,6 +687,77 @@ enum BundledBrokenManifest: String, CaseIterable, Sendable {
             }
         }
         return fixture.out
+    }
+}
+
+enum BundledBrokenIndex: String, CaseIterable, Sendable {
+    case garbageIndex, foreignSchemaIndex, partOutsideTheDirectory, partChanged, partIsASymbolicLink
+    case partListsAnotherEdition, partMissing, partCountOfIntMax
+
+    /// The file the log names.
+    var file: String {
+        switch self {
+        case .garbageIndex, .foreignSchemaIndex, .partOutsideTheDirectory, .partCountOfIntMax: SnapshotIndex.fileName
+        default: SnapshotIndex.path(of: bundledEnglish)
+        }
+    }
+
+    /// What the log's reason names.
+    var expectedReason: String {
+        switch self {
+        case .garbageIndex: "undecodable"
+        case .foreignSchemaIndex: "foreign-schema"
+        case .partOutsideTheDirectory: "unsafe-path"
+        case .partChanged: "checksum-mismatch"
+        case .partIsASymbolicLink: "not-regular-file"
+        case .partListsAnotherEdition: "invalid-manifest"
+        case .partMissing: "not-found"
+        case .partCountOfIntMax: "out-of-range"
+        }
+    }
+
+    fileprivate func apply(to fixture: BundledSnapshotFixture) throws {
+        let indexURL = fixture.out.appendingPathComponent(SnapshotIndex.fileName)
+        let partURL = fixture.out.appendingPathComponent(SnapshotIndex.path(of: bundledEnglish))
+        func editIndex(_ edit: (inout SnapshotIndex) throws -> Void) throws {
+            var index = try CatalogCoding.decoder().decode(SnapshotIndex.self, from: Data(contentsOf: indexURL))
+            try edit(&index)
+            try CatalogCoding.encoder().encode(index).write(to: indexURL)
+        }
+        switch self {
+        case .garbageIndex:
+            try Data("{\"schemaVersion\": 1, \"editions\": 42}".utf8).write(to: indexURL)
+        case .foreignSchemaIndex:
+            try editIndex { $0.schemaVersion = 99 }
+        case .partOutsideTheDirectory:
+            try editIndex { $0.editions[0].path = "../\(SnapshotIndex.path(of: bundledEnglish))" }
+        case .partChanged:
+            // One entry's size changed, the part's size kept: only its SHA-256 tells.
+            let text = try String(contentsOf: partURL, encoding: .utf8)
+            let size = fixture.manifestEntry(fixture.firstPage).compressedBytes
+            let changed = text.replacingOccurrences(
+                of: "\"compressedBytes\":\(size)", with: "\"compressedBytes\":\(size + 1)")
+            #expect(changed != text)
+            try Data(changed.utf8).write(to: partURL)
+        case .partIsASymbolicLink:
+            let copy = fixture.root.appendingPathComponent("part-copy.json")
+            try FileManager.default.copyItem(at: partURL, to: copy)
+            try FileManager.default.removeItem(at: partURL)
+            try FileManager.default.createSymbolicLink(at: partURL, withDestinationURL: copy)
+        case .partListsAnotherEdition:
+            // The French part's bytes under the English name, the index updated to match.
+            let french = try Data(contentsOf: fixture.out.appendingPathComponent(SnapshotIndex.path(of: bundledFrench)))
+            try french.write(to: partURL)
+            try editIndex { index in
+                index.editions[0].bytes = french.count
+                index.editions[0].sha256 = SHA256Digest.hex(french)
+                index.editions[0].count = index.editions[1].count
+            }
+        case .partMissing:
+            try FileManager.default.removeItem(at: partURL)
+        case .partCountOfIntMax:
+            try editIndex { $0.editions[0].count = Int.max }
+        }
     }
 }
 

@@ -38,9 +38,9 @@ public final class CatalogCache: Sendable {
     /// the bundled snapshot's, else ``Configuration/fallbackPageSize`` (kept within 1...1000).
     public var pageSize: Int { tiers.pageSize }
     /// The editions the bundled snapshot holds, sorted (empty without a bundle).
-    public var bundledEditions: [Edition] { bundled?.manifest?.editions ?? [] }
+    public var bundledEditions: [Edition] { bundled?.head?.editions ?? [] }
     /// The edition the bundled snapshot falls back to when the app's own is not bundled.
-    public var defaultEdition: Edition? { bundled?.manifest?.defaultEdition }
+    public var defaultEdition: Edition? { bundled?.head?.defaultEdition }
 
     /// The bundled edition for a device: its language tag (`pt-BR`), then shorter tags (`pt`), on
     /// `platform`; else the snapshot's default edition; `nil` without a bundle.
@@ -105,7 +105,7 @@ public final class CatalogCache: Sendable {
         self.clock = clock
         usesSystemClock = clock is SystemClock
         self.logger = logger
-        let bundledPageSize = bundled?.manifest?.pageSize
+        let bundledPageSize = bundled?.head?.pageSize
         // Settings are not trusted either: a page size the schema's rules refuse would make every
         // fetched page invalid content.
         let pageSize = min(

@@ -47,6 +47,7 @@ public actor SnapshotUpdater {
     private let session: URLSession
     private let logger: Logger
     private let clock: any CacheClock
+    /// The bundle's manifest head (``SnapshotReader/head()``): only its `generatedAt` is used.
     private let bundleManifest: Manifest?
     /// The generation served since launch: never removed while this process runs.
     private let launchGeneration: String?
@@ -86,7 +87,7 @@ public actor SnapshotUpdater {
         StorageAttributes(role: .snapshotGenerations, protection: configuration.fileProtection)
             .apply(to: configuration.directory, logger: logger)
         let bundleManifest = configuration.bundleDirectory.flatMap {
-            try? SnapshotReader(directory: $0, limits: configuration.snapshotLimits).manifest()
+            try? SnapshotReader(directory: $0, limits: configuration.snapshotLimits).head()
         }
         self.bundleManifest = bundleManifest
         let pointer = store.pointer()
@@ -94,7 +95,7 @@ public actor SnapshotUpdater {
         if let pointer,
             let manifest = try? SnapshotReader(
                 directory: store.generationDirectory(pointer.generation), limits: configuration.snapshotLimits
-            ).manifest(),
+            ).head(),
             manifest.generatedAt >= bundleManifest?.generatedAt ?? .distantPast
         {
             launchGeneration = pointer.generation

@@ -6,7 +6,7 @@ public import Logging
 /// The images of the bundled snapshot (the manifest's `images`), looked up by URL, synchronously,
 /// cheaply enough for a table cell.
 ///
-/// Nothing is read at launch. The first lookup of a URL builds the index from the manifest; the
+/// Nothing is read at launch. The first lookup of a URL reads the image list and indexes it; the
 /// first lookup of a file reads it (contained in the snapshot directory, no link followed, its size
 /// checked before it is read), checks its SHA-256 (``SHA256Digest``) and sniffs its type against
 /// the manifest, and remembers the verdict. A verified file's bytes stay in memory up to
@@ -35,23 +35,34 @@ public import Logging
         var corrupt = 0
     }
 
-    private let manifestImages: [Manifest.Image]
+    /// The snapshot's image list, read once, on the first lookup.
+    private let listedImages: @Sendable () -> [Manifest.Image]
     private let reader: SnapshotReader?
     private let logger: Logger
     private let state = Locked(State())
 
     /// The images of `manifest`, read with `reader`.
-    public init(
+    public convenience init(
         manifest: Manifest?, reader: SnapshotReader?, memoryLimit: Int = 4 << 20, logger: Logger = .casinoCacheDisabled
     ) {
-        manifestImages = manifest?.images ?? []
+        let images = manifest?.images ?? []
+        self.init(images: { images }, reader: reader, memoryLimit: memoryLimit, logger: logger)
+    }
+
+    /// The images `images` lists when first asked (the bundled tier reads the snapshot's image
+    /// list then, not at launch), read with `reader`.
+    public init(
+        images: @escaping @Sendable () -> [Manifest.Image], reader: SnapshotReader?, memoryLimit: Int = 4 << 20,
+        logger: Logger = .casinoCacheDisabled
+    ) {
+        listedImages = images
         self.reader = reader
         self.memoryLimit = max(memoryLimit, 0)
         self.logger = logger
     }
 
-    /// How many image URLs the snapshot bundles.
-    public var count: Int { manifestImages.count }
+    /// How many image URLs the snapshot bundles (reads the image list on first use).
+    public var count: Int { state.withLock { state in index(in: &state).count } }
 
     /// Whether the snapshot lists `url` (without reading or verifying its file).
     public func contains(_ url: String) -> Bool {
@@ -74,11 +85,11 @@ public import Logging
         return BundledImage(url: url, data: data, mediaType: entry.mediaType)
     }
 
-    /// The manifest's images by URL, built on first use (the first entry of a repeated URL wins;
-    /// a manifest that repeats one does not pass the contract anyway).
+    /// The snapshot's images by URL, built on first use, under the lock so the list is read once
+    /// (the first entry of a repeated URL wins; a list that repeats one breaks the contract anyway).
     private func index(in state: inout State) -> [String: Manifest.Image] {
         if let index = state.index { return index }
-        let index = Dictionary(manifestImages.map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
+        let index = Dictionary(listedImages().map { ($0.url, $0) }, uniquingKeysWith: { first, _ in first })
         state.index = index
         return index
     }

@@ -5,7 +5,10 @@ public import Logging
 
 /// The bundled tier: the snapshot directory the pipeline wrote (`out/`) and the app ships.
 ///
-/// At launch it reads only `manifest.json`. A snapshot file is opened, verified, inflated and
+/// At launch it reads only `index.json` (``SnapshotIndex``: the manifest's head). An edition's
+/// entries are read on its first lookup (`index/<edition>.json`), so a launch costs what the edition
+/// it opens holds, however large the other editions are; a directory without an index is read
+/// through `manifest.json`, every entry at launch. A snapshot file is opened, verified, inflated and
 /// decoded the first time its content is asked for; the decoded entry is then kept, so the second
 /// read of a page costs a dictionary lookup under a lock. A file that fails verification is
 /// remembered as unusable too, so it is not re-read on every lookup.
@@ -46,64 +49,126 @@ public import Logging
 
     /// What a snapshot file turned out to be, once read.
     private enum Outcome {
-        case content(CatalogContent)
+        /// The content, and the content hash its manifest entry gives (checked when it was read).
+        case content(CatalogContent, contentHash: String)
         case unusable
+    }
+
+    /// An edition's entries, and the manifest their files are checked against.
+    private struct EditionFiles: Sendable {
+        var manifest: Manifest
+        var files: [SnapshotKey: Manifest.Entry]
+
+        init(_ manifest: Manifest) {
+            self.manifest = manifest
+            files = Dictionary(manifest.files.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// Where the entries are.
+    private enum Table: Sendable {
+        /// `index.json`: an edition's entries are read on its first lookup.
+        case index(SnapshotIndex)
+        /// `manifest.json`, for a directory without a usable index: every entry, read at launch.
+        case manifest(EditionFiles)
     }
 
     private struct State {
         /// Keyed by the manifest's key (after the default-edition fallback), so every edition
         /// that falls back shares one decoded copy.
         var outcomes: [SnapshotKey: Outcome] = [:]
+        /// The editions whose entries were read from the index (`nil`: unusable).
+        var editions: [Edition: EditionFiles?] = [:]
         var corruptFiles = 0
     }
 
     private let reader: SnapshotReader
-    /// The manifest, or `nil` when the directory has no usable one (the tier is then empty).
-    public let manifest: Manifest?
-    private let files: [SnapshotKey: Manifest.Entry]
+    private let table: Table?
+    /// The manifest without its entries and images (`files` empty, `images` nil), or `nil` when
+    /// the directory has no usable index or manifest (the tier is then empty).
+    public let head: Manifest?
     private let bundledEditions: Set<Edition>
     private let logger: Logger
-    private let state = Locked(State())
+    private let state: Locked<State>
     /// The snapshot's images (the manifest's `images`), verified on first lookup.
     public let images: BundledImageStore
 
-    /// Reads the directory's `manifest.json`, and nothing else.
+    /// Reads the directory's `index.json` (``SnapshotIndex``), and nothing else; without one, its
+    /// `manifest.json`.
     ///
     /// A missing directory, a missing, oversized or corrupt manifest, one with another schema
     /// version or one that breaks the contract leaves the tier empty (every lookup answers `nil`)
-    /// and is logged at `.error`.
+    /// and is logged at `.error`. An unusable index is logged and counted in ``corruptFiles``,
+    /// and the manifest is read instead.
     ///
     /// - Parameters:
     ///   - configuration: Where the snapshot directory is, and the size caps.
     ///   - logger: Where unusable files are reported (`.error`), with `cache.key` and `cache.file`.
     public init(configuration: Configuration, logger: Logger = .casinoCacheDisabled) {
-        reader = SnapshotReader(directory: configuration.directory, limits: configuration.limits)
+        let reader = SnapshotReader(directory: configuration.directory, limits: configuration.limits)
+        self.reader = reader
         self.logger = logger
-        var manifest: Manifest?
+        var table: Table?
+        var corruptFiles = 0
         do {
-            manifest = try reader.manifest()
+            table = try reader.index().map(Table.index)
         } catch {
-            logger.error(
-                "No usable bundled snapshot; the bundled tier is empty",
-                metadata: [
-                    "cache.file": "\(reader.directory.appendingPathComponent(Manifest.fileName).path)",
-                    "cache.reason": "\(error)",
-                ])
+            corruptFiles = 1
+            Self.logUnusable(error, file: SnapshotIndex.fileName, in: reader, "reading manifest.json instead", logger)
         }
-        self.manifest = manifest
-        images = BundledImageStore(manifest: manifest, reader: reader, logger: logger)
-        generatedAt = manifest?.generatedAt
-        bundledEditions = Set(manifest?.editions ?? [])
-        files = Dictionary((manifest?.files ?? []).map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        if let manifest {
+        if table == nil {
+            do {
+                table = .manifest(EditionFiles(try reader.manifest()))
+            } catch {
+                Self.logUnusable(error, file: Manifest.fileName, in: reader, "the bundled tier is empty", logger)
+            }
+        }
+        self.table = table
+        state = Locked(State(corruptFiles: corruptFiles))
+        switch table {
+        case .index(let index):
+            head = index.head
+            images = BundledImageStore(
+                images: {
+                    do {
+                        return try reader.images(in: index) ?? []
+                    } catch {
+                        Self.logUnusable(
+                            error, file: SnapshotIndex.imagesPath, in: reader, "no image is served", logger)
+                        return []
+                    }
+                }, reader: reader, logger: logger)
+        case .manifest(let all):
+            var head = all.manifest
+            head.files = []
+            head.images = nil
+            self.head = head
+            images = BundledImageStore(manifest: all.manifest, reader: reader, logger: logger)
+        case nil:
+            head = nil
+            images = BundledImageStore(manifest: nil, reader: reader, logger: logger)
+        }
+        generatedAt = head?.generatedAt
+        bundledEditions = Set(head?.editions ?? [])
+        if let head {
             logger.debug(
-                "Bundled snapshot manifest read",
+                "Bundled snapshot read",
                 metadata: [
                     "cache.directory": "\(reader.directory.path)",
-                    "cache.files": "\(manifest.files.count)",
-                    "cache.editions": "\(manifest.editions.map(\.id).joined(separator: ","))",
+                    "cache.editions": "\(head.editions.map(\.id).joined(separator: ","))",
                 ])
         }
+    }
+
+    private static func logUnusable(
+        _ error: any Error, file: String, in reader: SnapshotReader, _ consequence: String, _ logger: Logger
+    ) {
+        logger.error(
+            "Bundled snapshot file unusable; \(consequence)",
+            metadata: [
+                "cache.file": "\(reader.directory.appendingPathComponent(file).path)",
+                "cache.reason": "\(error)",
+            ])
     }
 
     /// When the bundled data was fetched (the manifest's `generatedAt`), or `nil` without a
@@ -111,10 +176,10 @@ public import Logging
     public let generatedAt: Date?
 
     /// Every bundled edition, sorted; empty without a manifest.
-    public var editions: [Edition] { manifest?.editions ?? [] }
+    public var editions: [Edition] { head?.editions ?? [] }
 
     /// The edition the manifest falls back to, or `nil` without a manifest.
-    public var defaultEdition: Edition? { manifest?.defaultEdition }
+    public var defaultEdition: Edition? { head?.defaultEdition }
 
     /// The bundled edition for a device's language and platform.
     ///
@@ -129,15 +194,15 @@ public import Logging
     ///
     /// - Returns: A bundled edition, or `nil` when the tier is empty.
     public func edition(language: String, platform: Platform) -> Edition? {
-        guard let manifest else { return nil }
+        guard let head else { return nil }
         var subtags = language.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" })
         while !subtags.isEmpty {
             let tag = subtags.joined(separator: "-")
-            let match = manifest.editions.first { $0.platform == platform && $0.language.lowercased() == tag }
+            let match = head.editions.first { $0.platform == platform && $0.language.lowercased() == tag }
             if let match { return match }
             subtags.removeLast()
         }
-        return manifest.defaultEdition
+        return head.defaultEdition
     }
 
     /// The bundled entry for `key`, or `nil`.
@@ -152,12 +217,12 @@ public import Logging
     /// page); later lookups are served from the decoded copy. A file that fails verification
     /// answers `nil` from then on, and is counted once in ``corruptFiles``.
     public func entry(for key: CacheKey) -> CacheEntry? {
-        guard key.scope == .global, let manifest else { return nil }
-        let bundledKey = bundledKey(for: key.content, defaultEdition: manifest.defaultEdition)
+        guard key.scope == .global, let head else { return nil }
+        let bundledKey = bundledKey(for: key.content, defaultEdition: head.defaultEdition)
         let outcome = state.withLock { $0.outcomes[bundledKey] } ?? load(bundledKey)
-        guard case .content(let content)? = outcome else { return nil }
-        var entry = CacheEntry(key: key, content: content, storedAt: manifest.generatedAt, etag: nil, origin: .bundled)
-        entry.knownContentHash = files[bundledKey]?.contentHash  // the file's, checked when it was read
+        guard case .content(let content, let contentHash)? = outcome else { return nil }
+        var entry = CacheEntry(key: key, content: content, storedAt: head.generatedAt, etag: nil, origin: .bundled)
+        entry.knownContentHash = contentHash
         return entry
     }
 
@@ -180,18 +245,54 @@ public import Logging
         }
     }
 
+    /// The entries of `edition`: read from its index part on first use (outside the lock; two
+    /// threads may both read it, the first recorded wins). A part that fails verification is
+    /// counted and logged once, and `manifest.json` serves that edition instead.
+    private func editionFiles(_ edition: Edition) -> EditionFiles? {
+        switch table {
+        case nil: return nil
+        case .manifest(let all): return all
+        case .index(let index):
+            if let known = state.withLock({ $0.editions[edition] }) { return known }
+            var loaded: EditionFiles?
+            var failure: SnapshotReadError?
+            do {
+                loaded = EditionFiles(try reader.manifest(of: edition, in: index))
+            } catch {
+                failure = error
+                loaded = (try? reader.manifest()).map(EditionFiles.init)
+            }
+            let (recorded, isNewFailure) = state.withLock { state -> (EditionFiles?, Bool) in
+                if let earlier = state.editions[edition] { return (earlier, false) }
+                state.editions[edition] = .some(loaded)
+                if failure != nil { state.corruptFiles += 1 }
+                return (loaded, failure != nil)
+            }
+            if isNewFailure, let failure {
+                Self.logUnusable(
+                    failure, file: SnapshotIndex.path(of: edition), in: reader,
+                    loaded == nil ? "the edition is not served" : "reading manifest.json instead", logger)
+            }
+            return recorded
+        }
+    }
+
     /// Reads and verifies the file for `key` outside the lock, then records the outcome.
     ///
     /// Two threads asking for the same new key may both decode it; the first outcome recorded
     /// wins and a failure is counted and logged once.
     private func load(_ key: SnapshotKey) -> Outcome? {
-        guard let file = files[key], let manifest else { return nil }
+        guard let edition = editionFiles(key.edition), let file = edition.files[key] else { return nil }
         let outcome: Outcome
         var failure: SnapshotReadError?
         do {
             switch file.kind {
-            case .categories: outcome = .content(.categories(try reader.categories(of: file, in: manifest)))
-            case .gamesPage: outcome = .content(.gamesPage(try reader.gamesPage(of: file, in: manifest)))
+            case .categories:
+                outcome = .content(
+                    .categories(try reader.categories(of: file, in: edition.manifest)), contentHash: file.contentHash)
+            case .gamesPage:
+                outcome = .content(
+                    .gamesPage(try reader.gamesPage(of: file, in: edition.manifest)), contentHash: file.contentHash)
             }
         } catch {
             outcome = .unusable

@@ -246,19 +246,19 @@ public struct SnapshotReader: Sendable {
         }
     }
 
-    private func checkLimits(file: String) throws(SnapshotReadError) {
+    func checkLimits(file: String) throws(SnapshotReadError) {
         if let problem = limits.problem {
             throw SnapshotReadError(.tooLarge, file: file, "unusable snapshot limits: \(problem)")
         }
     }
 
-    private func foreignSchema(_ version: Int, file: String) -> SnapshotReadError {
+    func foreignSchema(_ version: Int, file: String) -> SnapshotReadError {
         SnapshotReadError(
             .foreignSchema, file: file, record: "schemaVersion",
             "is \(version), this build reads \(CatalogSchema.version); regenerate the snapshot with a matching catalog")
     }
 
-    private struct SchemaVersionProbe: Decodable {
+    struct SchemaVersionProbe: Decodable {
         var schemaVersion: Int
     }
 }

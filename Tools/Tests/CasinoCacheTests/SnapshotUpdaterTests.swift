@@ -69,6 +69,20 @@ struct SnapshotUpdaterTests {
             #expect(next.activeVersion == 2)
             #expect(next.activeSnapshotDirectory == second.directory)
             #expect(try fixture.servedFirstGameName(from: next.activeSnapshotDirectory) == "Renamed for the update")
+            // And the generation carries the index of its manifest (published sets carry none), so a
+            // launch reads only the edition it opens
+            let reader = SnapshotReader(directory: second.directory)
+            let index = try #require(try reader.index())
+            let manifest = try reader.manifest()
+            for edition in manifest.editions {
+                #expect(
+                    try reader.manifest(of: edition, in: index).files == manifest.files.filter { $0.edition == edition }
+                )
+            }
+            #expect(
+                try SnapshotIndex.files(for: manifest).allSatisfy { file in
+                    (try? Data(contentsOf: second.directory.appendingPathComponent(file.path))) == file.data
+                })
             // And a further check is a 304: nothing is downloaded
             fixture.simulator.resetPublishedStatistics()
             guard case .upToDate(let version) = try await next.checkForUpdate() else {

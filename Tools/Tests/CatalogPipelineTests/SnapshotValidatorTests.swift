@@ -42,6 +42,9 @@ import Testing
         newManifest.files[index].uncompressedBytes = newJSON.count
         newManifest.files[index].sha256 = FileNaming.hexSHA256(packed)
         try CatalogCoding.prettyEncoder().encode(newManifest).write(to: out.appendingPathComponent(Manifest.fileName))
+        for file in try SnapshotIndex.files(for: newManifest) {
+            try file.data.write(to: out.appendingPathComponent(file.path))
+        }
     }
 
     @Test func acceptsWhatTheWriterWrote() {
@@ -80,6 +83,44 @@ import Testing
         try Data("{}".utf8).write(to: out.appendingPathComponent("en-iPhone/extra.json.gz"))
         #expect(
             validate().problems.contains { $0.file == "en-iPhone/extra.json.gz" && $0.message.contains("not listed") })
+    }
+
+    @Test func acceptsASnapshotWithoutAnIndex() throws {
+        // Given a snapshot as a pipeline before the index wrote it
+        try FileManager.default.removeItem(at: out.appendingPathComponent(SnapshotIndex.fileName))
+        try FileManager.default.removeItem(at: out.appendingPathComponent(SnapshotIndex.partsDirectory))
+        // Then it validates: an app reads it through manifest.json
+        #expect(validate().problems.isEmpty)
+    }
+
+    @Test func catchesAnIndexPartThatIsNotTheManifests() throws {
+        // Given the edition's part rewritten to list no file, index.json updated to match: a
+        // consistent index an app would accept, hiding every bundled file
+        let partURL = out.appendingPathComponent(SnapshotIndex.path(of: enIPhone))
+        var part = try JSONSerialization.jsonObject(with: Data(contentsOf: partURL)) as! [String: Any]
+        part["files"] = [Any]()
+        let emptied = try CanonicalJSON.canonicalized(JSONSerialization.data(withJSONObject: part))
+        try emptied.write(to: partURL)
+        let indexURL = out.appendingPathComponent(SnapshotIndex.fileName)
+        var index = try CatalogCoding.decoder().decode(SnapshotIndex.self, from: Data(contentsOf: indexURL))
+        index.editions[0].bytes = emptied.count
+        index.editions[0].sha256 = FileNaming.hexSHA256(emptied)
+        index.editions[0].count = 0
+        try CanonicalJSON.encode(index).write(to: indexURL)
+        // When the snapshot is validated
+        let problems = validate().problems
+        // Then both files are named as other than what the manifest gives, and nothing else
+        #expect(
+            Set(problems.map(\.file)) == [SnapshotIndex.path(of: enIPhone), SnapshotIndex.fileName], "\(problems)")
+        #expect(problems.allSatisfy { $0.message.hasPrefix("differs from what manifest.json gives") })
+    }
+
+    @Test func catchesAnIndexPartLeftWithoutItsIndex() throws {
+        // Given a snapshot whose index.json was removed, its parts left behind
+        try FileManager.default.removeItem(at: out.appendingPathComponent(SnapshotIndex.fileName))
+        // Then the parts are files the manifest does not list
+        let problems = validate().problems
+        #expect(problems.contains { $0.file == "index/en-iPhone.json" && $0.message.contains("not listed") })
     }
 
     @Test func catchesAWrongSchemaVersionInTheManifest() throws {

@@ -57,7 +57,9 @@ import Testing
         let changed = Set(after.keys.filter { before[$0] != after[$0] })
         let live = second.files.filter { if case .gamesPage(_, "LIVE", _) = $0.key { true } else { false } }.map(\.path)
         #expect(live.count == 2)
-        #expect(changed == Set(live + [damaged, Manifest.fileName]))
+        // (and the index of both editions, whose entries changed)
+        let index = [SnapshotIndex.fileName, SnapshotIndex.path(of: enIPhone), SnapshotIndex.path(of: frIPhone)]
+        #expect(changed == Set(live + [damaged, Manifest.fileName] + index))
         #expect(second.generatedAt == first.generatedAt.addingTimeInterval(86_400))
         // And the result is a valid snapshot whose kept files still carry their first date
         #expect(SnapshotValidator().validate(directory: out).isValid)

@@ -94,6 +94,8 @@ extension UpdateRun {
                 throw SnapshotUpdateError(.invalidSnapshot, "\(error)", location: image.path, cause: error)
             }
         }
+        try writeIndex(of: snapshot, into: incoming)
+        directories.insert(SnapshotIndex.partsDirectory)
         try GenerationStore.writeSynced(
             verified.signedBytes, to: incoming.appendingPathComponent(GenerationStore.publishedName))
         directories.insert("")
@@ -116,6 +118,29 @@ extension UpdateRun {
             version: published.version, previousVersion: previous?.0.version,
             directory: store.generationDirectory(name),
             filesDownloaded: tally.downloaded, bytesDownloaded: tally.bytes, filesReused: tally.reused)
+    }
+
+    /// Writes the generation's ``SnapshotIndex``, derived from its checked manifest here (published
+    /// sets carry no index), so the bundled tier reads only what an edition holds at launch. A
+    /// listed file already at an index path makes the install fail: nothing is overwritten.
+    private func writeIndex(of snapshot: Manifest, into incoming: URL) throws {
+        let files: [(path: String, data: Data)]
+        do {
+            files = try SnapshotIndex.files(for: snapshot)
+        } catch {
+            throw SnapshotUpdateError(
+                .invalidSnapshot, "cannot index the snapshot: \(error)", location: SnapshotIndex.fileName, cause: error)
+        }
+        let parts = incoming.appendingPathComponent(SnapshotIndex.partsDirectory)
+        do {
+            try FileManager.default.createDirectory(at: parts, withIntermediateDirectories: true)
+        } catch {
+            throw SnapshotUpdateError(
+                .io, "cannot create a directory: \(error.localizedDescription)", location: parts.path, cause: error)
+        }
+        for file in files {
+            try GenerationStore.writeSynced(file.data, to: incoming.appendingPathComponent(file.path))
+        }
     }
 
     /// The signed list and the snapshot's own manifest must name the same files, sizes and hashes.

@@ -4,6 +4,8 @@ public import CasinoCatalog
 ///
 /// ```
 /// out/manifest.json
+/// out/index.json
+/// out/index/en-iPhone.json
 /// out/README.md
 /// out/en-iPhone/categories.json.gz
 /// out/en-iPhone/games/videoslots-d4a8b457ac/0.json.gz
@@ -34,6 +36,8 @@ public enum SnapshotLayout {
         - `manifest.json` lists every file with its kind, edition, category, offset, item count,
           total, compressed and uncompressed size and SHA-256, plus the schema version, a hash of
           the normalized content, when the data was fetched and where it came from.
+        - `index.json` and `index/<edition>.json` (and `index/images.json`) hold the same table
+          split by edition, so an app reads at launch only what the edition it opens lists.
         - `<edition>/categories.json.gz` holds an edition's categories (`en-iPhone`).
         - `<edition>/games/<category>/<offset>.json.gz` holds one page of a category's games;
           `<category>` is derived from the category id (readable prefix + hash).

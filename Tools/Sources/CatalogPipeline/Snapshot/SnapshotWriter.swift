@@ -38,7 +38,7 @@ public struct SnapshotWriter: Sendable {
 
     /// Renders the catalogue into files and a manifest, without touching the disk.
     ///
-    /// - Returns: The snapshot files (sorted by path), then `manifest.json` and `README.md`.
+    /// - Returns: The snapshot files (sorted by path), then the index, `manifest.json` and `README.md`.
     /// - Throws: ``PipelineError`` when encoding or compression fails.
     ///
     /// - Parameters:
@@ -123,7 +123,7 @@ public struct SnapshotWriter: Sendable {
     }
 
     /// The manifest over every rendered entry and image, checked against the contract, and the
-    /// files that close a snapshot: `manifest.json` and `README.md`.
+    /// files that close a snapshot: the index (``SnapshotIndex``), `manifest.json` and `README.md`.
     func finalManifest(
         _ header: CatalogHeader, entries: [Manifest.Entry], images: BundledImages?
     ) throws(PipelineError) -> (Manifest, [RenderedFile]) {
@@ -140,9 +140,20 @@ public struct SnapshotWriter: Sendable {
             throw PipelineError(.invalidContent, "cannot encode the manifest: \(error)", file: Manifest.fileName)
         }
         try checkContract(manifestBytes: manifestData.count, manifest: manifest)
+        let index: [RenderedFile]
+        do {
+            index = try SnapshotIndex.files(for: manifest).map { RenderedFile(path: $0.path, data: $0.data) }
+        } catch {
+            throw PipelineError(.invalidContent, "cannot encode the index: \(error)", file: SnapshotIndex.fileName)
+        }
+        if let part = index.first(where: { $0.data.count > limits.maxManifestBytes }) {
+            throw overLimit(
+                "\(part.path) would be \(part.data.count) bytes, over snapshotLimits.maxManifestBytes \(limits.maxManifestBytes)"
+            )
+        }
         return (
             manifest,
-            [
+            index + [
                 RenderedFile(path: Manifest.fileName, data: manifestData),
                 RenderedFile(path: SnapshotLayout.readmeName, data: Data(SnapshotLayout.readme.utf8)),
             ]

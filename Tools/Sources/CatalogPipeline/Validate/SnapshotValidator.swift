@@ -11,7 +11,8 @@ import Gzip
 /// content hash, that each file lies where its key belongs; referential integrity (each edition
 /// has its categories, every category its pages from offset 0, totals agree, no game id twice in a
 /// category); each bundled image (size, SHA-256, sniffed type, named by a game of the snapshot);
-/// and that no file is unlisted. A broken rule of the manifest is reported, and the
+/// that the index (``SnapshotIndex``), when there is one, is the one the manifest gives; and that
+/// no file is unlisted. A broken rule of the manifest is reported, and the
 /// files it lists are still checked one by one.
 ///
 /// ```swift
@@ -80,7 +81,8 @@ public struct SnapshotValidator: Sendable {
         }
         checkReferences(manifest, categoryLists, pages, into: &report)
         checkImages(manifest, reader: reader, pages: pages, into: &report)
-        checkUnlistedFiles(in: directory, manifest: manifest, into: &report)
+        let indexFiles = checkIndex(manifest, in: directory, reader: reader, into: &report)
+        checkUnlistedFiles(in: directory, manifest: manifest, index: indexFiles, into: &report)
         return report
     }
 
@@ -222,9 +224,11 @@ public struct SnapshotValidator: Sendable {
         }
     }
 
-    private func checkUnlistedFiles(in directory: URL, manifest: Manifest, into report: inout ValidationReport) {
+    private func checkUnlistedFiles(
+        in directory: URL, manifest: Manifest, index: Set<String>, into report: inout ValidationReport
+    ) {
         let listed = Set(manifest.files.map(\.path)).union(manifest.imageFiles.map(\.path))
-            .union([Manifest.fileName, SnapshotLayout.readmeName])
+            .union([Manifest.fileName, SnapshotLayout.readmeName]).union(index)
         guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return }
         var unlisted: [String] = []
         while let path = enumerator.nextObject() as? String {

@@ -1,0 +1,142 @@
+import CasinoCatalog
+import CatalogSupport
+import Foundation
+import Testing
+
+@Suite struct SnapshotIndexTests {
+    static let english = try! Edition(id: "en-iPhone")
+    static let french = try! Edition(id: "fr-iPhone")
+    static let digest = String(repeating: "ab", count: 32)
+
+    static func entry(_ key: SnapshotKey, _ path: String) -> Manifest.Entry {
+        Manifest.Entry(
+            path: path, key: key, count: 3, total: 3, compressedBytes: 100, uncompressedBytes: 400, sha256: digest,
+            contentHash: "sha256:" + digest)
+    }
+
+    /// Two editions, three files, one image, and a source path a Mac's file system spells in NFD.
+    static func manifest() -> Manifest {
+        let files = [
+            entry(.categories(english), "en-iPhone/categories.json.gz"),
+            entry(.gamesPage(english, categoryId: "SLOTS", offset: 0), "en-iPhone/games/slots-0123456789/0.json.gz"),
+            entry(.categories(french), "fr-iPhone/categories.json.gz"),
+        ]
+        let images = [ManifestImagesContractTests.image()]
+        return Manifest(
+            generator: .init(name: "catalog", version: "test"), generatedAt: Date(timeIntervalSince1970: 1_795_000_000),
+            source: "/Users/ana/Donne\u{301}es/feed.xml", contentHash: Manifest.contentHash(of: files, images: images),
+            pageSize: 10, defaultEdition: english, editions: [english, french], files: files, images: images)
+    }
+
+    /// A directory holding only `manifest`'s index files.
+    static func indexedDirectory(_ manifest: Manifest) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("index-\(UUID().uuidString)")
+        for file in try SnapshotIndex.files(for: manifest) {
+            let url = directory.appendingPathComponent(file.path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try file.data.write(to: url)
+        }
+        return directory
+    }
+
+    @Test func theIndexGivesEachEditionExactlyItsEntriesAndTheManifestsHead() throws {
+        // Given the index files of a manifest of two editions with an image
+        let manifest = Self.manifest()
+        let directory = try Self.indexedDirectory(manifest)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let reader = SnapshotReader(directory: directory)
+        // When they are read back
+        let index = try #require(try reader.index())
+        let english = try reader.manifest(of: Self.english, in: index)
+        let french = try reader.manifest(of: Self.french, in: index)
+        // Then each edition's manifest is the head with that edition's entries, in order
+        var head = manifest
+        head.files = []
+        head.images = nil
+        #expect(index.head == head)
+        #expect(try reader.head() == head)
+        #expect(english.files == Array(manifest.files.prefix(2)))
+        #expect(french.files == [manifest.files[2]])
+        #expect(english.generatedAt == manifest.generatedAt && english.pageSize == manifest.pageSize)
+        #expect(try reader.images(in: index) == manifest.images)
+    }
+
+    @Test func theIndexIsCanonicalAndTheSameEveryTime() throws {
+        // Given a manifest indexed twice
+        let first = try SnapshotIndex.files(for: Self.manifest())
+        let second = try SnapshotIndex.files(for: Self.manifest())
+        // Then the bytes agree, every file is canonical JSON (text kept as given), and index.json
+        // comes last, after the parts it names
+        #expect(
+            first.map(\.path) == ["index/en-iPhone.json", "index/fr-iPhone.json", "index/images.json", "index.json"])
+        #expect(first.map(\.data) == second.map(\.data))
+        for file in first {
+            #expect(try CanonicalJSON.canonicalized(file.data, requiringNFC: false) == file.data, "\(file.path)")
+        }
+    }
+
+    @Test func aDirectoryWithoutAnIndexHasNoneAndItsHeadComesFromTheManifest() throws {
+        // Given a directory with a manifest and no index
+        let manifest = Self.manifest()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("index-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try CatalogCoding.prettyEncoder().encode(manifest).write(
+            to: directory.appendingPathComponent(Manifest.fileName))
+        let reader = SnapshotReader(directory: directory)
+        // Then there is no index, and the head is the manifest's without entries and images
+        #expect(try reader.index() == nil)
+        #expect(try reader.head().files.isEmpty)
+        #expect(try reader.head().contentHash == manifest.contentHash)
+    }
+
+    static let hostile: [(edit: @Sendable (inout SnapshotIndex) -> Void, record: String)] = [
+        ({ $0.editions[0].bytes = -1 }, "editions[0].bytes"),
+        ({ $0.editions[0].bytes = Int.max }, "editions[0].bytes"),
+        ({ $0.editions[0].count = -1 }, "editions[0].count"),
+        ({ $0.editions[1].count = Int.max }, "editions[1].count"),
+        ({ $0.editions[0].path = "../index/en-iPhone.json" }, "editions[0].path"),
+        ({ $0.editions[0].path = "index/fr-iPhone.json" }, "editions[0].path"),
+        ({ $0.editions[0].edition = nil }, "editions[0].edition"),
+        ({ $0.editions.swapAt(0, 1) }, "editions"),
+        ({ $0.editions[0].sha256 = "AB" }, "editions[0].sha256"),
+        ({ $0.images?.path = "images/index.json" }, "images.path"),
+        ({ $0.images?.count = Int.min }, "images.count"),
+        ({ $0.images?.edition = SnapshotIndexTests.french }, "images.edition"),
+        ({ $0.pageSize = 0 }, "pageSize"),
+    ]
+
+    @Test(arguments: 0..<hostile.count)
+    func refusesAnIndexThatBreaksARuleNamingTheRecord(_ position: Int) throws {
+        // Given a valid index changed in one hostile way
+        let files = try SnapshotIndex.files(for: Self.manifest())
+        var index = try CatalogCoding.decoder().decode(SnapshotIndex.self, from: files.last!.data)
+        #expect(index.violations(limits: .default).isEmpty)
+        Self.hostile[position].edit(&index)
+        // Then the rule broken is named by its record
+        let records = index.violations(limits: .default).map(\.path)
+        #expect(records.contains(Self.hostile[position].record), "\(records)")
+    }
+
+    @Test func refusesAPartWhoseEntriesAreOfAnotherEdition() throws {
+        // Given an index whose English part holds the French entries, sizes and digest updated
+        let manifest = Self.manifest()
+        let directory = try Self.indexedDirectory(manifest)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let french = try Data(contentsOf: directory.appendingPathComponent("index/fr-iPhone.json"))
+        try french.write(to: directory.appendingPathComponent("index/en-iPhone.json"))
+        let reader = SnapshotReader(directory: directory)
+        var index = try #require(try reader.index())
+        index.editions[0].bytes = french.count
+        index.editions[0].sha256 = SHA256Digest.hex(french)
+        index.editions[0].count = 1
+        // When the English entries are read
+        // Then they are refused as breaking the contract
+        #expect {
+            _ = try reader.manifest(of: Self.english, in: index)
+        } throws: { error in
+            (error as? SnapshotReadError)?.code == .invalidManifest
+        }
+    }
+}
