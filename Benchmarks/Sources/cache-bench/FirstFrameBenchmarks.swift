@@ -100,7 +100,8 @@ private func firstCategories(
 }
 
 /// Writes into `directory` the files of `bundle` and its manifest with every entry repeated for
-/// `editions - 1` more editions (`aa-iPhone`, `ab-iPhone`, …); returns how many entries it lists.
+/// `editions - 1` more editions (`aa-iPhone`, `ab-iPhone`, …), and the index of that manifest, as
+/// the pipeline writes it; returns how many entries it lists.
 private func writeManifest(
     _ manifest: Manifest, repeatedFor editions: Int, from bundle: URL, to directory: URL
 ) throws -> Int {
@@ -125,5 +126,8 @@ private func writeManifest(
     grown.editions = (manifest.editions + others).sorted()
     grown.files.sort { $0.path < $1.path }
     try CatalogCoding.encoder().encode(grown).write(to: directory.appendingPathComponent(Manifest.fileName))
+    for file in try SnapshotIndex.files(for: grown) {
+        try file.data.write(to: directory.appendingPathComponent(file.path))
+    }
     return grown.files.count
 }

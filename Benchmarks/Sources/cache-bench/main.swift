@@ -1,7 +1,7 @@
 // cache-bench: every hot path, timed against its floor in the same run. `make bench` builds it in
 // release mode; arguments: an output .json path, and optionally the sections to run
 // (`runtime`, `pipeline`, `images`, `day`; all by default; `memory` runs only the runtime's memory
-// hit rows, `sync` only the synchronize rows, `xml` only the XML feed rows, `xml-reader` only the reader against xmllint, `xml-shapes`
+// hit rows, `sync` only the synchronize rows, `first-frame` only the whole-lobby and manifest-size rows, `xml` only the XML feed rows, `xml-reader` only the reader against xmllint, `xml-shapes`
 // the reader's 10×-larger-feed rows, `xml-scale` the XML source and snapshot rows, `xml-scale-cache`
 // the source row past the L3 cache).
 
@@ -33,6 +33,10 @@ if wants("runtime") {
     printTable(results)
 } else if sections.contains("memory") {
     results += try await runtimeBenchmarks(work: work.appendingPathComponent("runtime"), memoryOnly: true)
+    printTable(results)
+}
+if sections.contains("first-frame") {
+    results += try firstFrameBenchmarks(work: work.appendingPathComponent("first-frame"))
     printTable(results)
 }
 if wants("pipeline") {
