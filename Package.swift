@@ -55,7 +55,7 @@ let package = Package(
 
         // The runtime's tests that need neither the pipeline nor the simulator; the rest are in Tools/.
         .testTarget(
-            name: "CasinoCatalogTests", dependencies: ["CasinoCatalog", "CatalogSupport", "Gzip", "CasinoCacheTesting"]),
+            name: "CasinoCatalogTests", dependencies: ["CasinoCatalog", "Gzip", "CasinoCacheTesting"]),
         .testTarget(name: "CatalogSupportTests", dependencies: ["CatalogSupport"]),
         .testTarget(name: "GzipTests", dependencies: ["Gzip", "CasinoCacheTesting"]),
         .testTarget(name: "ProviderAPITests", dependencies: ["ProviderAPI", "CasinoCatalog"]),

@@ -59,6 +59,12 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "fuzz-index",
+            dependencies: [
+                .product(name: "CasinoCache", package: root), .product(name: "CasinoCatalog", package: root),
+            ]
+        ),
+        .executableTarget(
             name: "fuzz-player",
             dependencies: [
                 .product(name: "CasinoCache", package: root), .product(name: "ProviderAPI", package: root),

@@ -691,8 +691,8 @@ enum BundledBrokenManifest: String, CaseIterable, Sendable {
 }
 
 enum BundledBrokenIndex: String, CaseIterable, Sendable {
-    case garbageIndex, foreignSchemaIndex, partOutsideTheDirectory, partChanged, partIsASymbolicLink
-    case partListsAnotherEdition, partMissing, partCountOfIntMax
+    case garbageIndex, foreignSchemaIndex, partOutsideTheDirectory, partTruncated, partNotATable
+    case partIsASymbolicLink, partListsAnotherEdition, partMissing, partCountOfIntMax
 
     /// The file the log names.
     var file: String {
@@ -708,7 +708,8 @@ enum BundledBrokenIndex: String, CaseIterable, Sendable {
         case .garbageIndex: "undecodable"
         case .foreignSchemaIndex: "foreign-schema"
         case .partOutsideTheDirectory: "unsafe-path"
-        case .partChanged: "checksum-mismatch"
+        case .partTruncated: "size-mismatch"
+        case .partNotATable: "undecodable"
         case .partIsASymbolicLink: "not-regular-file"
         case .partListsAnotherEdition: "invalid-manifest"
         case .partMissing: "not-found"
@@ -731,16 +732,16 @@ enum BundledBrokenIndex: String, CaseIterable, Sendable {
             try editIndex { $0.schemaVersion = 99 }
         case .partOutsideTheDirectory:
             try editIndex { $0.editions[0].path = "../\(SnapshotIndex.path(of: bundledEnglish))" }
-        case .partChanged:
-            // One entry's size changed, the part's size kept: only its SHA-256 tells.
+        case .partTruncated:
+            try Data(contentsOf: partURL).dropLast(40).write(to: partURL)
+        case .partNotATable:
+            // The same size, so only the parser tells: a row of seven fields.
             let text = try String(contentsOf: partURL, encoding: .utf8)
-            let size = fixture.manifestEntry(fixture.firstPage).compressedBytes
-            let changed = text.replacingOccurrences(
-                of: "\"compressedBytes\":\(size)", with: "\"compressedBytes\":\(size + 1)")
-            #expect(changed != text)
+            let changed = text.replacingOccurrences(of: "\tsha256:", with: " sha256:")
+            #expect(changed != text && changed.utf8.count == text.utf8.count)
             try Data(changed.utf8).write(to: partURL)
         case .partIsASymbolicLink:
-            let copy = fixture.root.appendingPathComponent("part-copy.json")
+            let copy = fixture.root.appendingPathComponent("part-copy.tsv")
             try FileManager.default.copyItem(at: partURL, to: copy)
             try FileManager.default.removeItem(at: partURL)
             try FileManager.default.createSymbolicLink(at: partURL, withDestinationURL: copy)
@@ -750,7 +751,6 @@ enum BundledBrokenIndex: String, CaseIterable, Sendable {
             try french.write(to: partURL)
             try editIndex { index in
                 index.editions[0].bytes = french.count
-                index.editions[0].sha256 = SHA256Digest.hex(french)
                 index.editions[0].count = index.editions[1].count
             }
         case .partMissing:

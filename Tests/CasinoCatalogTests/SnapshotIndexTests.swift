@@ -1,5 +1,4 @@
 import CasinoCatalog
-import CatalogSupport
 import Foundation
 import Testing
 
@@ -66,14 +65,18 @@ import Testing
         // Given a manifest indexed twice
         let first = try SnapshotIndex.files(for: Self.manifest())
         let second = try SnapshotIndex.files(for: Self.manifest())
-        // Then the bytes agree, every file is canonical JSON (text kept as given), and index.json
+        // Then the bytes agree, every JSON file is canonical (text kept as given), and index.json
         // comes last, after the parts it names
-        #expect(
-            first.map(\.path) == ["index/en-iPhone.json", "index/fr-iPhone.json", "index/images.json", "index.json"])
+        #expect(first.map(\.path) == ["index/en-iPhone.tsv", "index/fr-iPhone.tsv", "index/images.json", "index.json"])
         #expect(first.map(\.data) == second.map(\.data))
-        for file in first {
+        for file in first where file.path.hasSuffix(".json") {
             #expect(try CanonicalJSON.canonicalized(file.data, requiringNFC: false) == file.data, "\(file.path)")
         }
+        // And an edition's table is its header row, then one row per entry
+        let header: String = "path\tkey\tcount\ttotal\tcompressedBytes\tuncompressedBytes\tsha256\tcontentHash\n"
+        let row: String =
+            "fr-iPhone/categories.json.gz\tfr-iPhone/categories\t3\t3\t100\t400\t\(Self.digest)\tsha256:\(Self.digest)\n"
+        #expect(String(decoding: first[1].data, as: UTF8.self) == header + row)
     }
 
     @Test func aDirectoryWithoutAnIndexHasNoneAndItsHeadComesFromTheManifest() throws {
@@ -96,11 +99,10 @@ import Testing
         ({ $0.editions[0].bytes = Int.max }, "editions[0].bytes"),
         ({ $0.editions[0].count = -1 }, "editions[0].count"),
         ({ $0.editions[1].count = Int.max }, "editions[1].count"),
-        ({ $0.editions[0].path = "../index/en-iPhone.json" }, "editions[0].path"),
-        ({ $0.editions[0].path = "index/fr-iPhone.json" }, "editions[0].path"),
+        ({ $0.editions[0].path = "../index/en-iPhone.tsv" }, "editions[0].path"),
+        ({ $0.editions[0].path = "index/fr-iPhone.tsv" }, "editions[0].path"),
         ({ $0.editions[0].edition = nil }, "editions[0].edition"),
         ({ $0.editions.swapAt(0, 1) }, "editions"),
-        ({ $0.editions[0].sha256 = "AB" }, "editions[0].sha256"),
         ({ $0.images?.path = "images/index.json" }, "images.path"),
         ({ $0.images?.count = Int.min }, "images.count"),
         ({ $0.images?.edition = SnapshotIndexTests.french }, "images.edition"),
@@ -124,12 +126,11 @@ import Testing
         let manifest = Self.manifest()
         let directory = try Self.indexedDirectory(manifest)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let french = try Data(contentsOf: directory.appendingPathComponent("index/fr-iPhone.json"))
-        try french.write(to: directory.appendingPathComponent("index/en-iPhone.json"))
+        let french = try Data(contentsOf: directory.appendingPathComponent("index/fr-iPhone.tsv"))
+        try french.write(to: directory.appendingPathComponent("index/en-iPhone.tsv"))
         let reader = SnapshotReader(directory: directory)
         var index = try #require(try reader.index())
         index.editions[0].bytes = french.count
-        index.editions[0].sha256 = SHA256Digest.hex(french)
         index.editions[0].count = 1
         // When the English entries are read
         // Then they are refused as breaking the contract
@@ -137,6 +138,46 @@ import Testing
             _ = try reader.manifest(of: Self.english, in: index)
         } throws: { error in
             (error as? SnapshotReadError)?.code == .invalidManifest
+        }
+    }
+
+    static let row = "en-iPhone/categories.json.gz\ten-iPhone/categories\t3\t3\t100\t400\t\(digest)\tsha256:\(digest)"
+    static let header = "path\tkey\tcount\ttotal\tcompressedBytes\tuncompressedBytes\tsha256\tcontentHash"
+
+    static let badTables: [(text: String, line: Int)] = [
+        ("", 1),
+        (header, 1),  // no line break: truncated
+        ("path\tkey\n", 1),
+        (header + "\n" + row.replacingOccurrences(of: "\t3\t3", with: "\t-3\t3") + "\n", 2),
+        (header + "\n" + row.replacingOccurrences(of: "\t3\t3", with: "\t+3\t3") + "\n", 2),
+        (header + "\n" + row.replacingOccurrences(of: "\t100\t", with: "\t0100\t") + "\n", 2),
+        (header + "\n" + row.replacingOccurrences(of: "\t100\t", with: "\t9223372036854775807\t") + "\n", 2),
+        (header + "\n" + row.replacingOccurrences(of: "\t100\t", with: "\t\t") + "\n", 2),
+        (header + "\n" + row + "\textra\n", 2),
+        (header + "\n" + row + "\n" + row.replacingOccurrences(of: "categories.json", with: "caté.json") + "\n", 3),
+        (header + "\n" + row.replacingOccurrences(of: "en-iPhone/categories\t", with: "en-iPhone/nothing\t") + "\n", 2),
+        (header + "\n" + row + "\r\n", 2),
+    ]
+
+    @Test(arguments: 0..<badTables.count)
+    func refusesAnEditionTableThatIsNotOneNamingItsLine(_ position: Int) throws {
+        // Given a directory whose English part is a broken table of the size index.json gives
+        let manifest = Self.manifest()
+        let directory = try Self.indexedDirectory(manifest)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let table = Data(Self.badTables[position].text.utf8)
+        try table.write(to: directory.appendingPathComponent("index/en-iPhone.tsv"))
+        let reader = SnapshotReader(directory: directory)
+        var index = try #require(try reader.index())
+        index.editions[0].bytes = table.count
+        // When the English entries are read
+        // Then the part is refused as undecodable, its line named
+        #expect {
+            _ = try reader.manifest(of: Self.english, in: index)
+        } throws: { error in
+            let error = error as? SnapshotReadError
+            return error?.code == .undecodable
+                && error?.message.contains("line \(Self.badTables[position].line):") == true
         }
     }
 }

@@ -1,20 +1,26 @@
-import CatalogSupport
 public import Foundation
 
 /// What an app reads of a snapshot directory at launch (`index.json`): the manifest's head, and
-/// for each edition the file listing that edition's entries (`index/<edition>.json`), so opening
-/// one edition costs what that edition holds, however many files the other editions hold.
+/// for each edition the file listing that edition's entries (`index/<edition>.tsv`, an
+/// ``EditionTable``), so opening one edition costs what that edition holds, however many files the
+/// other editions hold.
 ///
 /// An index is derived from `manifest.json`, which stays the snapshot's one table of contents
 /// (tools, published sets and apps built before the index read it): the pipeline writes the index
 /// beside it and the over-the-air updater writes one into each generation it installs, with
-/// ``files(for:)``. It is canonical JSON, so the validator proves it by writing it again and
-/// comparing bytes. A directory without `index.json` is read through `manifest.json`.
+/// ``files(for:)``. Its bytes are a function of the manifest (canonical JSON, tab-separated rows),
+/// so the validator proves it by writing it again and comparing bytes. A directory without
+/// `index.json` is read through `manifest.json`.
+///
+/// It is trusted as `manifest.json` is (the app's signed bundle, a generation the updater wrote
+/// from a verified manifest): a part's size is checked and its entries must keep the manifest's
+/// rules, but it carries no digest of its own; every snapshot file it names is still checked
+/// against its SHA-256 when read.
 ///
 /// ```
-/// index.json               {"contentHash":…,"defaultEdition":"en-iPhone","editions":[{"bytes":71022,
-///                           "count":201,"edition":"en-iPhone","path":"index/en-iPhone.json",…}],…}
-/// index/en-iPhone.json     {"edition":"en-iPhone","files":[…the manifest's entries of en-iPhone…],…}
+/// index.json               {"contentHash":…,"defaultEdition":"en-iPhone","editions":[{"bytes":31022,
+///                           "count":201,"edition":"en-iPhone","path":"index/en-iPhone.tsv"}],…}
+/// index/en-iPhone.tsv      path⇥key⇥count⇥…, then one row per entry of en-iPhone
 /// index/images.json        {"images":[…the manifest's images…],"schemaVersion":1}
 /// ```
 public struct SnapshotIndex: Codable, Sendable, Hashable {
@@ -42,18 +48,38 @@ public struct SnapshotIndex: Codable, Sendable, Hashable {
     /// The part listing the manifest's images, or `nil` when it has none.
     public var images: Part?
 
-    /// One file of the index: where it is, its size and SHA-256, and how many entries it lists.
+    /// One file of the index: where it is, its size, and how many entries it lists.
     public struct Part: Codable, Sendable, Hashable {
         /// The edition whose entries it lists; `nil` for the image list.
         public var edition: Edition?
-        /// `index/<edition>.json` or `index/images.json`: never taken from anything but an edition id.
+        /// `index/<edition>.tsv` or `index/images.json`: never taken from anything but an edition id.
         public var path: String
         /// The file's size in bytes.
         public var bytes: Int
-        /// The hex SHA-256 of the file's bytes.
-        public var sha256: String
         /// The entries it lists.
         public var count: Int
+
+        public init(edition: Edition?, path: String, bytes: Int, count: Int) {
+            self.edition = edition
+            self.path = path
+            self.bytes = bytes
+            self.count = count
+        }
+    }
+
+    public init(
+        schemaVersion: Int, generator: Manifest.Generator, generatedAt: Date, source: String, contentHash: String,
+        pageSize: Int, defaultEdition: Edition, editions: [Part], images: Part?
+    ) {
+        self.schemaVersion = schemaVersion
+        self.generator = generator
+        self.generatedAt = generatedAt
+        self.source = source
+        self.contentHash = contentHash
+        self.pageSize = pageSize
+        self.defaultEdition = defaultEdition
+        self.editions = editions
+        self.images = images
     }
 
     /// The manifest without its entries and images: what ``SnapshotReader`` checks an edition's
@@ -65,7 +91,7 @@ public struct SnapshotIndex: Codable, Sendable, Hashable {
     }
 
     /// The path of `edition`'s part.
-    public static func path(of edition: Edition) -> String { "\(partsDirectory)/\(edition.id).json" }
+    public static func path(of edition: Edition) -> String { "\(partsDirectory)/\(edition.id).tsv" }
     /// The path of the image list.
     public static let imagesPath = "\(partsDirectory)/images.json"
 
@@ -74,7 +100,8 @@ public struct SnapshotIndex: Codable, Sendable, Hashable {
     /// The index files of `manifest`, each part before `index.json`, which names them: what the
     /// pipeline writes, the updater writes into a generation, and the validator compares.
     ///
-    /// - Throws: `EncodingError` or ``CanonicalJSONError`` when the manifest cannot be encoded.
+    /// - Throws: `EncodingError` or ``CanonicalJSONError`` when the manifest cannot be encoded, or
+    ///   ``EditionTable/Refusal`` for an entry whose fields a table cannot hold.
     public static func files(for manifest: Manifest) throws -> [(path: String, data: Data)] {
         var byEdition: [Edition: [Manifest.Entry]] = [:]
         for entry in manifest.files { byEdition[entry.edition, default: []].append(entry) }
@@ -82,18 +109,16 @@ public struct SnapshotIndex: Codable, Sendable, Hashable {
         var parts: [Part] = []
         for edition in manifest.editions {
             let entries = byEdition[edition] ?? []
-            let data = try encode(EditionList(schemaVersion: manifest.schemaVersion, edition: edition, files: entries))
+            let data = try EditionTable.encode(entries)
             let path = path(of: edition)
             files.append((path, data))
-            parts.append(
-                Part(edition: edition, path: path, bytes: data.count, sha256: digest(data), count: entries.count))
+            parts.append(Part(edition: edition, path: path, bytes: data.count, count: entries.count))
         }
         var imagesPart: Part?
         if let images = manifest.images {
             let data = try encode(ImageList(schemaVersion: manifest.schemaVersion, images: images))
             files.append((imagesPath, data))
-            imagesPart = Part(
-                edition: nil, path: imagesPath, bytes: data.count, sha256: digest(data), count: images.count)
+            imagesPart = Part(edition: nil, path: imagesPath, bytes: data.count, count: images.count)
         }
         let index = SnapshotIndex(
             schemaVersion: manifest.schemaVersion, generator: manifest.generator, generatedAt: manifest.generatedAt,
@@ -108,18 +133,7 @@ public struct SnapshotIndex: Codable, Sendable, Hashable {
         try CanonicalJSON.canonicalized(CatalogCoding.encoder().encode(value), requiringNFC: false)
     }
 
-    private static func digest(_ data: Data) -> String {
-        SHA256Digest.hex(data)
-    }
-
-    // MARK: - Parts
-
-    /// The content of an edition's part.
-    struct EditionList: Codable {
-        var schemaVersion: Int
-        var edition: Edition
-        var files: [Manifest.Entry]
-    }
+    // MARK: - Image list
 
     /// The content of the image list.
     struct ImageList: Codable {

@@ -35,29 +35,32 @@ extension SnapshotReader {
         return manifest
     }
 
-    /// The manifest of one edition: `index`'s head with the entries of the edition's part, which
-    /// must match the part's size and SHA-256 and keep the manifest's rules.
+    /// The manifest of one edition: `index`'s head with the entries of the edition's part (an
+    /// ``EditionTable`` of exactly the size and count `index` gives), which must keep the
+    /// manifest's rules and all be of `edition`.
     ///
-    /// - Throws: ``SnapshotReadError``: `.notFound` when `index` has no part for `edition`, else
-    ///   as ``manifest()`` does, or `.sizeMismatch` / `.checksumMismatch` for a part changed since
-    ///   the index was written.
+    /// - Throws: ``SnapshotReadError``: `.notFound` when `index` has no part for `edition`,
+    ///   `.sizeMismatch` for a part changed since the index was written, `.undecodable` for one
+    ///   that is not a table (its line named), else as ``manifest()`` does.
     public func manifest(of edition: Edition, in index: SnapshotIndex) throws(SnapshotReadError) -> Manifest {
         guard let part = index.editions.first(where: { $0.edition == edition }) else {
             throw SnapshotReadError(.notFound, file: SnapshotIndex.fileName, "lists no part for edition \(edition)")
         }
-        let list = try decodedPart(SnapshotIndex.EditionList.self, part, what: "an edition's entries")
-        var violations: [Violation] = []
-        if list.edition != edition || list.files.count != part.count {
-            violations.append(
-                Violation(
-                    .malformed, at: "",
-                    "lists \(list.files.count) entries of \(list.edition); index.json says \(part.count) of \(edition)")
-            )
+        let bytes = try partBytes(part)
+        let entries: [Manifest.Entry]
+        do {
+            entries = try EditionTable.parse(bytes)
+        } catch {
+            throw SnapshotReadError(.undecodable, file: part.path, "is not an edition's table: \(error)")
         }
         var manifest = index.head
-        manifest.files = list.files
-        violations += manifest.violations(limits: limits)
-        for (position, entry) in list.files.enumerated() where entry.edition != edition {
+        manifest.files = entries
+        var violations = manifest.violations(limits: limits)
+        if entries.count != part.count {
+            violations.append(
+                Violation(.malformed, at: "", "lists \(entries.count) entries; index.json says \(part.count)"))
+        }
+        for (position, entry) in entries.enumerated() where entry.edition != edition {
             violations.append(Violation(.malformed, at: "files[\(position)].key", "is not of edition \(edition)"))
         }
         try require(violations, file: part.path)
@@ -69,7 +72,10 @@ extension SnapshotReader {
     /// - Throws: ``SnapshotReadError`` as ``manifest(of:in:)`` does.
     public func images(in index: SnapshotIndex) throws(SnapshotReadError) -> [Manifest.Image]? {
         guard let part = index.images else { return nil }
-        let list = try decodedPart(SnapshotIndex.ImageList.self, part, what: "an image list")
+        let file = part.path
+        let list = try decoded(
+            SnapshotIndex.ImageList.self, from: try partBytes(part), file: file, what: "an image list")
+        guard list.schemaVersion == CatalogSchema.version else { throw foreignSchema(list.schemaVersion, file: file) }
         var manifest = index.head
         manifest.images = list.images
         var violations = manifest.violations(limits: limits)
@@ -77,30 +83,22 @@ extension SnapshotReader {
             violations.append(
                 Violation(.malformed, at: "images", "lists \(list.images.count); index.json says \(part.count)"))
         }
-        try require(violations, file: part.path)
+        try require(violations, file: file)
         return list.images
     }
 
     // MARK: - Reading
 
-    /// A part's bytes, checked against its size and SHA-256 before they are decoded.
-    private func decodedPart<Part: Decodable & SchemaVersioned>(
-        _ type: Part.Type, _ part: SnapshotIndex.Part, what: String
-    ) throws(SnapshotReadError) -> Part {
+    /// A part's bytes, exactly as many as `index.json` gives, within ``SnapshotLimits/maxManifestBytes``.
+    private func partBytes(_ part: SnapshotIndex.Part) throws(SnapshotReadError) -> Data {
         try checkLimits(file: part.path)
         guard (0...limits.maxManifestBytes).contains(part.bytes) else {
             throw SnapshotReadError(
                 .tooLarge, file: part.path,
                 "index.json gives it \(part.bytes) bytes; the cap (maxManifestBytes) is 0...\(limits.maxManifestBytes)")
         }
-        let data = try ContainedFileReader.contents(
+        return try ContainedFileReader.contents(
             of: part.path, in: directory, maxBytes: limits.maxManifestBytes, expectedBytes: part.bytes)
-        try requireDigest(of: data, is: part.sha256, file: part.path)
-        let decoded = try decoded(type, from: data, file: part.path, what: what)
-        guard decoded.schemaVersion == CatalogSchema.version else {
-            throw foreignSchema(decoded.schemaVersion, file: part.path)
-        }
-        return decoded
     }
 
     private func decoded<Value: Decodable>(
@@ -129,19 +127,11 @@ extension SnapshotReader {
     }
 }
 
-/// A file that names the schema version it follows.
-protocol SchemaVersioned {
-    var schemaVersion: Int { get }
-}
-
-extension SnapshotIndex.EditionList: SchemaVersioned {}
-extension SnapshotIndex.ImageList: SchemaVersioned {}
-
 extension SnapshotIndex {
     /// Every rule of the snapshot contract the index breaks, for a reader with `limits`: the
     /// manifest's rules for its head (``Manifest/violations(limits:)``), then each part: an edition
     /// part per edition, sorted, at the path its edition gives; the image list at its own path;
-    /// sizes, SHA-256 and counts within range.
+    /// sizes and counts within range.
     public func violations(limits: SnapshotLimits) -> [Violation] {
         var violations = head.violations(limits: limits)
         func add(_ path: String, _ message: String, _ code: Violation.Code = .malformed) {
@@ -155,9 +145,6 @@ extension SnapshotIndex {
                 add(
                     "\(record).bytes", "must be 0...\(limits.maxManifestBytes) (maxManifestBytes), got \(part.bytes)",
                     .outOfRange)
-            }
-            if !Manifest.isDigest(part.sha256, prefix: "") {
-                add("\(record).sha256", "must be 64 lowercase hex digits")
             }
             if !(0...maxCount).contains(part.count) {
                 add("\(record).count", "must be 0...\(maxCount), got \(part.count)", .outOfRange)

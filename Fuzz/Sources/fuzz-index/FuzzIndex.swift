@@ -1,0 +1,51 @@
+@_spi(Tiers) import CasinoCache
+import CasinoCatalog
+import Foundation
+
+/// What an app reads of a snapshot's index at launch: the input as an edition's table
+/// (`index/en-iPhone.tsv`, named by a valid `index.json` with the input's size) and as `index.json`
+/// itself. Hostile bytes are a refusal, never a trap; a table that reads keeps the manifest's rules,
+/// lists only its edition, and is written back byte for byte.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzIndex(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+    let data = Data(bytes: start, count: count)
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("fuzz-index-\(getpid())-\(UUID().uuidString)", isDirectory: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let reader = SnapshotReader(directory: directory)
+
+    // As an edition's table.
+    var index = head
+    index.editions[0].bytes = data.count
+    index.editions[0].count = max(data.count { $0 == UInt8(ascii: "\n") } - 1, 0)  // rows after the header
+    let parts = directory.appendingPathComponent(SnapshotIndex.partsDirectory)
+    guard (try? FileManager.default.createDirectory(at: parts, withIntermediateDirectories: true)) != nil,
+        (try? data.write(to: directory.appendingPathComponent(SnapshotIndex.path(of: edition)))) != nil,
+        (try? CanonicalJSON.encode(index).write(to: directory.appendingPathComponent(SnapshotIndex.fileName))) != nil
+    else { return 0 }
+    if let manifest = try? reader.manifest(of: edition, in: index) {
+        precondition(manifest.violations(limits: .default).isEmpty, "a table that breaks the rules was read")
+        precondition(manifest.files.allSatisfy { $0.edition == edition }, "a table listed another edition")
+        let written = try? SnapshotIndex.files(for: manifest).first { $0.path == SnapshotIndex.path(of: edition) }
+        precondition(written?.data == data, "a table does not round-trip")
+    }
+    let tier = BundledTier(configuration: .init(directory: directory))
+    _ = tier.entry(for: .categories(edition))
+
+    // As index.json.
+    guard (try? data.write(to: directory.appendingPathComponent(SnapshotIndex.fileName))) != nil else { return 0 }
+    if let read = try? reader.index() {
+        precondition(read.violations(limits: .default).isEmpty, "an index that breaks the rules was read")
+    }
+    _ = BundledTier(configuration: .init(directory: directory)).entry(for: .categories(edition))
+    return 0
+}
+
+private let edition = try! Edition(id: "en-iPhone")
+
+/// A valid index.json naming one edition's part.
+private let head = SnapshotIndex(
+    schemaVersion: CatalogSchema.version, generator: .init(name: "catalog", version: "fuzz"),
+    generatedAt: Date(timeIntervalSince1970: 1_795_000_000), source: "fuzz",
+    contentHash: "sha256:" + String(repeating: "ab", count: 32), pageSize: 10, defaultEdition: edition,
+    editions: [.init(edition: edition, path: SnapshotIndex.path(of: edition), bytes: 0, count: 0)], images: nil)
