@@ -691,13 +691,13 @@ enum BundledBrokenManifest: String, CaseIterable, Sendable {
 }
 
 enum BundledBrokenIndex: String, CaseIterable, Sendable {
-    case garbageIndex, foreignSchemaIndex, partOutsideTheDirectory, partTruncated, partNotATable
+    case garbageIndex, foreignSchemaIndex, partTruncated, partNotATable
     case partIsASymbolicLink, partListsAnotherEdition, partMissing, partCountOfIntMax
 
     /// The file the log names.
     var file: String {
         switch self {
-        case .garbageIndex, .foreignSchemaIndex, .partOutsideTheDirectory, .partCountOfIntMax: SnapshotIndex.fileName
+        case .garbageIndex, .foreignSchemaIndex, .partCountOfIntMax: SnapshotIndex.fileName
         default: SnapshotIndex.path(of: bundledEnglish)
         }
     }
@@ -707,7 +707,6 @@ enum BundledBrokenIndex: String, CaseIterable, Sendable {
         switch self {
         case .garbageIndex: "undecodable"
         case .foreignSchemaIndex: "foreign-schema"
-        case .partOutsideTheDirectory: "unsafe-path"
         case .partTruncated: "size-mismatch"
         case .partNotATable: "undecodable"
         case .partIsASymbolicLink: "not-regular-file"
@@ -730,8 +729,6 @@ enum BundledBrokenIndex: String, CaseIterable, Sendable {
             try Data("{\"schemaVersion\": 1, \"editions\": 42}".utf8).write(to: indexURL)
         case .foreignSchemaIndex:
             try editIndex { $0.schemaVersion = 99 }
-        case .partOutsideTheDirectory:
-            try editIndex { $0.editions[0].path = "../\(SnapshotIndex.path(of: bundledEnglish))" }
         case .partTruncated:
             try Data(contentsOf: partURL).dropLast(40).write(to: partURL)
         case .partNotATable:

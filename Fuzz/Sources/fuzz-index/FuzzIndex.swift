@@ -48,4 +48,4 @@ private let head = SnapshotIndex(
     schemaVersion: CatalogSchema.version, generator: .init(name: "catalog", version: "fuzz"),
     generatedAt: Date(timeIntervalSince1970: 1_795_000_000), source: "fuzz",
     contentHash: "sha256:" + String(repeating: "ab", count: 32), pageSize: 10, defaultEdition: edition,
-    editions: [.init(edition: edition, path: SnapshotIndex.path(of: edition), bytes: 0, count: 0)], images: nil)
+    editions: [.init(edition: edition, bytes: 0, count: 0)], images: nil)

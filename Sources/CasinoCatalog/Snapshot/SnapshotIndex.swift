@@ -19,7 +19,7 @@ public import Foundation
 ///
 /// ```
 /// index.json               {"contentHash":…,"defaultEdition":"en-iPhone","editions":[{"bytes":31022,
-///                           "count":201,"edition":"en-iPhone","path":"index/en-iPhone.tsv"}],…}
+///                           "count":201,"edition":"en-iPhone"}],…}
 /// index/en-iPhone.tsv      path⇥key⇥count⇥…, then one row per entry of en-iPhone
 /// index/images.json        {"images":[…the manifest's images…],"schemaVersion":1}
 /// ```
@@ -48,23 +48,24 @@ public struct SnapshotIndex: Codable, Sendable, Hashable {
     /// The part listing the manifest's images, or `nil` when it has none.
     public var images: Part?
 
-    /// One file of the index: where it is, its size, and how many entries it lists.
+    /// One file of the index: its size, and how many entries it lists.
     public struct Part: Codable, Sendable, Hashable {
         /// The edition whose entries it lists; `nil` for the image list.
         public var edition: Edition?
-        /// `index/<edition>.tsv` or `index/images.json`: never taken from anything but an edition id.
-        public var path: String
         /// The file's size in bytes.
         public var bytes: Int
         /// The entries it lists.
         public var count: Int
 
-        public init(edition: Edition?, path: String, bytes: Int, count: Int) {
+        public init(edition: Edition?, bytes: Int, count: Int) {
             self.edition = edition
-            self.path = path
             self.bytes = bytes
             self.count = count
         }
+
+        /// `index/<edition>.tsv`, or `index/images.json` for the image list: given by the edition,
+        /// never by the file, so no path is read from it.
+        public var path: String { edition.map(SnapshotIndex.path(of:)) ?? SnapshotIndex.imagesPath }
     }
 
     public init(
@@ -112,13 +113,13 @@ public struct SnapshotIndex: Codable, Sendable, Hashable {
             let data = try EditionTable.encode(entries)
             let path = path(of: edition)
             files.append((path, data))
-            parts.append(Part(edition: edition, path: path, bytes: data.count, count: entries.count))
+            parts.append(Part(edition: edition, bytes: data.count, count: entries.count))
         }
         var imagesPart: Part?
         if let images = manifest.images {
             let data = try encode(ImageList(schemaVersion: manifest.schemaVersion, images: images))
             files.append((imagesPath, data))
-            imagesPart = Part(edition: nil, path: imagesPath, bytes: data.count, count: images.count)
+            imagesPart = Part(edition: nil, bytes: data.count, count: images.count)
         }
         let index = SnapshotIndex(
             schemaVersion: manifest.schemaVersion, generator: manifest.generator, generatedAt: manifest.generatedAt,
