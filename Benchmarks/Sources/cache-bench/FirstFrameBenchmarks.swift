@@ -52,13 +52,12 @@ func firstFrameBenchmarks(work: URL) throws -> [Result] {
     }
 
     // A cold cache's first categories, the bundle's manifest grown with other editions' entries (their
-    // files need not exist: nothing of theirs is read), against its edition alone and against
-    // decoding the manifest alone.
+    // files need not exist: nothing of theirs is read), against its edition alone (samples
+    // interleaved) and against decoding the manifest alone.
     // Limits raised as an app shipping such a bundle raises them (the default caps 10,000 files).
     var configuration = CatalogCache.Configuration.default
     configuration.bundleLimits.maxFileCount = 20_000
     configuration.bundleLimits.maxManifestBytes = 16 << 20
-    let alone = firstCategories(edition: edition, bundle: bundle, configuration, upstream: upstream, sink: &sink)
     for editions in [10, 50] {
         let grown = work.appendingPathComponent("manifest-\(editions)")
         let files = try writeManifest(manifest, repeatedFor: editions, from: bundle, to: grown)
@@ -66,7 +65,11 @@ func firstFrameBenchmarks(work: URL) throws -> [Result] {
         let decodeOnly = try measure(samples: 30, warmup: 3) {
             sink &+= try decoder.decode(Manifest.self, from: try Data(contentsOf: manifestURL)).files.count
         }
-        let cold = firstCategories(edition: edition, bundle: grown, configuration, upstream: upstream, sink: &sink)
+        let (alone, cold) = measurePair(samples: 60, warmup: 5) {
+            sink &+= firstCategories(edition: edition, bundle: bundle, configuration, upstream: upstream)
+        } operation: {
+            sink &+= firstCategories(edition: edition, bundle: grown, configuration, upstream: upstream)
+        }
         let size = "\(files) files (\(editions) editions), categories of one"
         results.append(
             Result(
@@ -83,20 +86,14 @@ func firstFrameBenchmarks(work: URL) throws -> [Result] {
     return results
 }
 
-/// A new cache on `bundle` and its first categories of `edition`.
+/// A new cache on `bundle` and its first categories of `edition`: how many there are.
 private func firstCategories(
-    edition: Edition, bundle: URL, _ configuration: CatalogCache.Configuration, upstream: ImmediateUpstream,
-    sink: inout Int
-) -> Samples {
-    var total = 0
-    let samples = measure(samples: 30, warmup: 3) {
-        let cache = CatalogCache(
-            configuration: configuration, upstream: upstream, cacheDirectory: nil, bundleDirectory: bundle,
-            logger: benchLogger)
-        total &+= cache.cachedCategories(edition: edition).value?.items.count ?? 0
-    }
-    sink &+= total
-    return samples
+    edition: Edition, bundle: URL, _ configuration: CatalogCache.Configuration, upstream: ImmediateUpstream
+) -> Int {
+    let cache = CatalogCache(
+        configuration: configuration, upstream: upstream, cacheDirectory: nil, bundleDirectory: bundle,
+        logger: benchLogger)
+    return cache.cachedCategories(edition: edition).value?.items.count ?? 0
 }
 
 /// Writes into `directory` the files of `bundle` and its manifest with every entry repeated for
