@@ -691,13 +691,13 @@ enum BundledBrokenManifest: String, CaseIterable, Sendable {
 }
 
 enum BundledBrokenIndex: String, CaseIterable, Sendable {
-    case garbageIndex, foreignSchemaIndex, partTruncated, partNotATable
-    case partIsASymbolicLink, partListsAnotherEdition, partMissing, partCountOfIntMax
+    case garbageIndex, foreignSchemaIndex, editionsOutOfOrder, tableCutShort, tableCutAtARow, notATable
+    case tableIsASymbolicLink, tableOfAnotherEdition, tableMissing
 
     /// The file the log names.
     var file: String {
         switch self {
-        case .garbageIndex, .foreignSchemaIndex, .partCountOfIntMax: SnapshotIndex.fileName
+        case .garbageIndex, .foreignSchemaIndex, .editionsOutOfOrder: SnapshotIndex.fileName
         default: SnapshotIndex.path(of: bundledEnglish)
         }
     }
@@ -705,20 +705,17 @@ enum BundledBrokenIndex: String, CaseIterable, Sendable {
     /// What the log's reason names.
     var expectedReason: String {
         switch self {
-        case .garbageIndex: "undecodable"
+        case .garbageIndex, .tableCutShort, .tableCutAtARow, .notATable: "undecodable"
         case .foreignSchemaIndex: "foreign-schema"
-        case .partTruncated: "size-mismatch"
-        case .partNotATable: "undecodable"
-        case .partIsASymbolicLink: "not-regular-file"
-        case .partListsAnotherEdition: "invalid-manifest"
-        case .partMissing: "not-found"
-        case .partCountOfIntMax: "out-of-range"
+        case .editionsOutOfOrder, .tableOfAnotherEdition: "invalid-manifest"
+        case .tableIsASymbolicLink: "not-regular-file"
+        case .tableMissing: "not-found"
         }
     }
 
     fileprivate func apply(to fixture: BundledSnapshotFixture) throws {
         let indexURL = fixture.out.appendingPathComponent(SnapshotIndex.fileName)
-        let partURL = fixture.out.appendingPathComponent(SnapshotIndex.path(of: bundledEnglish))
+        let tableURL = fixture.out.appendingPathComponent(SnapshotIndex.path(of: bundledEnglish))
         func editIndex(_ edit: (inout SnapshotIndex) throws -> Void) throws {
             var index = try CatalogCoding.decoder().decode(SnapshotIndex.self, from: Data(contentsOf: indexURL))
             try edit(&index)
@@ -729,31 +726,29 @@ enum BundledBrokenIndex: String, CaseIterable, Sendable {
             try Data("{\"schemaVersion\": 1, \"editions\": 42}".utf8).write(to: indexURL)
         case .foreignSchemaIndex:
             try editIndex { $0.schemaVersion = 99 }
-        case .partTruncated:
-            try Data(contentsOf: partURL).dropLast(40).write(to: partURL)
-        case .partNotATable:
-            // The same size, so only the parser tells: a row of seven fields.
-            let text = try String(contentsOf: partURL, encoding: .utf8)
-            let changed = text.replacingOccurrences(of: "\tsha256:", with: " sha256:")
-            #expect(changed != text && changed.utf8.count == text.utf8.count)
-            try Data(changed.utf8).write(to: partURL)
-        case .partIsASymbolicLink:
-            let copy = fixture.root.appendingPathComponent("part-copy.tsv")
-            try FileManager.default.copyItem(at: partURL, to: copy)
-            try FileManager.default.removeItem(at: partURL)
-            try FileManager.default.createSymbolicLink(at: partURL, withDestinationURL: copy)
-        case .partListsAnotherEdition:
-            // The French part's bytes under the English name, the index updated to match.
-            let french = try Data(contentsOf: fixture.out.appendingPathComponent(SnapshotIndex.path(of: bundledFrench)))
-            try french.write(to: partURL)
-            try editIndex { index in
-                index.editions[0].bytes = french.count
-                index.editions[0].count = index.editions[1].count
-            }
-        case .partMissing:
-            try FileManager.default.removeItem(at: partURL)
-        case .partCountOfIntMax:
-            try editIndex { $0.editions[0].count = Int.max }
+        case .editionsOutOfOrder:
+            try editIndex { $0.editions.reverse() }
+        case .tableCutShort:
+            try Data(contentsOf: tableURL).dropLast(40).write(to: tableURL)
+        case .tableCutAtARow:
+            // Every row whole, the count line gone: only the count tells.
+            let lines = try String(contentsOf: tableURL, encoding: .utf8).split(separator: "\n")
+            try Data((lines.dropLast().joined(separator: "\n") + "\n").utf8).write(to: tableURL)
+        case .notATable:
+            // A row of seven fields.
+            let text = try String(contentsOf: tableURL, encoding: .utf8)
+            try Data(text.replacingOccurrences(of: "\tsha256:", with: " sha256:").utf8).write(to: tableURL)
+        case .tableIsASymbolicLink:
+            let copy = fixture.root.appendingPathComponent("table-copy.tsv")
+            try FileManager.default.copyItem(at: tableURL, to: copy)
+            try FileManager.default.removeItem(at: tableURL)
+            try FileManager.default.createSymbolicLink(at: tableURL, withDestinationURL: copy)
+        case .tableOfAnotherEdition:
+            // The French table under the English name: every row well formed, of the wrong edition.
+            try Data(contentsOf: fixture.out.appendingPathComponent(SnapshotIndex.path(of: bundledFrench)))
+                .write(to: tableURL)
+        case .tableMissing:
+            try FileManager.default.removeItem(at: tableURL)
         }
     }
 }

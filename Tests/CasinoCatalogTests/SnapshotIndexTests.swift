@@ -72,11 +72,11 @@ import Testing
         for file in first where file.path.hasSuffix(".json") {
             #expect(try CanonicalJSON.canonicalized(file.data, requiringNFC: false) == file.data, "\(file.path)")
         }
-        // And an edition's table is its header row, then one row per entry
+        // And an edition's table is its header row, one row per entry, and the count of rows
         let header: String = "path\tkey\tcount\ttotal\tcompressedBytes\tuncompressedBytes\tsha256\tcontentHash\n"
         let row: String =
             "fr-iPhone/categories.json.gz\tfr-iPhone/categories\t3\t3\t100\t400\t\(Self.digest)\tsha256:\(Self.digest)\n"
-        #expect(String(decoding: first[1].data, as: UTF8.self) == header + row)
+        #expect(String(decoding: first[1].data, as: UTF8.self) == header + row + "rows\t1\n")
     }
 
     @Test func aDirectoryWithoutAnIndexHasNoneAndItsHeadComesFromTheManifest() throws {
@@ -95,15 +95,16 @@ import Testing
     }
 
     static let hostile: [(edit: @Sendable (inout SnapshotIndex) -> Void, record: String)] = [
-        ({ $0.editions[0].bytes = -1 }, "editions[0].bytes"),
-        ({ $0.editions[0].bytes = Int.max }, "editions[0].bytes"),
-        ({ $0.editions[0].count = -1 }, "editions[0].count"),
-        ({ $0.editions[1].count = Int.max }, "editions[1].count"),
-        ({ $0.editions[0].edition = nil }, "editions[0].edition"),
         ({ $0.editions.swapAt(0, 1) }, "editions"),
-        ({ $0.images?.count = Int.min }, "images.count"),
-        ({ $0.images?.edition = SnapshotIndexTests.french }, "images.edition"),
+        ({ $0.editions = [] }, "editions"),
+        ({ $0.editions.append(SnapshotIndexTests.french) }, "editions"),
+        ({ $0.defaultEdition = try! Edition(id: "de-iPhone") }, "defaultEdition"),
+        ({ $0.imageCount = -1 }, "imageCount"),
+        ({ $0.imageCount = Int.max }, "imageCount"),
         ({ $0.pageSize = 0 }, "pageSize"),
+        ({ $0.pageSize = Int.min }, "pageSize"),
+        ({ $0.contentHash = "sha256:" }, "contentHash"),
+        ({ $0.schemaVersion = 2 }, "schemaVersion"),
     ]
 
     @Test(arguments: 0..<hostile.count)
@@ -119,16 +120,14 @@ import Testing
     }
 
     @Test func refusesAPartWhoseEntriesAreOfAnotherEdition() throws {
-        // Given an index whose English part holds the French entries, sizes and digest updated
+        // Given an index whose English table holds the French entries
         let manifest = Self.manifest()
         let directory = try Self.indexedDirectory(manifest)
         defer { try? FileManager.default.removeItem(at: directory) }
         let french = try Data(contentsOf: directory.appendingPathComponent("index/fr-iPhone.tsv"))
         try french.write(to: directory.appendingPathComponent("index/en-iPhone.tsv"))
         let reader = SnapshotReader(directory: directory)
-        var index = try #require(try reader.index())
-        index.editions[0].bytes = french.count
-        index.editions[0].count = 1
+        let index = try #require(try reader.index())
         // When the English entries are read
         // Then they are refused as breaking the contract
         #expect {
@@ -143,30 +142,38 @@ import Testing
 
     static let badTables: [(text: String, line: Int)] = [
         ("", 1),
-        (header, 1),  // no line break: truncated
+        (header, 1),  // no line break: cut short
         ("path\tkey\n", 1),
-        (header + "\n" + row.replacingOccurrences(of: "\t3\t3", with: "\t-3\t3") + "\n", 2),
-        (header + "\n" + row.replacingOccurrences(of: "\t3\t3", with: "\t+3\t3") + "\n", 2),
-        (header + "\n" + row.replacingOccurrences(of: "\t100\t", with: "\t0100\t") + "\n", 2),
-        (header + "\n" + row.replacingOccurrences(of: "\t100\t", with: "\t9223372036854775807\t") + "\n", 2),
-        (header + "\n" + row.replacingOccurrences(of: "\t100\t", with: "\t\t") + "\n", 2),
-        (header + "\n" + row + "\textra\n", 2),
-        (header + "\n" + row + "\n" + row.replacingOccurrences(of: "categories.json", with: "caté.json") + "\n", 3),
-        (header + "\n" + row.replacingOccurrences(of: "en-iPhone/categories\t", with: "en-iPhone/nothing\t") + "\n", 2),
-        (header + "\n" + row + "\r\n", 2),
+        (header + "\n" + row.replacingOccurrences(of: "\t3\t3", with: "\t-3\t3") + "\nrows\t1\n", 2),
+        (header + "\n" + row.replacingOccurrences(of: "\t3\t3", with: "\t+3\t3") + "\nrows\t1\n", 2),
+        (header + "\n" + row.replacingOccurrences(of: "\t100\t", with: "\t0100\t") + "\nrows\t1\n", 2),
+        (header + "\n" + row.replacingOccurrences(of: "\t100\t", with: "\t9223372036854775807\t") + "\nrows\t1\n", 2),
+        (header + "\n" + row.replacingOccurrences(of: "\t100\t", with: "\t\t") + "\nrows\t1\n", 2),
+        (header + "\n" + row + "\textra\nrows\t1\n", 2),
+        (
+            header + "\n" + row + "\n" + row.replacingOccurrences(of: "categories.json", with: "caté.json")
+                + "\nrows\t2\n", 3
+        ),
+        (
+            header + "\n" + row.replacingOccurrences(of: "en-iPhone/categories\t", with: "en-iPhone/nothing\t")
+                + "\nrows\t1\n", 2
+        ),
+        (header + "\n" + row + "\r\nrows\t1\n", 2),
+        (header + "\n" + row + "\n", 3),  // every row whole, the count line missing
+        (header + "\n" + row + "\nrows\t2\n", 3),
+        (header + "\n" + row + "\nrows\t01\n", 3),
+        (header + "\n" + row + "\nrows\t1\n" + row + "\n", 4),
     ]
 
     @Test(arguments: 0..<badTables.count)
     func refusesAnEditionTableThatIsNotOneNamingItsLine(_ position: Int) throws {
-        // Given a directory whose English part is a broken table of the size index.json gives
+        // Given a directory whose English table is broken in one way
         let manifest = Self.manifest()
         let directory = try Self.indexedDirectory(manifest)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let table = Data(Self.badTables[position].text.utf8)
-        try table.write(to: directory.appendingPathComponent("index/en-iPhone.tsv"))
+        try Data(Self.badTables[position].text.utf8).write(to: directory.appendingPathComponent("index/en-iPhone.tsv"))
         let reader = SnapshotReader(directory: directory)
-        var index = try #require(try reader.index())
-        index.editions[0].bytes = table.count
+        let index = try #require(try reader.index())
         // When the English entries are read
         // Then the part is refused as undecodable, its line named
         #expect {

@@ -1,11 +1,13 @@
 import Foundation
 
 /// An edition's manifest entries as the index stores them (`index/<edition>.tsv`): tab-separated
-/// lines, a header row naming the columns, then one row per entry in the manifest's order.
+/// lines, a header row naming the columns, one row per entry in the manifest's order, and a last
+/// line giving the number of rows, so a table cut short anywhere is refused.
 ///
 /// ```
 /// path⇥key⇥count⇥total⇥compressedBytes⇥uncompressedBytes⇥sha256⇥contentHash
 /// en-iPhone/categories.json.gz⇥en-iPhone/categories⇥20⇥20⇥512⇥2048⇥9f86…08⇥sha256:0f7b…
+/// rows⇥1
 /// ```
 ///
 /// Every field is ASCII without tabs or line breaks by the snapshot contract (safe relative paths,
@@ -13,10 +15,14 @@ import Foundation
 /// them in one pass over the bytes: a launch reads its edition's entries in a fraction of what
 /// `JSONDecoder` takes for the same entries. The parser is strict: a row other than eight fields,
 /// a byte outside printable ASCII, an integer with a sign, a leading zero or more than 18 digits
-/// (so no parse can overflow), or a key that does not parse is refused with its line. What the
+/// (so no parse can overflow), a key that does not parse, a missing or wrong count line, or
+/// anything after it is refused with its line. What the
 /// values must be (sizes within the caps, well-formed digests, safe paths) is the manifest's
 /// rules, checked after.
 enum EditionTable {
+    /// The first field of the last line, which gives the number of rows.
+    static let countName = "rows"
+
     /// The header row.
     static let columns = [
         "path", "key", "count", "total", "compressedBytes", "uncompressedBytes", "sha256", "contentHash",
@@ -45,6 +51,7 @@ enum EditionTable {
             }
             text += fields.joined(separator: "\t") + "\n"
         }
+        text += "\(countName)\t\(entries.count)\n"
         return Data(text.utf8)
     }
 
@@ -81,6 +88,16 @@ enum EditionTable {
                         line: line, message: "byte \(row[index]) at column \(index + 1) is not printable ASCII")
                 }
             }
+            if line > 1, fields.count == 2, fields[0].elementsEqual(countName.utf8) {
+                let count = try integer(fields[1], countName, line)
+                guard count == entries.count else {
+                    throw Refusal(line: line, message: "says \(count) rows; the table has \(entries.count)")
+                }
+                guard start == bytes.count else {
+                    throw Refusal(line: line + 1, message: "follows the count line, which must be the last")
+                }
+                return entries
+            }
             guard fields.count == columns.count else {
                 throw Refusal(line: line, message: "has \(fields.count) fields, not \(columns.count)")
             }
@@ -102,7 +119,7 @@ enum EditionTable {
                     contentHash: text(fields[7])))
         }
         guard line > 0 else { throw Refusal(line: 1, message: "is empty: the header row is missing") }
-        return entries
+        throw Refusal(line: line + 1, message: "the count line is missing: the table was cut short")
     }
 
     /// Printable ASCII but the tab: what a field may hold.

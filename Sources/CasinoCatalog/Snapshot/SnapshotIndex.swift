@@ -1,7 +1,7 @@
 public import Foundation
 
-/// What an app reads of a snapshot directory at launch (`index.json`): the manifest's head, and
-/// for each edition the file listing that edition's entries (`index/<edition>.tsv`, an
+/// What an app reads of a snapshot directory at launch (`index.json`): the manifest's head with its
+/// editions; each edition's entries are in a table of their own (`index/<edition>.tsv`, an
 /// ``EditionTable``), so opening one edition costs what that edition holds, however many files the
 /// other editions hold.
 ///
@@ -13,20 +13,19 @@ public import Foundation
 /// `index.json` is read through `manifest.json`.
 ///
 /// It is trusted as `manifest.json` is (the app's signed bundle, a generation the updater wrote
-/// from a verified manifest): a part's size is checked and its entries must keep the manifest's
-/// rules, but it carries no digest of its own; every snapshot file it names is still checked
+/// from a verified manifest): its entries must keep the manifest's rules and a table must end with
+/// its row count, but it carries no digest of its own; every snapshot file it names is still checked
 /// against its SHA-256 when read.
 ///
 /// ```
-/// index.json               {"contentHash":…,"defaultEdition":"en-iPhone","editions":[{"bytes":31022,
-///                           "count":201,"edition":"en-iPhone"}],…}
-/// index/en-iPhone.tsv      path⇥key⇥count⇥…, then one row per entry of en-iPhone
+/// index.json               {"contentHash":…,"defaultEdition":"en-iPhone","editions":["en-iPhone"],…}
+/// index/en-iPhone.tsv      path⇥key⇥count⇥…, one row per entry of en-iPhone, then rows⇥201
 /// index/images.json        {"images":[…the manifest's images…],"schemaVersion":1}
 /// ```
 public struct SnapshotIndex: Codable, Sendable, Hashable {
     /// The name of the index inside a snapshot directory.
     public static let fileName = "index.json"
-    /// The directory of the index's parts.
+    /// The directory of the editions' tables and the image list.
     public static let partsDirectory = "index"
 
     /// The manifest's schema version.
@@ -43,34 +42,15 @@ public struct SnapshotIndex: Codable, Sendable, Hashable {
     public var pageSize: Int
     /// The manifest's default edition.
     public var defaultEdition: Edition
-    /// One part per edition of the manifest, sorted by edition.
-    public var editions: [Part]
-    /// The part listing the manifest's images, or `nil` when it has none.
-    public var images: Part?
-
-    /// One file of the index: its size, and how many entries it lists.
-    public struct Part: Codable, Sendable, Hashable {
-        /// The edition whose entries it lists; `nil` for the image list.
-        public var edition: Edition?
-        /// The file's size in bytes.
-        public var bytes: Int
-        /// The entries it lists.
-        public var count: Int
-
-        public init(edition: Edition?, bytes: Int, count: Int) {
-            self.edition = edition
-            self.bytes = bytes
-            self.count = count
-        }
-
-        /// `index/<edition>.tsv`, or `index/images.json` for the image list: given by the edition,
-        /// never by the file, so no path is read from it.
-        public var path: String { edition.map(SnapshotIndex.path(of:)) ?? SnapshotIndex.imagesPath }
-    }
+    /// The manifest's editions, sorted: each has its table at ``path(of:)``. (Plain ids: an object per
+    /// edition took three times as long to decode.)
+    public var editions: [Edition]
+    /// How many images the image list (``imagesPath``) names, or `nil` when the manifest has none.
+    public var imageCount: Int?
 
     public init(
         schemaVersion: Int, generator: Manifest.Generator, generatedAt: Date, source: String, contentHash: String,
-        pageSize: Int, defaultEdition: Edition, editions: [Part], images: Part?
+        pageSize: Int, defaultEdition: Edition, editions: [Edition], imageCount: Int?
     ) {
         self.schemaVersion = schemaVersion
         self.generator = generator
@@ -80,25 +60,27 @@ public struct SnapshotIndex: Codable, Sendable, Hashable {
         self.pageSize = pageSize
         self.defaultEdition = defaultEdition
         self.editions = editions
-        self.images = images
+        self.imageCount = imageCount
     }
 
     /// The manifest without its entries and images: what ``SnapshotReader`` checks an edition's
     /// entries against, and reads its files with.
     public var head: Manifest {
-        Manifest(
+        var head = Manifest(
             generator: generator, generatedAt: generatedAt, source: source, contentHash: contentHash,
-            pageSize: pageSize, defaultEdition: defaultEdition, editions: editions.compactMap(\.edition), files: [])
+            pageSize: pageSize, defaultEdition: defaultEdition, editions: editions, files: [])
+        head.schemaVersion = schemaVersion
+        return head
     }
 
-    /// The path of `edition`'s part.
+    /// The path of `edition`'s table: given by the edition, never read from a file.
     public static func path(of edition: Edition) -> String { "\(partsDirectory)/\(edition.id).tsv" }
     /// The path of the image list.
     public static let imagesPath = "\(partsDirectory)/images.json"
 
     // MARK: - Writing
 
-    /// The index files of `manifest`, each part before `index.json`, which names them: what the
+    /// The index files of `manifest`, each table before `index.json`, which names them: what the
     /// pipeline writes, the updater writes into a generation, and the validator compares.
     ///
     /// - Throws: `EncodingError` or ``CanonicalJSONError`` when the manifest cannot be encoded, or
@@ -107,24 +89,16 @@ public struct SnapshotIndex: Codable, Sendable, Hashable {
         var byEdition: [Edition: [Manifest.Entry]] = [:]
         for entry in manifest.files { byEdition[entry.edition, default: []].append(entry) }
         var files: [(path: String, data: Data)] = []
-        var parts: [Part] = []
         for edition in manifest.editions {
-            let entries = byEdition[edition] ?? []
-            let data = try EditionTable.encode(entries)
-            let path = path(of: edition)
-            files.append((path, data))
-            parts.append(Part(edition: edition, bytes: data.count, count: entries.count))
+            files.append((path(of: edition), try EditionTable.encode(byEdition[edition] ?? [])))
         }
-        var imagesPart: Part?
         if let images = manifest.images {
-            let data = try encode(ImageList(schemaVersion: manifest.schemaVersion, images: images))
-            files.append((imagesPath, data))
-            imagesPart = Part(edition: nil, bytes: data.count, count: images.count)
+            files.append((imagesPath, try encode(ImageList(schemaVersion: manifest.schemaVersion, images: images))))
         }
         let index = SnapshotIndex(
             schemaVersion: manifest.schemaVersion, generator: manifest.generator, generatedAt: manifest.generatedAt,
             source: manifest.source, contentHash: manifest.contentHash, pageSize: manifest.pageSize,
-            defaultEdition: manifest.defaultEdition, editions: parts, images: imagesPart)
+            defaultEdition: manifest.defaultEdition, editions: manifest.editions, imageCount: manifest.images?.count)
         files.append((fileName, try encode(index)))
         return files
     }

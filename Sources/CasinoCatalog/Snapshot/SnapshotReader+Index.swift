@@ -35,35 +35,32 @@ extension SnapshotReader {
         return manifest
     }
 
-    /// The manifest of one edition: `index`'s head with the entries of the edition's part (an
-    /// ``EditionTable`` of exactly the size and count `index` gives), which must keep the
+    /// The manifest of one edition: `index`'s head with the entries of the edition's table (an
+    /// ``EditionTable``, at most ``SnapshotLimits/maxManifestBytes``), which must keep the
     /// manifest's rules and all be of `edition`.
     ///
-    /// - Throws: ``SnapshotReadError``: `.notFound` when `index` has no part for `edition`,
-    ///   `.sizeMismatch` for a part changed since the index was written, `.undecodable` for one
-    ///   that is not a table (its line named), else as ``manifest()`` does.
+    /// - Throws: ``SnapshotReadError``: `.notFound` when `index` does not list `edition` or its table
+    ///   is missing, `.undecodable` for a table that is not one (its line named, a truncated one
+    ///   included), else as ``manifest()`` does.
     public func manifest(of edition: Edition, in index: SnapshotIndex) throws(SnapshotReadError) -> Manifest {
-        guard let part = index.editions.first(where: { $0.edition == edition }) else {
-            throw SnapshotReadError(.notFound, file: SnapshotIndex.fileName, "lists no part for edition \(edition)")
+        guard index.editions.contains(edition) else {
+            throw SnapshotReadError(.notFound, file: SnapshotIndex.fileName, "does not list edition \(edition)")
         }
-        let bytes = try partBytes(part)
+        let file = SnapshotIndex.path(of: edition)
+        let bytes = try partBytes(file)
         let entries: [Manifest.Entry]
         do {
             entries = try EditionTable.parse(bytes)
         } catch {
-            throw SnapshotReadError(.undecodable, file: part.path, "is not an edition's table: \(error)")
+            throw SnapshotReadError(.undecodable, file: file, "is not an edition's table: \(error)")
         }
         var manifest = index.head
         manifest.files = entries
         var violations = manifest.violations(limits: limits)
-        if entries.count != part.count {
-            violations.append(
-                Violation(.malformed, at: "", "lists \(entries.count) entries; index.json says \(part.count)"))
-        }
         for (position, entry) in entries.enumerated() where entry.edition != edition {
             violations.append(Violation(.malformed, at: "files[\(position)].key", "is not of edition \(edition)"))
         }
-        try require(violations, file: part.path)
+        try require(violations, file: file)
         return manifest
     }
 
@@ -71,17 +68,17 @@ extension SnapshotReader {
     ///
     /// - Throws: ``SnapshotReadError`` as ``manifest(of:in:)`` does.
     public func images(in index: SnapshotIndex) throws(SnapshotReadError) -> [Manifest.Image]? {
-        guard let part = index.images else { return nil }
-        let file = part.path
+        guard let count = index.imageCount else { return nil }
+        let file = SnapshotIndex.imagesPath
         let list = try decoded(
-            SnapshotIndex.ImageList.self, from: try partBytes(part), file: file, what: "an image list")
+            SnapshotIndex.ImageList.self, from: try partBytes(file), file: file, what: "an image list")
         guard list.schemaVersion == CatalogSchema.version else { throw foreignSchema(list.schemaVersion, file: file) }
         var manifest = index.head
         manifest.images = list.images
         var violations = manifest.violations(limits: limits)
-        if list.images.count != part.count {
+        if list.images.count != count {
             violations.append(
-                Violation(.malformed, at: "images", "lists \(list.images.count); index.json says \(part.count)"))
+                Violation(.malformed, at: "images", "lists \(list.images.count); index.json says \(count)"))
         }
         try require(violations, file: file)
         return list.images
@@ -89,16 +86,10 @@ extension SnapshotReader {
 
     // MARK: - Reading
 
-    /// A part's bytes, exactly as many as `index.json` gives, within ``SnapshotLimits/maxManifestBytes``.
-    private func partBytes(_ part: SnapshotIndex.Part) throws(SnapshotReadError) -> Data {
-        try checkLimits(file: part.path)
-        guard (0...limits.maxManifestBytes).contains(part.bytes) else {
-            throw SnapshotReadError(
-                .tooLarge, file: part.path,
-                "index.json gives it \(part.bytes) bytes; the cap (maxManifestBytes) is 0...\(limits.maxManifestBytes)")
-        }
-        return try ContainedFileReader.contents(
-            of: part.path, in: directory, maxBytes: limits.maxManifestBytes, expectedBytes: part.bytes)
+    /// A file of the index, within ``SnapshotLimits/maxManifestBytes``.
+    private func partBytes(_ file: String) throws(SnapshotReadError) -> Data {
+        try checkLimits(file: file)
+        return try ContainedFileReader.contents(of: file, in: directory, maxBytes: limits.maxManifestBytes)
     }
 
     private func decoded<Value: Decodable>(
@@ -129,30 +120,13 @@ extension SnapshotReader {
 
 extension SnapshotIndex {
     /// Every rule of the snapshot contract the index breaks, for a reader with `limits`: the
-    /// manifest's rules for its head (``Manifest/violations(limits:)``), then each part: an edition
-    /// part per edition, sorted; the image list without one; sizes and counts within range.
+    /// manifest's rules for its head (``Manifest/violations(limits:)``: editions listed, sorted and
+    /// unique, the default among them, …) and an image count within ``SnapshotLimits/maxImageCount``.
     public func violations(limits: SnapshotLimits) -> [Violation] {
         var violations = head.violations(limits: limits)
-        func add(_ path: String, _ message: String, _ code: Violation.Code = .malformed) {
-            violations.append(Violation(code, at: path, message))
-        }
-        func check(_ part: Part, at record: String, maxCount: Int) {
-            if !(0...limits.maxManifestBytes).contains(part.bytes) {
-                add(
-                    "\(record).bytes", "must be 0...\(limits.maxManifestBytes) (maxManifestBytes), got \(part.bytes)",
-                    .outOfRange)
-            }
-            if !(0...maxCount).contains(part.count) {
-                add("\(record).count", "must be 0...\(maxCount), got \(part.count)", .outOfRange)
-            }
-        }
-        for (position, part) in editions.enumerated() {
-            if part.edition == nil { add("editions[\(position)].edition", "is missing") }
-            check(part, at: "editions[\(position)]", maxCount: limits.maxFileCount)
-        }
-        if let images {
-            if images.edition != nil { add("images.edition", "must be absent") }
-            check(images, at: "images", maxCount: limits.maxImageCount)
+        if let imageCount, !(0...limits.maxImageCount).contains(imageCount) {
+            violations.append(
+                Violation(.outOfRange, at: "imageCount", "must be 0...\(limits.maxImageCount), got \(imageCount)"))
         }
         return violations
     }
