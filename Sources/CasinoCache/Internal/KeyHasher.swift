@@ -35,6 +35,9 @@ struct KeyHasher {
         combine(UInt64(truncatingIfNeeded: value))
     }
 
+    /// Inlined into the memory tier's hit (a call was a frame and a return on every hit); the rare
+    /// path, a string to normalize, is a call.
+    @inline(__always)
     mutating func combine(_ string: String) {
         let hashed = string.utf8.withContiguousStorageIfAvailable { bytes -> (state: UInt64, isASCII: Bool) in
             var copy = self
@@ -45,7 +48,12 @@ struct KeyHasher {
             state = hashed.state
             return
         }
-        // Not ASCII, or not stored as contiguous UTF-8 (a bridged string): hash the NFC form's bytes.
+        combine(normalizing: string)
+    }
+
+    /// Not ASCII, or not stored as contiguous UTF-8 (a bridged string): hashes the NFC form's bytes.
+    @inline(never)
+    private mutating func combine(normalizing string: String) {
         var normalized = string.precomposedStringWithCanonicalMapping
         normalized.withUTF8 { _ = combine(bytes: UnsafeRawBufferPointer($0)) }
     }

@@ -28,8 +28,11 @@ import Foundation
         let cost: Int
         var lastUse: UInt64
 
-        /// Where `key` lies in a slot, for lookups that compare it through a pointer.
-        static let keyOffset = MemoryLayout<Slot>.offset(of: \.key).unsafelyUnwrapped
+        /// Where `key` lies in a slot, for lookups that compare it through a pointer. Computed, so
+        /// the optimizer folds it to a constant: a `static let` is a lazy global, and every hit
+        /// called `swift_once` to read it.
+        @inline(__always)
+        static var keyOffset: Int { MemoryLayout<Slot>.offset(of: \.key).unsafelyUnwrapped }
     }
 
     private struct State {
