@@ -105,13 +105,19 @@ public struct TestBundle: Sendable {
         }
         try CatalogCoding.prettyEncoder().encode(manifest).write(
             to: directory.appendingPathComponent(Manifest.fileName))
+        try Self.writeIndex(of: manifest, into: directory)
+        return directory
+    }
+
+    /// Writes the index of `manifest` (``CasinoCatalog/SnapshotIndex``) into `directory`, as the pipeline
+    /// does: for a snapshot directory a test builds or edits by hand.
+    public static func writeIndex(of manifest: Manifest, into directory: URL) throws {
         for file in try SnapshotIndex.files(for: manifest) {
             let url = directory.appendingPathComponent(file.path)
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try file.data.write(to: url)
         }
-        return directory
     }
 
     /// Why a test bundle could not be written.

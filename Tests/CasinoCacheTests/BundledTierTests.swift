@@ -549,12 +549,7 @@ private final class BundledSnapshotFixture {
 
     /// Writes the index (``SnapshotIndex``) the manifest gives, as the pipeline does.
     func writeIndex() throws {
-        for file in try SnapshotIndex.files(for: manifest) {
-            let url = out.appendingPathComponent(file.path)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try file.data.write(to: url)
-        }
+        try TestBundle.writeIndex(of: manifest, into: out)
     }
 
     func manifestEntry(_ key: SnapshotKey) -> Manifest.Entry {

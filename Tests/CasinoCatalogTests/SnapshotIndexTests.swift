@@ -1,3 +1,4 @@
+import CasinoCacheTesting
 import CasinoCatalog
 import Foundation
 import Testing
@@ -30,12 +31,7 @@ import Testing
     /// A directory holding only `manifest`'s index files.
     static func indexedDirectory(_ manifest: Manifest) throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("index-\(UUID().uuidString)")
-        for file in try SnapshotIndex.files(for: manifest) {
-            let url = directory.appendingPathComponent(file.path)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try file.data.write(to: url)
-        }
+        try TestBundle.writeIndex(of: manifest, into: directory)
         return directory
     }
 

@@ -1,4 +1,5 @@
 @_spi(Tiers) import CasinoCache
+import CasinoCacheTesting
 import CasinoCatalog
 import CatalogPipeline
 import Foundation
@@ -123,8 +124,6 @@ private func writeManifest(
     grown.editions = (manifest.editions + others).sorted()
     grown.files.sort { $0.path < $1.path }
     try CatalogCoding.encoder().encode(grown).write(to: directory.appendingPathComponent(Manifest.fileName))
-    for file in try SnapshotIndex.files(for: grown) {
-        try file.data.write(to: directory.appendingPathComponent(file.path))
-    }
+    try TestBundle.writeIndex(of: grown, into: directory)
     return grown.files.count
 }

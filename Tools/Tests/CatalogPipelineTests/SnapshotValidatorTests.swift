@@ -42,9 +42,7 @@ import Testing
         newManifest.files[index].uncompressedBytes = newJSON.count
         newManifest.files[index].sha256 = FileNaming.hexSHA256(packed)
         try CatalogCoding.prettyEncoder().encode(newManifest).write(to: out.appendingPathComponent(Manifest.fileName))
-        for file in try SnapshotIndex.files(for: newManifest) {
-            try file.data.write(to: out.appendingPathComponent(file.path))
-        }
+        try TestBundle.writeIndex(of: newManifest, into: out)
     }
 
     @Test func acceptsWhatTheWriterWrote() {
