@@ -50,7 +50,7 @@ struct BundledTierTests {
         let page = tier.entry(for: CacheKey(fixture.firstPage))
         // Then both are served, dated by the index's head, and
         // neither the manifest nor the other edition's part was read
-        #expect(tier.head == fixture.head)
+        #expect(tier.head == fixture.manifest.head)
         #expect(categories?.content == .categories(fixture.categories(bundledEnglish)))
         #expect(page?.content == .gamesPage(fixture.page(fixture.firstPage)))
         #expect(page?.storedAt == fixture.manifest.generatedAt)
@@ -103,7 +103,7 @@ struct BundledTierTests {
         // When the tier launches
         let tier = fixture.tier()
         // Then the manifest is read, nothing is counted yet, and other content is served
-        #expect(tier.head == fixture.head)
+        #expect(tier.head == fixture.manifest.head)
         #expect(tier.corruptFiles == 0)
         #expect(tier.entry(for: .categories(bundledEnglish)) != nil)
         // And the bad page only counts when it is asked for
@@ -483,7 +483,7 @@ struct BundledTierTests {
         // When a tier reads it
         let tier = BundledTier(configuration: .init(directory: link), logger: bundledQuietLogger())
         // Then it serves it: only links inside the directory are refused
-        #expect(tier.head == fixture.head)
+        #expect(tier.head == fixture.manifest.head)
         #expect(tier.entry(for: CacheKey(fixture.firstPage)) != nil)
         #expect(tier.corruptFiles == 0)
     }
@@ -537,14 +537,6 @@ private final class BundledSnapshotFixture {
         return catalog.editions.first { $0.edition == edition }!.pages.first {
             $0.categoryId == categoryId && $0.offset == offset
         }!
-    }
-
-    /// The manifest without its entries and images, as ``BundledTier/head`` gives it.
-    var head: Manifest {
-        var head = manifest
-        head.files = []
-        head.images = nil
-        return head
     }
 
     /// Writes the index (``SnapshotIndex``) the manifest gives, as the pipeline does.

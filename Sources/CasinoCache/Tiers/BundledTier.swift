@@ -6,7 +6,7 @@ public import Logging
 /// The bundled tier: the snapshot directory the pipeline wrote (`out/`) and the app ships.
 ///
 /// At launch it reads only `index.json` (``SnapshotIndex``: the manifest's head). An edition's
-/// entries are read on its first lookup (`index/<edition>.json`), so a launch costs what the edition
+/// entries are read on its first lookup (`index/<edition>.tsv`), so a launch costs what the edition
 /// it opens holds, however large the other editions are; a directory without an index is read
 /// through `manifest.json`, every entry at launch. A snapshot file is opened, verified, inflated and
 /// decoded the first time its content is asked for; the decoded entry is then kept, so the second
@@ -139,10 +139,7 @@ public import Logging
                     }
                 }, reader: reader, logger: logger)
         case .manifest(let all):
-            var head = all.manifest
-            head.files = []
-            head.images = nil
-            self.head = head
+            head = all.manifest.head
             images = BundledImageStore(manifest: all.manifest, reader: reader, logger: logger)
         case nil:
             head = nil

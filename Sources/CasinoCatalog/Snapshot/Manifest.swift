@@ -48,6 +48,15 @@ public struct Manifest: Codable, Sendable, Hashable {
         self.images = images
     }
 
+    /// The manifest without its entries and images (`files` empty, `images` nil): what needs
+    /// only when it was generated, its editions and page size.
+    public var head: Manifest {
+        var head = self
+        head.files = []
+        head.images = nil
+        return head
+    }
+
     /// The program and version that wrote a snapshot directory.
     public struct Generator: Codable, Sendable, Hashable {
         public var name: String

@@ -24,15 +24,12 @@ extension SnapshotReader {
 
     /// The manifest without its entries and images, for what needs only its head (when it was
     /// generated, its editions): the index's ``SnapshotIndex/head``, or without an index the
-    /// manifest, read and checked whole, its `files` and `images` then emptied.
+    /// manifest's, read and checked whole (``Manifest/head``).
     ///
     /// - Throws: ``SnapshotReadError`` as ``index()`` or ``manifest()`` does.
     public func head() throws(SnapshotReadError) -> Manifest {
         if let index = try index() { return index.head }
-        var manifest = try manifest()
-        manifest.files = []
-        manifest.images = nil
-        return manifest
+        return try manifest().head
     }
 
     /// The manifest of one edition: `index`'s head with the entries of the edition's table (an
@@ -47,7 +44,7 @@ extension SnapshotReader {
             throw SnapshotReadError(.notFound, file: SnapshotIndex.fileName, "does not list edition \(edition)")
         }
         let file = SnapshotIndex.path(of: edition)
-        let bytes = try partBytes(file)
+        let bytes = try tableOfContents(file)
         let entries: [Manifest.Entry]
         do {
             entries = try EditionTable.parse(bytes)
@@ -71,7 +68,7 @@ extension SnapshotReader {
         guard let count = index.imageCount else { return nil }
         let file = SnapshotIndex.imagesPath
         let list = try decoded(
-            SnapshotIndex.ImageList.self, from: try partBytes(file), file: file, what: "an image list")
+            SnapshotIndex.ImageList.self, from: try tableOfContents(file), file: file, what: "an image list")
         guard list.schemaVersion == CatalogSchema.version else { throw foreignSchema(list.schemaVersion, file: file) }
         var manifest = index.head
         manifest.images = list.images
@@ -82,39 +79,6 @@ extension SnapshotReader {
         }
         try require(violations, file: file)
         return list.images
-    }
-
-    // MARK: - Reading
-
-    /// A file of the index, within ``SnapshotLimits/maxManifestBytes``.
-    private func partBytes(_ file: String) throws(SnapshotReadError) -> Data {
-        try checkLimits(file: file)
-        return try ContainedFileReader.contents(of: file, in: directory, maxBytes: limits.maxManifestBytes)
-    }
-
-    private func decoded<Value: Decodable>(
-        _ type: Value.Type, from data: Data, file: String, what: String
-    ) throws(SnapshotReadError) -> Value {
-        let decoder = CatalogCoding.decoder()
-        do {
-            return try decoder.decode(type, from: data)
-        } catch {
-            if let version = try? decoder.decode(SchemaVersionProbe.self, from: data).schemaVersion,
-                version != CatalogSchema.version
-            {
-                throw foreignSchema(version, file: file)
-            }
-            throw SnapshotReadError(
-                .undecodable, file: file, "is not \(what): \(DecodingFailure.describe(error).prefix(300))")
-        }
-    }
-
-    private func require(_ violations: [Violation], file: String) throws(SnapshotReadError) {
-        guard violations.isEmpty else {
-            throw SnapshotReadError(
-                .invalidManifest, file: file, "breaks \(violations.count) rule(s) of the snapshot contract",
-                violations: violations)
-        }
     }
 }
 

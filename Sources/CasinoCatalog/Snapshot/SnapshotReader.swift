@@ -57,13 +57,7 @@ public struct SnapshotReader: Sendable {
     ///   (``SnapshotReadError/Code/invalidManifest``, every rule in `violations`).
     public func manifest() throws(SnapshotReadError) -> Manifest {
         let manifest = try decodedManifest()
-        let violations = manifest.violations(limits: limits)
-        guard violations.isEmpty else {
-            throw SnapshotReadError(
-                .invalidManifest, file: Manifest.fileName,
-                "breaks \(violations.count) rule(s) of the snapshot contract",
-                violations: violations)
-        }
+        try require(manifest.violations(limits: limits), file: Manifest.fileName)
         return manifest
     }
 
@@ -73,26 +67,8 @@ public struct SnapshotReader: Sendable {
     /// - Throws: ``SnapshotReadError`` as ``manifest()`` does, but never
     ///   ``SnapshotReadError/Code/invalidManifest``.
     public func decodedManifest() throws(SnapshotReadError) -> Manifest {
-        try checkLimits(file: Manifest.fileName)
-        let data = try ContainedFileReader.contents(
-            of: Manifest.fileName, in: directory, maxBytes: limits.maxManifestBytes)
-        let decoder = CatalogCoding.decoder()
-        let manifest: Manifest
-        do {
-            manifest = try decoder.decode(Manifest.self, from: data)
-        } catch {
-            // Probed only when the manifest does not decode: a manifest from a newer pipeline is
-            // then named as such instead of as corrupt (a second decode of every launch's manifest
-            // would cost a fifth of the time to first content).
-            if let version = try? decoder.decode(SchemaVersionProbe.self, from: data).schemaVersion,
-                version != CatalogSchema.version
-            {
-                throw foreignSchema(version, file: Manifest.fileName)
-            }
-            throw SnapshotReadError(
-                .undecodable, file: Manifest.fileName,
-                "is not a manifest: \(DecodingFailure.describe(error).prefix(300))")
-        }
+        let data = try tableOfContents(Manifest.fileName)
+        let manifest = try decoded(Manifest.self, from: data, file: Manifest.fileName, what: "a manifest")
         guard manifest.schemaVersion == CatalogSchema.version else {
             throw foreignSchema(manifest.schemaVersion, file: Manifest.fileName)
         }
@@ -166,20 +142,8 @@ public struct SnapshotReader: Sendable {
         } catch {
             throw SnapshotReadError(.gzip, file: entry.path, "\(error)")
         }
-        let decoder = CatalogCoding.decoder()
-        let snapshot: Snapshot<Payload>
-        do {
-            snapshot = try decoder.decode(Snapshot<Payload>.self, from: json)
-        } catch {
-            if let version = try? decoder.decode(SchemaVersionProbe.self, from: json).schemaVersion,
-                version != CatalogSchema.version
-            {
-                throw foreignSchema(version, file: entry.path)
-            }
-            throw SnapshotReadError(
-                .undecodable, file: entry.path,
-                "is not a \(entry.kind) snapshot: \(DecodingFailure.describe(error).prefix(300))")
-        }
+        let snapshot = try decoded(
+            Snapshot<Payload>.self, from: json, file: entry.path, what: "a \(entry.kind) snapshot")
         try check(snapshot, against: entry, in: manifest)
         // Last, so a file that breaks a rule is named by that rule. Canonical bytes are what makes
         // content hashes agree between build machines and with a server.
@@ -243,6 +207,41 @@ public struct SnapshotReader: Sendable {
             throw SnapshotReadError(
                 .checksumMismatch, file: file,
                 "SHA-256 is \(digest), the manifest says \(expected.prefix(64)) (the file was changed)")
+        }
+    }
+
+    /// `json` decoded as `type`. One that does not decode is probed for its schema version only
+    /// then, so a file from a newer pipeline is named as such instead of as corrupt (probing every
+    /// file would cost a fifth of the time to first content).
+    func decoded<Value: Decodable>(
+        _ type: Value.Type, from json: Data, file: String, what: String
+    ) throws(SnapshotReadError) -> Value {
+        let decoder = CatalogCoding.decoder()
+        do {
+            return try decoder.decode(type, from: json)
+        } catch {
+            if let version = try? decoder.decode(SchemaVersionProbe.self, from: json).schemaVersion,
+                version != CatalogSchema.version
+            {
+                throw foreignSchema(version, file: file)
+            }
+            throw SnapshotReadError(
+                .undecodable, file: file, "is not \(what): \(DecodingFailure.describe(error).prefix(300))")
+        }
+    }
+
+    /// `manifest.json` or a file of the index: read whole, within ``SnapshotLimits/maxManifestBytes``.
+    func tableOfContents(_ file: String) throws(SnapshotReadError) -> Data {
+        try checkLimits(file: file)
+        return try ContainedFileReader.contents(of: file, in: directory, maxBytes: limits.maxManifestBytes)
+    }
+
+    /// Refuses `file` as `invalid-manifest` when it breaks rules, every rule in `violations`.
+    func require(_ violations: [Violation], file: String) throws(SnapshotReadError) {
+        guard violations.isEmpty else {
+            throw SnapshotReadError(
+                .invalidManifest, file: file, "breaks \(violations.count) rule(s) of the snapshot contract",
+                violations: violations)
         }
     }
 
