@@ -712,9 +712,9 @@ enum BundledBrokenIndex: String, CaseIterable, Sendable {
         case .garbageIndex:
             try Data("{\"schemaVersion\": 1, \"editions\": 42}".utf8).write(to: indexURL)
         case .foreignSchemaIndex:
-            try editIndex { $0.schemaVersion = 99 }
+            try editIndex { $0.head.schemaVersion = 99 }
         case .editionsOutOfOrder:
-            try editIndex { $0.editions.reverse() }
+            try editIndex { $0.head.editions.reverse() }
         case .tableCutShort:
             try Data(contentsOf: tableURL).dropLast(40).write(to: tableURL)
         case .tableCutAtARow:

@@ -91,16 +91,17 @@ import Testing
     }
 
     static let hostile: [(edit: @Sendable (inout SnapshotIndex) -> Void, record: String)] = [
-        ({ $0.editions.swapAt(0, 1) }, "editions"),
-        ({ $0.editions = [] }, "editions"),
-        ({ $0.editions.append(SnapshotIndexTests.french) }, "editions"),
-        ({ $0.defaultEdition = try! Edition(id: "de-iPhone") }, "defaultEdition"),
+        ({ $0.head.editions.swapAt(0, 1) }, "editions"),
+        ({ $0.head.editions = [] }, "editions"),
+        ({ $0.head.editions.append(SnapshotIndexTests.french) }, "editions"),
+        ({ $0.head.defaultEdition = try! Edition(id: "de-iPhone") }, "defaultEdition"),
         ({ $0.imageCount = -1 }, "imageCount"),
         ({ $0.imageCount = Int.max }, "imageCount"),
-        ({ $0.pageSize = 0 }, "pageSize"),
-        ({ $0.pageSize = Int.min }, "pageSize"),
-        ({ $0.contentHash = "sha256:" }, "contentHash"),
-        ({ $0.schemaVersion = 2 }, "schemaVersion"),
+        ({ $0.head.pageSize = 0 }, "pageSize"),
+        ({ $0.head.pageSize = Int.min }, "pageSize"),
+        ({ $0.head.contentHash = "sha256:" }, "contentHash"),
+        ({ $0.head.schemaVersion = 2 }, "schemaVersion"),
+        ({ $0.head.files = SnapshotIndexTests.manifest().files }, "files"),
     ]
 
     @Test(arguments: 0..<hostile.count)

@@ -41,9 +41,10 @@ public func fuzzIndex(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
 
 private let edition = try! Edition(id: "en-iPhone")
 
-/// A valid index.json naming one edition's part.
+/// A valid index.json naming one edition's table.
 private let head = SnapshotIndex(
-    schemaVersion: CatalogSchema.version, generator: .init(name: "catalog", version: "fuzz"),
-    generatedAt: Date(timeIntervalSince1970: 1_795_000_000), source: "fuzz",
-    contentHash: "sha256:" + String(repeating: "ab", count: 32), pageSize: 10, defaultEdition: edition,
-    editions: [edition], imageCount: nil)
+    head: Manifest(
+        generator: .init(name: "catalog", version: "fuzz"), generatedAt: Date(timeIntervalSince1970: 1_795_000_000),
+        source: "fuzz", contentHash: "sha256:" + String(repeating: "ab", count: 32), pageSize: 10,
+        defaultEdition: edition, editions: [edition], files: []),
+    imageCount: nil)

@@ -18,7 +18,7 @@ public import Foundation
 /// against its SHA-256 when read.
 ///
 /// ```
-/// index.json               {"contentHash":…,"defaultEdition":"en-iPhone","editions":["en-iPhone"],…}
+/// index.json               {"contentHash":…,"defaultEdition":"en-iPhone","editions":["en-iPhone"],"files":[],…}
 /// index/en-iPhone.tsv      path⇥key⇥count⇥…, one row per entry of en-iPhone, then rows⇥201
 /// index/images.json        {"images":[…the manifest's images…],"schemaVersion":1}
 /// ```
@@ -28,49 +28,33 @@ public struct SnapshotIndex: Codable, Sendable, Hashable {
     /// The directory of the editions' tables and the image list.
     public static let partsDirectory = "index"
 
-    /// The manifest's schema version.
-    public var schemaVersion: Int
-    /// The manifest's generator.
-    public var generator: Manifest.Generator
-    /// The manifest's `generatedAt`.
-    public var generatedAt: Date
-    /// The manifest's source.
-    public var source: String
-    /// The manifest's content hash.
-    public var contentHash: String
-    /// The manifest's page size.
-    public var pageSize: Int
-    /// The manifest's default edition.
-    public var defaultEdition: Edition
-    /// The manifest's editions, sorted: each has its table at ``path(of:)``. (Plain ids: an object per
-    /// edition took three times as long to decode.)
-    public var editions: [Edition]
+    /// The manifest without its entries and images (``Manifest/head``): what ``SnapshotReader``
+    /// checks an edition's entries against and reads its files with. Its editions, plain ids (an
+    /// object per edition took three times as long to decode), each have a table at ``path(of:)``.
+    public var head: Manifest
     /// How many images the image list (``imagesPath``) names, or `nil` when the manifest has none.
     public var imageCount: Int?
 
-    public init(
-        schemaVersion: Int, generator: Manifest.Generator, generatedAt: Date, source: String, contentHash: String,
-        pageSize: Int, defaultEdition: Edition, editions: [Edition], imageCount: Int?
-    ) {
-        self.schemaVersion = schemaVersion
-        self.generator = generator
-        self.generatedAt = generatedAt
-        self.source = source
-        self.contentHash = contentHash
-        self.pageSize = pageSize
-        self.defaultEdition = defaultEdition
-        self.editions = editions
+    public init(head: Manifest, imageCount: Int?) {
+        self.head = head
         self.imageCount = imageCount
     }
 
-    /// The manifest without its entries and images: what ``SnapshotReader`` checks an edition's
-    /// entries against, and reads its files with.
-    public var head: Manifest {
-        var head = Manifest(
-            generator: generator, generatedAt: generatedAt, source: source, contentHash: contentHash,
-            pageSize: pageSize, defaultEdition: defaultEdition, editions: editions, files: [])
-        head.schemaVersion = schemaVersion
-        return head
+    private enum CodingKeys: String, CodingKey {
+        case imageCount
+    }
+
+    /// `index.json` is the head's own JSON (`files` empty, no `images`) with `imageCount` beside
+    /// its fields.
+    public init(from decoder: any Decoder) throws {
+        head = try Manifest(from: decoder)
+        imageCount = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Int.self, forKey: .imageCount)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try head.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(imageCount, forKey: .imageCount)
     }
 
     /// The path of `edition`'s table: given by the edition, never read from a file.
@@ -95,10 +79,7 @@ public struct SnapshotIndex: Codable, Sendable, Hashable {
         if let images = manifest.images {
             files.append((imagesPath, try encode(ImageList(schemaVersion: manifest.schemaVersion, images: images))))
         }
-        let index = SnapshotIndex(
-            schemaVersion: manifest.schemaVersion, generator: manifest.generator, generatedAt: manifest.generatedAt,
-            source: manifest.source, contentHash: manifest.contentHash, pageSize: manifest.pageSize,
-            defaultEdition: manifest.defaultEdition, editions: manifest.editions, imageCount: manifest.images?.count)
+        let index = SnapshotIndex(head: manifest.head, imageCount: manifest.images?.count)
         files.append((fileName, try encode(index)))
         return files
     }

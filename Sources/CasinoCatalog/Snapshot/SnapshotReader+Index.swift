@@ -17,7 +17,9 @@ extension SnapshotReader {
             return nil
         }
         let index = try decoded(SnapshotIndex.self, from: data, file: file, what: "a snapshot index")
-        guard index.schemaVersion == CatalogSchema.version else { throw foreignSchema(index.schemaVersion, file: file) }
+        guard index.head.schemaVersion == CatalogSchema.version else {
+            throw foreignSchema(index.head.schemaVersion, file: file)
+        }
         try require(index.violations(limits: limits), file: file)
         return index
     }
@@ -40,7 +42,7 @@ extension SnapshotReader {
     ///   is missing, `.undecodable` for a table that is not one (its line named, a truncated one
     ///   included), else as ``manifest()`` does.
     public func manifest(of edition: Edition, in index: SnapshotIndex) throws(SnapshotReadError) -> Manifest {
-        guard index.editions.contains(edition) else {
+        guard index.head.editions.contains(edition) else {
             throw SnapshotReadError(.notFound, file: SnapshotIndex.fileName, "does not list edition \(edition)")
         }
         let file = SnapshotIndex.path(of: edition)
@@ -85,9 +87,14 @@ extension SnapshotReader {
 extension SnapshotIndex {
     /// Every rule of the snapshot contract the index breaks, for a reader with `limits`: the
     /// manifest's rules for its head (``Manifest/violations(limits:)``: editions listed, sorted and
-    /// unique, the default among them, …) and an image count within ``SnapshotLimits/maxImageCount``.
+    /// unique, the default among them, …), no entries or images of its own, and an image count
+    /// within ``SnapshotLimits/maxImageCount``.
     public func violations(limits: SnapshotLimits) -> [Violation] {
         var violations = head.violations(limits: limits)
+        if !head.files.isEmpty || head.images != nil {
+            violations.append(
+                Violation(.malformed, at: "files", "must be empty, with no images: they are in the index's parts"))
+        }
         if let imageCount, !(0...limits.maxImageCount).contains(imageCount) {
             violations.append(
                 Violation(.outOfRange, at: "imageCount", "must be 0...\(limits.maxImageCount), got \(imageCount)"))
