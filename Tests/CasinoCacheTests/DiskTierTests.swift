@@ -273,6 +273,8 @@ struct DiskTierTests {
         let globalName = try #require(names.first { $0.hasPrefix("g_") })
         #expect(globalName.hasPrefix("g_en-iPhone-games-VIDEOSLOTS-10_"))
         #expect(diskIsHexStem(globalName, afterPrefix: "g_en-iPhone-games-VIDEOSLOTS-10_"))
+        // the hash: 64-bit FNV-1a of "global/en-iPhone/games/VIDEOSLOTS/10" (computed outside Swift)
+        #expect(globalName == "g_en-iPhone-games-VIDEOSLOTS-10_23da736a7ed61a15.json.gz")
         let userName = try #require(names.first { $0.hasPrefix("u") })
         #expect(userName.utf8.count == globalName.utf8.count + 16)
         #expect(!userName.contains("u1_"))
@@ -809,6 +811,8 @@ enum DiskDamage: String, CaseIterable, Sendable {
     case storedTimeOfInt64Min
     case storedTimeOfOneTooManyDigits
     case etagNotPercentEscaped
+    case aLineAfterTheETag
+    case aFieldNameRunIntoItsValue
     case formatOfAnotherVersion
 
     func apply(to file: URL, borrowing other: URL) throws {
@@ -854,6 +858,13 @@ enum DiskDamage: String, CaseIterable, Sendable {
             try diskRewrite(file) { diskSet("stored", to: "99999999999999999999", in: &$0) }
         case .etagNotPercentEscaped:
             try diskRewrite(file) { $0.append((name: "etag", value: "%zz")) }
+        case .aLineAfterTheETag:
+            try diskRewrite(file) {
+                $0.append((name: "etag", value: "v1"))
+                $0.append((name: "etag", value: "v2"))
+            }
+        case .aFieldNameRunIntoItsValue:
+            try diskRewrite(file) { $0[$0.firstIndex { $0.name == "origin" }!].name = "originnetwork" }
         case .formatOfAnotherVersion:
             try diskRewrite(file) { diskSet("casinocache-entry", to: "3", in: &$0) }
         }

@@ -48,7 +48,7 @@ func diskIndexBenchmarks(work: URL) async throws -> [Result] {
 }
 
 /// Every name in `directory` and its `fstatat`: the system calls a scan cannot do without.
-private func listAndStat(_ directory: URL) -> Int {
+func listAndStat(_ directory: URL) -> Int {
     directory.withUnsafeFileSystemRepresentation { path -> Int in
         guard let path, let stream = opendir(path) else { return 0 }
         defer { closedir(stream) }

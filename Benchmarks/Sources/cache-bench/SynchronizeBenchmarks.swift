@@ -4,10 +4,16 @@ import CasinoCatalog
 import Crypto
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Bulk validation at launch: a relaunched cache (nothing in memory) validates the pages a
 /// previous session left on disk, all of them current at the upstream, until its renewals are on
 /// disk; per key, against the SHA-256 of each page's canonical JSON (swift-crypto): what sending a
-/// content hash costs a cache that does not keep it.
+/// content hash costs a cache that does not keep it; and against the system calls a cache of one
+/// file per entry cannot do without: listing and `fstatat` (the relaunched disk index), reading
+/// each file and moving its modification time (the renewal).
 func synchronizeBenchmarks(work: URL, items: [Game]) async throws -> [Result] {
     let edition = try Edition(id: "en-iPhone")
     var results: [Result] = []
@@ -39,6 +45,9 @@ func synchronizeBenchmarks(work: URL, items: [Game]) async throws -> [Result] {
         let floor = measure(samples: samples, warmup: 2) {
             for payload in payloads { sink &+= Int(SHA256.hash(data: payload).first { _ in true } ?? 0) }
         }
+        let systemCalls = measure(samples: samples, warmup: 2) {
+            sink &+= listAndStat(directory) &+ readAndTouch(directory)
+        }
         let synchronize = try await measureAsync(samples: samples, warmup: 2) {
             clock.advance(by: .seconds(60))
             let cache = CatalogCache(
@@ -53,9 +62,37 @@ func synchronizeBenchmarks(work: URL, items: [Game]) async throws -> [Result] {
                 medianNanoseconds: synchronize.median / Double(count),
                 p99Nanoseconds: synchronize.p99 / Double(count), floor: "SHA-256 of the page's JSON",
                 floorMedianNanoseconds: floor.median / Double(count)))
+        results.append(
+            Result(
+                operation: "synchronize() at launch, all current (per key)", size: "\(count) pages on disk",
+                medianNanoseconds: synchronize.median / Double(count),
+                p99Nanoseconds: synchronize.p99 / Double(count), floor: "list, stat, read, utimensat",
+                floorMedianNanoseconds: systemCalls.median / Double(count)))
     }
     if sink == 42 { print("") }
     return results
+}
+
+/// Reads every entry file of `directory` (`open`, `fstat`, `read`, `close`) and sets its
+/// modification time (to what it was): what a scan for bulk validation and a renewal cost one file each.
+private func readAndTouch(_ directory: URL) -> Int {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return 0 }
+    var buffer = [UInt8](repeating: 0, count: 64 << 10)
+    var total = 0
+    for name in names where name.hasSuffix(".json.gz") {
+        let path = directory.path + "/" + name
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard descriptor >= 0 else { continue }
+        var info = stat()
+        fstat(descriptor, &info)
+        total &+= buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        var times = (info.st_mtim, info.st_mtim)
+        withUnsafePointer(to: &times) {
+            $0.withMemoryRebound(to: timespec.self, capacity: 2) { _ = utimensat(AT_FDCWD, path, $0, 0) }
+        }
+    }
+    return total
 }
 
 /// An upstream that serves the benchmark's pages and finds every page whose hash it knows current.

@@ -22,6 +22,13 @@ extension CatalogCache {
     /// to refreshing the entries that are not fresh key by key; nothing held is lost. Call it at
     /// launch and when the app returns to the foreground.
     ///
+    /// When it returns, what its verdicts wrote is on disk (it waits for that at most
+    /// ``diskWaitLimit``, for a file system that hangs). Cancelling the calling task stops it early:
+    /// the request in flight is abandoned and nothing more is sent, fetched or refreshed
+    /// (``SynchronizationReport/isCancelled``); the verdicts already acted on stay, written. A fetch
+    /// of changed content already under way finishes as any fetch whose caller left: it fills the
+    /// cache when it lands.
+    ///
     /// Players' queued changes (those an earlier launch left, once the player's lists or queue have
     /// been read) are sent meanwhile, as ``sendPendingMutations()`` sends them; it returns when both
     /// are done.
@@ -37,9 +44,17 @@ extension CatalogCache {
         }
         let report = await validate(held, releasing: queued)
         await mutationsSent
-        await disk?.flush()  // what the verdicts wrote is on disk when this returns
+        if let disk, !(await disk.flush(within: Self.diskWaitLimit)) {
+            logger.warning(
+                "synchronize: the disk did not take the verdicts' writes within the limit; they land later",
+                metadata: ["cache.limit": "\(Self.diskWaitLimit)"])
+        }
         return report
     }
+
+    /// The longest ``synchronize()`` waits for the disk writes its verdicts caused: 10 seconds. Real
+    /// time, on a dispatch timer: a file system that hangs holds the writes, not the caller.
+    public static let diskWaitLimit: Duration = .seconds(10)
 
     /// Validates the keys that stale and bundled answers queued (``Configuration/refreshBatchWindow``)
     /// in one request: what the batch timer and ``waitForRefreshes()`` call.
@@ -62,10 +77,14 @@ extension CatalogCache {
         let generation = writer.generation(of: .global)
         let batchSize = min(max(configuration.validationBatchSize, 1), CacheValidation.maxKeys)
         let inlineBytes = max(configuration.validationInlineBytes, 0)
-        let keys = held.keys.sorted(byDescriptionOf: \.self)
+        // Batches in no particular order: sorting thousands of keys cost more than the rest of
+        // deciding on them, and the upstream answers each key on its own.
+        let keys = Array(held.keys)
         var refetch: [CacheKey] = []
         var fallback: [CacheKey] = []
         for start in stride(from: 0, to: keys.count, by: batchSize) {
+            if Task.isCancelled { report.isCancelled = true }
+            if report.isCancelled { break }
             let batch = Array(keys[start..<min(start + batchSize, keys.count)])
             let hashes = Dictionary(uniqueKeysWithValues: batch.map { ($0.content, held[$0]!.stored.contentHash) })
             let verdicts: [SnapshotKey: UpstreamVerdict]
@@ -91,6 +110,11 @@ extension CatalogCache {
                     $0.upstreamCalls += 1
                     $0.validationRequests += 1
                 }
+            } catch is CancellationError where Task.isCancelled {
+                // The caller's own cancellation, not an upstream failure: no fallback.
+                report.requests += 1
+                report.isCancelled = true
+                break
             } catch {
                 report.requests += 1
                 report.failedRequests += 1
@@ -134,6 +158,11 @@ extension CatalogCache {
             writer.renewOnDisk(renewals, ifStill: generation)
         }
         scheduler.release(releasing)
+        if Task.isCancelled { report.isCancelled = true }
+        if report.isCancelled {
+            // Nothing more starts; the entries left undecided keep their age for the usual refresh.
+            return report
+        }
         await withTaskGroup(of: Bool.self) { group in
             for key in refetch {
                 let current = held[key]!.entry ?? heldEntry(key)
@@ -145,6 +174,10 @@ extension CatalogCache {
             }
         }
         statisticsCounter.record { $0.validatedRefetched += report.refetched }
+        if Task.isCancelled {
+            report.isCancelled = true
+            return report
+        }
         report.refreshedKeyByKey = await refreshKeyByKey(
             fallback.filter { held[$0].map { !tiers.isFresh($0.stored, now: clock.now) } ?? false })
         return report

@@ -23,6 +23,9 @@ public struct SynchronizationReport: Sendable, Hashable, CustomStringConvertible
     public var unanswered = 0
     /// Refreshes started key by key for entries that were not fresh (the fallback).
     public var refreshedKeyByKey = 0
+    /// The calling task was cancelled: no request, fetch or refresh started after that; the verdicts
+    /// already received were acted on, and their writes were waited for as usual.
+    public var isCancelled = false
 
     public init(keys: Int = 0) {
         self.keys = keys
@@ -31,6 +34,6 @@ public struct SynchronizationReport: Sendable, Hashable, CustomStringConvertible
     public var description: String {
         "keys \(keys), requests \(requests) (failed \(failedRequests)\(isSupported ? "" : ", unsupported")), current \(current), "
             + "installed \(installed), refetched \(refetched) (failed \(failedFetches)), removed \(removed), "
-            + "unanswered \(unanswered), refreshed key by key \(refreshedKeyByKey)"
+            + "unanswered \(unanswered), refreshed key by key \(refreshedKeyByKey)\(isCancelled ? ", cancelled" : "")"
     }
 }

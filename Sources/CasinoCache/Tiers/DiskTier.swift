@@ -120,6 +120,9 @@ public import Logging
         /// equality.
         var fileGeneration: UInt64 = 0
         var contentGeneration: UInt64 = 0
+        /// The file the scan read it from (`nil` for a queued write): a renewal needs no name built
+        /// again. Not part of equality.
+        var fileName: String?
 
         public init(key: CacheKey, storedAt: Date, etag: String?, origin: CacheOrigin, contentHash: String) {
             self.key = key
@@ -205,7 +208,7 @@ public import Logging
         let renewal: Renewal?
         switch plan(for: key, name: name) {
         case .answer(let entry): return entry
-        case .read(let read, let queued):
+        case .read(let read, _, let queued):
             generation = read
             renewal = queued
         }
@@ -238,7 +241,8 @@ public import Logging
     /// renewing what it holds, when a renewal is queued).
     private enum Plan {
         case answer(CacheEntry?)
-        case read(generation: UInt64, renewal: Renewal?)
+        /// `generation`: the file's last write; `contentGeneration`: its last store of content.
+        case read(generation: UInt64, contentGeneration: UInt64, renewal: Renewal?)
     }
 
     private func plan(for key: CacheKey, name: String) -> Plan {
@@ -253,7 +257,8 @@ public import Logging
             if state.pendingClears.values.contains(where: { $0 == nil || $0 == key.scope }) { return .answer(nil) }
             let generation = state.writeGenerations[name] ?? 0
             if state.condemned[name] == generation { return .answer(nil) }
-            return .read(generation: generation, renewal: renewal)
+            return .read(
+                generation: generation, contentGeneration: state.contentGenerations[name] ?? 0, renewal: renewal)
         }
     }
 
@@ -282,7 +287,7 @@ public import Logging
     /// content. An entry whose store, removal or clear is queued, or whose file was written again
     /// since the scan, is left alone: that is newer.
     public func renew(_ renewals: [(stored: Stored, etag: String?)], at storedAt: Date) {
-        let names = renewals.map { DiskTierFileName.name(for: $0.stored.key) }  // off the lock
+        let names = renewals.map { $0.stored.fileName ?? DiskTierFileName.name(for: $0.stored.key) }  // off the lock
         let queued = state.withLock { state -> [(key: CacheKey, renewal: Renewal, sequence: UInt64)] in
             var queued: [(key: CacheKey, renewal: Renewal, sequence: UInt64)] = []
             queued.reserveCapacity(renewals.count)
@@ -372,7 +377,7 @@ public import Logging
             switch plan(for: key, name: name) {
             case .answer(let queued):
                 stored[key] = queued.flatMap(Self.stored)
-            case .read(let generation, let renewal):
+            case .read(let generation, let contentGeneration, let renewal):
                 var header = parsed.header
                 if parsed.payloadStart == nil {
                     // The first format: hash the content once and keep the hash from now on.
@@ -388,7 +393,8 @@ public import Logging
                     key: key, storedAt: parsed.storedAt, etag: header.etag, origin: header.origin,
                     contentHash: contentHash)
                 found.fileGeneration = generation
-                found.contentGeneration = state.withLock { $0.contentGenerations[name] ?? 0 }
+                found.contentGeneration = contentGeneration
+                found.fileName = name
                 stored[key] = renewal?.applied(to: found) ?? found
             }
         }
@@ -426,6 +432,27 @@ public import Logging
             queue.async {
                 self.buildIndexIfNeeded()
                 continuation.resume()
+            }
+        }
+    }
+
+    /// ``flush()``, waiting at most `limit` (real time, on a dispatch timer: a file system that hangs
+    /// holds the writes, not the caller); `false` when the limit came first and the writes are still
+    /// queued. The caller's cancellation does not cut the wait short.
+    public func flush(within limit: Duration) async -> Bool {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let waiting = Locked<CheckedContinuation<Bool, Never>?>(continuation)
+            let resume: @Sendable (Bool) -> Void = { isFlushed in
+                waiting.withLock { continuation in
+                    defer { continuation = nil }
+                    return continuation
+                }?.resume(returning: isFlushed)
+            }
+            let alarm = Deadline.schedule(after: limit, on: .realTime) { resume(false) }
+            queue.async {
+                self.buildIndexIfNeeded()
+                alarm.cancel()
+                resume(true)
             }
         }
     }

@@ -264,6 +264,52 @@ struct CatalogSynchronizationTests {
         }
     }
 
+    @Test func aSynchronizeCancelledBeforeItStartsSendsNothing() async throws {
+        try await withSimulator { server in
+            // Given a shown lobby whose entries are all stale
+            let cache = try makeCache(server) {
+                $0.categoriesTTL = .zero
+                $0.gamesPageTTL = .zero
+            }
+            _ = showLobby(cache, server)
+            // When the calling task is cancelled before it synchronizes
+            let report = await Task { () -> SynchronizationReport in
+                withUnsafeCurrentTask { $0?.cancel() }
+                return await cache.synchronize()
+            }.value
+            // Then it says so and has sent no request at all
+            #expect(report.isCancelled)
+            #expect(report.requests == 0 && report.refreshedKeyByKey == 0)
+            #expect(server.simulator.statistics().totalRequests == 0)
+        }
+    }
+
+    @Test func aSynchronizeCancelledDuringItsRequestReturnsAtOnceAndFallsBackToNothing() async throws {
+        try await withSimulator { server in
+            // Given stale entries and a validation request that stalls for 30 s
+            let cache = try makeCache(server) {
+                $0.categoriesTTL = .zero
+                $0.gamesPageTTL = .zero
+            }
+            let shown = showLobby(cache, server)
+            server.simulator.update {
+                $0.faults = [.init(kind: .stall, path: Self.validatePath, count: 1, milliseconds: 30_000)]
+            }
+            // When the caller cancels while the request is under way
+            let call = Task { await cache.synchronize() }
+            try await Task.sleep(for: .milliseconds(200))
+            let cancelled = ContinuousClock.now
+            call.cancel()
+            let report = await call.value
+            // Then it returns promptly, without refreshing key by key, and every entry is still shown
+            #expect(ContinuousClock.now - cancelled < .seconds(5))
+            #expect(report.isCancelled)
+            #expect(report.requests == 1 && report.failedRequests == 0 && report.refreshedKeyByKey == 0)
+            #expect(server.simulator.statistics().requests["/v1/casino/games"] == nil)
+            for key in shown { #expect(cache.cachedContent(for: key).value != nil) }
+        }
+    }
+
     @Test(arguments: [500, 429])
     func aFailingValidationFallsBackToKeyByKeyRefreshesAndLosesNothing(status: Int) async throws {
         try await withSimulator { server in

@@ -1,4 +1,4 @@
-import CasinoCache
+@_spi(Tiers) import CasinoCache
 import CasinoCacheTesting
 @_spi(Internals) import CasinoCatalog
 import CatalogPipeline
@@ -259,6 +259,98 @@ struct NoHangSoakTests {
         #expect(tally.withLockedValue { $0.late == 0 && $0.hung == 0 })
     }
 
+    // MARK: - Bulk validation
+
+    @Test func everySynchronizeReturnsByItsDeadlineAndLeavesOnDiskWhatItShows() async throws {
+        // Given the simulator and its bundle, a cache directory that carries over from round to round
+        // (a relaunch each round), and in each round a provider that may have changed, a fault on
+        // the validation request and a cancellation at a random moment
+        let directory = try TemporaryDirectory()
+        var random = SplitMix64(seed: Self.seed &+ 3)
+        let upstreamTimeout = Duration.milliseconds(600)
+        let validatePath = "/v1/casino/cache/validate"
+        let tally = NIOLockedValueBox(Tally())
+        let watchdog = Watchdog(after: .seconds(Double(Self.rounds) * 3 + 60), name: "synchronize soak") {
+            tally.withLockedValue { "\($0)" }
+        }
+        defer { watchdog.cancel() }
+        try await SimulatorFixture.run(in: directory) { server in
+            let bundle = try server.writeBundle(in: directory)
+            let shown: [CacheKey] =
+                [.categories(english)]
+                + server.bundledCategories.items.map { .gamesPage(english, categoryId: $0.id, offset: 0) }
+            var cancelledReports = 0
+            for round in 0..<Self.rounds {
+                let fault = Fault.allCases.randomElement(using: &random)!
+                let isCancelled = Bool.random(using: &random)
+                if Int.random(in: 0..<4, using: &random) == 0 { _ = try server.simulator.bumpVersion() }
+                server.simulator.update {
+                    $0.faults = fault.simulated(path: validatePath, count: 1).map { [$0] } ?? []
+                    $0.latencyMilliseconds = [fault == .slowStart ? 30_000 : 0]
+                }
+                var configuration = CatalogCache.Configuration.default
+                configuration.upstreamTimeout = upstreamTimeout
+                // Entries stale at once, or fresh for the whole test: the fallback refreshes all or none.
+                let timeToLive = Bool.random(using: &random) ? Duration.milliseconds(1) : .seconds(3600)
+                configuration.categoriesTTL = timeToLive
+                configuration.gamesPageTTL = timeToLive
+                // Stale and bundled answers wait for a batch that does not end within the test: only
+                // synchronize() talks to the provider.
+                configuration.refreshBatchWindow = .seconds(3600)
+                let cache = CatalogCache(
+                    configuration: configuration, upstream: server.upstream(timeout: 10),
+                    cacheDirectory: directory.child("cache"), bundleDirectory: bundle, logger: silentLogger)
+                for key in shown { _ = cache.cachedContent(for: key) }
+
+                // When it synchronizes, and may be cancelled
+                let cancelAfter = Duration.microseconds(Int.random(in: 0...100_000, using: &random))
+                let started = ContinuousClock.now
+                let call = Task { () async throws -> SynchronizationReport in await cache.synchronize() }
+                if isCancelled {
+                    try await Task.sleep(for: cancelAfter)
+                    call.cancel()
+                }
+                // Then it returns by its deadline: the request's, then the fallback's refreshes
+                let label = "round \(round) (\(fault), \(isCancelled ? "cancelled" : "not cancelled"))"
+                let results = await Self.awaitRound(
+                    [call], started: started, deadline: upstreamTimeout * 2, round: label, fault: fault,
+                    isCancelled: isCancelled, tally: tally)
+                guard case .success(let report)? = results.first else { continue }
+                // And a cancelled one started nothing after it noticed
+                if report.isCancelled {
+                    cancelledReports += 1
+                    #expect(report.refreshedKeyByKey == 0, "\(label): \(report)")
+                    #expect(isCancelled, "\(label): cancelled without a cancellation")
+                }
+                // And whatever it shows beyond the bundle, a relaunch reads from disk as it is
+                let relaunched = DiskTier(configuration: .init(directory: directory.child("cache")))
+                for key in shown {
+                    let answer = cache.cachedContent(for: key)
+                    guard let content = answer.value, let metadata = answer.metadata else {
+                        Issue.record("\(label): \(key) was lost")
+                        continue
+                    }
+                    guard metadata.tier != .bundled else { continue }
+                    let stored = relaunched.entry(for: key)
+                    #expect(stored?.content == content, "\(label): \(key) differs on disk")
+                    // (the disk keeps whole seconds)
+                    #expect(
+                        stored.map { floor($0.storedAt.timeIntervalSince1970) }
+                            == floor(metadata.storedAt.timeIntervalSince1970),
+                        "\(label): \(key)'s age differs on disk")
+                }
+            }
+            print("synchronize soak: \(cancelledReports) reports said cancelled")
+            server.simulator.update {
+                $0.faults = []
+                $0.latencyMilliseconds = [0]
+            }
+        }
+        let summary = tally.withLockedValue { "\($0)" }
+        print("synchronize soak (seed \(Self.seed), \(Self.rounds) rounds): \(summary)")
+        #expect(tally.withLockedValue { $0.late == 0 && $0.hung == 0 })
+    }
+
     // MARK: - Cancellation at the moment a transfer completes
 
     @Test func requestsCancelledAtRandomMomentsNeverWedgeTheSession() async throws {
@@ -380,6 +472,8 @@ struct NoHangSoakTests {
                 case .refused(let error): "refused \(error.code)"
                 }
             case let found as Bool: found ? "content" : "nothing"
+            case let report as SynchronizationReport:
+                report.isCancelled ? "cancelled" : report.failedRequests > 0 ? "fell back" : "validated"
             default: "\(value)"
             }
         case .failure(let error)?:

@@ -27,7 +27,11 @@ enum DiskTierFileName {
 
     /// The file name of the entry for `key`.
     static func name(for key: CacheKey) -> String {
-        "\(scopeTag(key.scope))_\(readable(key.content.description))_\(hex(fnv1a(key.description)))\(suffix)"
+        // The content's description is built once: the hash of the key's description is that of
+        // its scope, a `/`, and the content's.
+        let content = key.content.description
+        let hash = fnv1a(content, continuing: fnv1a("/", continuing: fnv1a(key.scope.description)))
+        return "\(scopeTag(key.scope))_\(readable(content))_\(hex(hash))\(suffix)"
     }
 
     /// The prefix shared by the names of every entry of `scope`.
@@ -59,8 +63,8 @@ enum DiskTierFileName {
 
     /// The 64-bit FNV-1a hash of the UTF-8 of `text` (not cryptographic: the key stored inside
     /// the file is what guards against collisions).
-    static func fnv1a(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    static func fnv1a(_ text: String, continuing hash: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
+        var hash = hash
         for byte in text.utf8 {
             hash ^= UInt64(byte)
             hash &*= 0x0000_0100_0000_01B3
@@ -90,9 +94,15 @@ enum DiskTierFileName {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// `value` as 16 lowercase hex digits.
     private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        String(unsafeUninitializedCapacity: 16) { buffer in
+            for index in 0..<16 {
+                let nibble = UInt8(truncatingIfNeeded: value >> (60 - 4 * UInt64(index))) & 0xF
+                buffer[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+            }
+            return 16
+        }
     }
 
     private static func isHex(_ bytes: some Collection<UInt8>) -> Bool {

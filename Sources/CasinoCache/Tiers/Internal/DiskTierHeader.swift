@@ -83,51 +83,62 @@ struct DiskTierHeader: Sendable, Equatable {
     ///
     /// - Throws: ``DiskTierEnvelope/Rejection`` naming the first thing wrong.
     static func parse(_ data: Data, cacheVersion: Int) throws(DiskTierEnvelope.Rejection) -> (Self, end: Int) {
+        let parsed = data.prefix(maxBytes).withUnsafeBytes { bytes in
+            Result { () throws(DiskTierEnvelope.Rejection) in try parse(bytes, cacheVersion: cacheVersion) }
+        }
+        let (header, end) = try parsed.get()
+        return (header, data.startIndex + end)
+    }
+
+    /// ``parse(_:cacheVersion:)`` over the file's first bytes; `end` is an offset into `bytes`.
+    /// Fields are compared and read in place: only the values become strings.
+    private static func parse(
+        _ bytes: UnsafeRawBufferPointer, cacheVersion: Int
+    ) throws(DiskTierEnvelope.Rejection) -> (Self, end: Int) {
         typealias Rejection = DiskTierEnvelope.Rejection
-        // The lines up to the empty one, each checked to be printable ASCII.
-        var lines: [String] = []
-        var end: Int?
-        var badByte: Int?
-        data.prefix(maxBytes).withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            var start = 0
-            for index in bytes.indices {
+        var lineStart = 0
+        var next = bytes.startIndex
+        /// The next line (without its newline), `nil` at the empty line that ends the header.
+        func line() throws(Rejection) -> UnsafeRawBufferPointer? {
+            var index = next
+            while index < bytes.endIndex {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\n") {
-                    if index == start {
-                        end = index + 1
-                        return
-                    }
-                    lines.append(String(decoding: bytes[start..<index], as: UTF8.self))
-                    start = index + 1
-                } else if byte < 0x20 || byte > 0x7E {
-                    badByte = index
-                    return
+                    lineStart = next
+                    next = index + 1
+                    return index == lineStart ? nil : UnsafeRawBufferPointer(rebasing: bytes[lineStart..<index])
                 }
+                guard byte >= 0x20, byte <= 0x7E else {
+                    throw Rejection(reason: "header: a byte that is not printable ASCII at \(index)")
+                }
+                index += 1
             }
+            throw Rejection(reason: "header: no empty line ending it within \(maxBytes) bytes")
         }
-        if let badByte { throw Rejection(reason: "header: a byte that is not printable ASCII at \(badByte)") }
-        guard let end else { throw Rejection(reason: "header: no empty line ending it within \(maxBytes) bytes") }
-
-        var next = 0
-        func field(_ name: String) throws(Rejection) -> String {
-            guard next < lines.count else { throw Rejection(reason: "header: no \(name)") }
-            let line = lines[next].utf8
-            guard line.starts(with: name.utf8), line.dropFirst(name.utf8.count).first == UInt8(ascii: " ") else {
+        /// The value of the next line, which must be the field `name`; `nil` at the end of the header.
+        func optionalField(_ name: StaticString) throws(Rejection) -> UnsafeRawBufferPointer? {
+            guard let text = try line() else { return nil }
+            let label = UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+            guard text.count > label.count, text.starts(with: label), text[label.count] == UInt8(ascii: " ") else {
                 throw Rejection(reason: "header: \(name) expected")
             }
-            next += 1
-            return String(Substring(line.dropFirst(name.utf8.count + 1)))
+            return UnsafeRawBufferPointer(rebasing: text[(label.count + 1)...])
         }
-        func integer(_ name: String) throws(Rejection) -> Int64 {
-            guard let value = Int64(try field(name)) else {
+        func field(_ name: StaticString) throws(Rejection) -> UnsafeRawBufferPointer {
+            guard let value = try optionalField(name) else { throw Rejection(reason: "header: no \(name)") }
+            return value
+        }
+        func integer(_ name: StaticString) throws(Rejection) -> Int64 {
+            guard let value = Int64(String(decoding: try field(name), as: UTF8.self)) else {
                 throw Rejection(reason: "header: \(name) is not an integer")
             }
             return value
         }
 
-        guard lines.first == magic else { throw Rejection(reason: "header: not \(magic)") }
-        next = 1
-        let key = try field("key")
+        guard let first = try line(), first.elementsEqual(magic.utf8) else {
+            throw Rejection(reason: "header: not \(magic)")
+        }
+        let key = String(decoding: try field("key"), as: UTF8.self)
         let schemaVersion = try integer("schema")
         guard schemaVersion == CatalogSchema.version else { throw Rejection(reason: "schema-version \(schemaVersion)") }
         let fileCacheVersion = try integer("cache")
@@ -136,26 +147,26 @@ struct DiskTierHeader: Sendable, Equatable {
         guard (-999_999_999_999_999...999_999_999_999_999).contains(stored) else {
             throw Rejection(reason: "header: stored out of range")
         }
-        guard let origin = CacheOrigin(rawValue: try field("origin")) else {
+        guard let origin = CacheOrigin(rawValue: String(decoding: try field("origin"), as: UTF8.self)) else {
             throw Rejection(reason: "header: unknown origin")
         }
-        let contentHash = try field("hash")
+        let contentHash = String(decoding: try field("hash"), as: UTF8.self)
         guard Manifest.isDigest(contentHash, prefix: CatalogRules.contentHashPrefix) else {
             throw Rejection(reason: "header: hash is not sha256: and 64 lowercase hex digits")
         }
         var etag: String?
-        if next < lines.count {
-            guard let unescaped = SnapshotKey.unescape(Substring(try field("etag")).utf8) else {
+        if let escaped = try optionalField("etag") {
+            guard let unescaped = SnapshotKey.unescape(Substring(decoding: escaped, as: UTF8.self).utf8) else {
                 throw Rejection(reason: "header: etag is not percent-escaped")
             }
             etag = unescaped
+            guard try line() == nil else { throw Rejection(reason: "header: a line after the last field") }
         }
-        guard next == lines.count else { throw Rejection(reason: "header: a line after the last field") }
         let header = DiskTierHeader(
             key: key, schemaVersion: Int(schemaVersion), cacheVersion: Int(fileCacheVersion),
             storedAt: Date(timeIntervalSince1970: TimeInterval(stored)), etag: etag, origin: origin,
             contentHash: contentHash)
-        return (header, data.startIndex + end)
+        return (header, next)
     }
 
     private init(
