@@ -39,7 +39,7 @@
 #   FUZZ_SECONDS=60           how long `make fuzz` runs each target; FUZZ_TARGETS picks targets
 #   SOAK_ROUNDS=1000          rounds per loop of `make soak` (make test runs 150)
 #   BENCH_SECTIONS=           the sections `make bench` runs (default: all); e.g. `memory` for the
-#                             memory hit rows alone, `first-frame`, `sync`, `runtime`, `pipeline`, `images`, `day`
+#                             memory hit rows alone, `first-frame`, `sync`, `disk-index`, `runtime`, `pipeline`, `images`, `day`
 
 SHELL := bash
 .SHELLFLAGS := -eu -o pipefail -c

@@ -1,7 +1,7 @@
 // cache-bench: every hot path, timed against its floor in the same run. `make bench` builds it in
 // release mode; arguments: an output .json path, and optionally the sections to run
 // (`runtime`, `pipeline`, `images`, `day`; all by default; `memory` runs only the runtime's memory
-// hit rows, `sync` only the synchronize rows, `first-frame` only the whole-lobby and manifest-size rows, `xml` only the XML feed rows, `xml-reader` only the reader against xmllint, `xml-shapes`
+// hit rows, `sync` only the synchronize rows, `disk-index` only the disk index rows, `first-frame` only the whole-lobby and manifest-size rows, `xml` only the XML feed rows, `xml-reader` only the reader against xmllint, `xml-shapes`
 // the reader's 10×-larger-feed rows, `xml-scale` the XML source and snapshot rows, `xml-scale-cache`
 // the source row past the L3 cache).
 
@@ -65,6 +65,9 @@ if wants("images") {
     print("")
     printTable(images)
     results += images
+}
+if sections.contains("disk-index") {
+    printTable(try await diskIndexBenchmarks(work: work.appendingPathComponent("disk-index")))
 }
 if sections.contains("sync") {
     let items = (0..<200).map { index in

@@ -471,8 +471,8 @@ public import Logging
 
     private func buildIndexIfNeeded() {
         guard !state.withLock({ $0.index.isBuilt }) else { return }
-        let scanned = DiskTierIndex(scanned: files.scan(maxEntryBytes: maxEntryBytes))
-        state.withLock { $0.index.adopt(scanned) }
+        var scanned = DiskTierIndex(scanned: files.scan(maxEntryBytes: maxEntryBytes))
+        state.withLock { $0.index.adopt(&scanned) }  // `scanned`, now the index before, is released off the lock
     }
 
     private func write(_ entry: CacheEntry, sequence: UInt64) {

@@ -94,6 +94,49 @@ import Testing
         #expect(outcomes.count == 3)
     }
 
+    @Test func theIndexFilesMatchTheirDefinitionsAndAnIndexWithEntriesDoesNot() throws {
+        // Given the index of a manifest with images, and two broken copies of its index.json
+        let scratch = try TemporaryDirectory()
+        let directory = scratch.url.appendingPathComponent("out")
+        let files = try SnapshotDirectoryFixture.write(to: directory)
+        var manifest = try CatalogCoding.decoder().decode(Manifest.self, from: Data(contentsOf: files[.manifest]!))
+        manifest.images = [
+            Manifest.Image(
+                url: "https://cdn.example.com/a.png", path: "images/\(String(repeating: "ab", count: 32)).png",
+                bytes: 10, sha256: String(repeating: "ab", count: 32), mediaType: .png)
+        ]
+        var written: [String: URL] = [:]
+        for (path, data) in try SnapshotIndex.files(for: manifest) {
+            let file = scratch.url.appendingPathComponent(path.replacingOccurrences(of: "/", with: "-"))
+            try data.write(to: file)
+            written[path] = file
+        }
+        let index = try #require(written[SnapshotIndex.fileName])
+        let images = try #require(written[SnapshotIndex.imagesPath])
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: index)) as? [String: Any])
+        let withEntries = scratch.url.appendingPathComponent("with-entries.json")
+        let full = try JSONSerialization.jsonObject(with: Data(contentsOf: files[.manifest]!)) as? [String: Any]
+        object["files"] = full?["files"]
+        try JSONSerialization.data(withJSONObject: object).write(to: withEntries)
+        let negativeCount = scratch.url.appendingPathComponent("negative-count.json")
+        object["files"] = [Any]()
+        object["imageCount"] = -1
+        try JSONSerialization.data(withJSONObject: object).write(to: negativeCount)
+
+        // When jsonschema validates them against their definitions
+        let schema = try scratch.schema()
+        let heads = try PythonJSONSchema.validate(
+            [index, withEntries, negativeCount], against: schema, definition: "SnapshotIndex")
+        let list = try PythonJSONSchema.validate([images], against: schema, definition: "SnapshotImageList")
+
+        // Then the written ones are valid, and the broken ones are not
+        try #require(heads.count == 3 && list.count == 1)
+        #expect(heads[0].errors.isEmpty, "\(heads[0])")
+        #expect(list[0].errors.isEmpty, "\(list[0])")
+        #expect(heads[1].errors.contains { $0.path.hasPrefix("files") }, "\(heads[1])")
+        #expect(heads[2].errors.contains { $0.path == "imageCount" }, "\(heads[2])")
+    }
+
     @Test(arguments: Tampering.all)
     func refusesWhatTheSwiftReaderRefuses(_ tampering: Tampering) throws {
         // Given the valid directory with one change

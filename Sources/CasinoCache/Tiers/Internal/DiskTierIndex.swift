@@ -36,12 +36,13 @@ struct DiskTierIndex {
         isBuilt = true
     }
 
-    /// Takes in an index built from a scan; the files accessed before it keep their rank.
-    mutating func adopt(_ scanned: DiskTierIndex) {
-        var index = scanned
-        for (name, access) in lastAccess where index.sizes[name] != nil { index.lastAccess[name] = access }
-        index.tick = tick
-        self = index
+    /// Takes in an index built from a scan; the files accessed before it keep their rank. `scanned`
+    /// is left holding this index as it was. Called under the tier's lock: the scan's tables are
+    /// changed in place and swapped in, never copied (a copy of thousands of entries held up reads).
+    mutating func adopt(_ scanned: inout DiskTierIndex) {
+        for (name, access) in lastAccess where scanned.sizes[name] != nil { scanned.lastAccess[name] = access }
+        scanned.tick = tick
+        swap(&self, &scanned)
     }
 
     /// Marks `name` as just used.

@@ -99,6 +99,43 @@ extension SnapshotContractSchema {
         ]
     }
 
+    /// `SnapshotIndex` (`index.json`: the manifest's head, `files` empty, no `images`, and the image
+    /// count) and `SnapshotImageList` (`index/images.json`), from the recorded `Manifest`. The edition
+    /// tables (`index/<edition>.tsv`) are text, not JSON: SnapshotFormat.md states them.
+    static func indexDefinitions(
+        manifest: JSONValue?, limits: SnapshotLimits
+    ) throws(SchemaRecorder.Failure) -> [String: JSONValue] {
+        guard case .object(var head)? = manifest, case .object(var properties)? = head["properties"],
+            properties["files"] != nil, properties["images"] != nil
+        else {
+            throw SchemaRecorder.Failure("the index's schema needs the manifest's, with files and images", at: [])
+        }
+        properties["files"] = ["type": "array", "maxItems": 0]
+        properties["images"] = false
+        properties["imageCount"] = [
+            "type": "integer", "minimum": 0, "maximum": .integer(limits.maxImageCount),
+        ]
+        head["properties"] = .object(properties)
+        head["description"] = .string(
+            "The snapshot index's head (index.json): the manifest without its files and images, and how many "
+                + "images it lists; derived from manifest.json, byte for byte (checked by Swift).")
+        return [
+            "SnapshotIndex": .object(head),
+            "SnapshotImageList": [
+                "description":
+                    "The manifest's images (index/images.json), as many as index.json says (checked by Swift).",
+                "type": "object", "required": ["images", "schemaVersion"],
+                "properties": [
+                    "schemaVersion": ["type": "integer", "const": .integer(CatalogSchema.version)],
+                    "images": [
+                        "type": "array", "maxItems": .integer(limits.maxImageCount),
+                        "items": ["$ref": .string(reference(to: "ManifestImage"))],
+                    ],
+                ],
+            ],
+        ]
+    }
+
     /// The envelope of a snapshot file of one kind: its version, kind and key say what it holds.
     private static func envelopeRules(of kind: SnapshotKind, version: ObjectSchema.Refinement) -> ObjectRules {
         ObjectRules(

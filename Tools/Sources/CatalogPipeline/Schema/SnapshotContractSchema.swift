@@ -36,7 +36,10 @@ public enum SnapshotContractSchema {
     /// Pretty-printed UTF-8 JSON with sorted keys: the same build and limits always give the same
     /// bytes. The top level accepts any of ``rootDefinitions``; each is also under `$defs`, with
     /// `Game`, `Vendor`, `Category`, `CategoryList`, `GamesPage`, `ManifestEntry` and the shared
-    /// string forms (`Edition`, `SnapshotKey`, `Timestamp`, `HTTPSURL`, …).
+    /// string forms (`Edition`, `SnapshotKey`, `Timestamp`, `HTTPSURL`, …). The index's JSON files
+    /// have definitions of their own, named by path rather than at the top level (an `index.json` is
+    /// also a manifest without files): `SnapshotIndex` for `index.json`, `SnapshotImageList` for
+    /// `index/images.json`.
     ///
     /// - Parameter limits: The caps the schema states: the manifest's `files` at most
     ///   ``SnapshotLimits/maxFileCount``, an entry's sizes within ``SnapshotLimits/maxFileBytes`` and
@@ -77,6 +80,9 @@ public enum SnapshotContractSchema {
             object.keywords = rules.keywords
             object.keywords["description"] = .string(rules.description)
             definitions[name] = object.json
+        }
+        for (name, definition) in try indexDefinitions(manifest: definitions["Manifest"], limits: limits) {
+            definitions[name] = definition
         }
         return [
             "$schema": .string(dialect),
