@@ -56,18 +56,14 @@ func synchronizeBenchmarks(work: URL, items: [Game]) async throws -> [Result] {
             await cache.flush()  // what it wrote, on disk (it waits for that itself; an older build did not)
             guard report.current == count else { throw BenchFailure("synchronize found \(report.current) of \(count)") }
         }
-        results.append(
-            Result(
-                operation: "synchronize() at launch, all current (per key)", size: "\(count) pages on disk",
-                medianNanoseconds: synchronize.median / Double(count),
-                p99Nanoseconds: synchronize.p99 / Double(count), floor: "SHA-256 of the page's JSON",
-                floorMedianNanoseconds: floor.median / Double(count)))
-        results.append(
-            Result(
-                operation: "synchronize() at launch, all current (per key)", size: "\(count) pages on disk",
-                medianNanoseconds: synchronize.median / Double(count),
-                p99Nanoseconds: synchronize.p99 / Double(count), floor: "list, stat, read, utimensat",
-                floorMedianNanoseconds: systemCalls.median / Double(count)))
+        for (name, samples) in [("SHA-256 of the page's JSON", floor), ("list, stat, read, utimensat", systemCalls)] {
+            results.append(
+                Result(
+                    operation: "synchronize() at launch, all current (per key)", size: "\(count) pages on disk",
+                    medianNanoseconds: synchronize.median / Double(count),
+                    p99Nanoseconds: synchronize.p99 / Double(count), floor: name,
+                    floorMedianNanoseconds: samples.median / Double(count)))
+        }
     }
     if sink == 42 { print("") }
     return results

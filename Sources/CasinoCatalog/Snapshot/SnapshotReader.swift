@@ -93,6 +93,16 @@ public struct SnapshotReader: Sendable {
             of: entry.path, in: directory, maxBytes: limits.maxFileBytes, expectedBytes: entry.compressedBytes)
     }
 
+    /// ``packedBytes(of:)``, refused unless their SHA-256 is the manifest's: the bytes to copy or
+    /// publish as they are, without decoding them.
+    ///
+    /// - Throws: ``SnapshotReadError`` as ``packedBytes(of:)`` does, and `checksum-mismatch`.
+    public func verifiedBytes(of entry: Manifest.Entry) throws(SnapshotReadError) -> Data {
+        let packed = try packedBytes(of: entry)
+        try requireDigest(of: packed, is: entry.sha256, file: entry.path)
+        return packed
+    }
+
     /// The edition's categories from the file `entry` describes.
     ///
     /// - Parameters:

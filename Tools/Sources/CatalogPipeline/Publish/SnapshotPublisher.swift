@@ -160,19 +160,16 @@ public struct SnapshotPublisher: Sendable {
         }
         var files: [Data] = []
         for entry in manifest.files {
-            let data: Data
             do {
-                data = try reader.packedBytes(of: entry)
+                // Validated above, but read again now: what is published must be what its hash says.
+                files.append(try reader.verifiedBytes(of: entry))
+            } catch where error.code == .checksumMismatch {
+                throw PipelineError(
+                    .validationFailed, "changed while publishing (\(error.message)); publish again",
+                    file: directory.appendingPathComponent(entry.path).relativePath)
             } catch {
                 throw PipelineError(error, in: directory)
             }
-            // Validated above, but read again now: what is published must be what its hash says.
-            guard FileNaming.hexSHA256(data) == entry.sha256 else {
-                throw PipelineError(
-                    .validationFailed, "changed while publishing (SHA-256 differs from the manifest's); publish again",
-                    file: directory.appendingPathComponent(entry.path).relativePath)
-            }
-            files.append(data)
         }
         for image in manifest.imageFiles {
             do {

@@ -28,8 +28,7 @@ struct PreviousSnapshot: Sendable {
         for key: SnapshotKey, contentHash: String, generatedNoLaterThan date: Date
     ) -> (data: Data, entry: Manifest.Entry)? {
         guard generatedAt <= date, let entry = entries[key], entry.contentHash == contentHash,
-            entry.path == SnapshotLayout.path(for: key), let data = try? reader.packedBytes(of: entry),
-            FileNaming.hexSHA256(data) == entry.sha256
+            entry.path == SnapshotLayout.path(for: key), let data = try? reader.verifiedBytes(of: entry)
         else { return nil }
         return (data, entry)
     }
