@@ -28,7 +28,11 @@ public enum CacheValidation {
     /// The largest inline budget a request may ask for: 4 MiB; larger asks are lowered to it.
     public static let maxInlineBytes = 4 << 20
 
-    /// What the app holds.
+    /// The page size of a request that names none: 10, what a games `GET` without `pagination` gets.
+    public static let defaultPageSize = 10
+
+    /// What the app holds. Only `keys` is required: a body without `pageSize` means
+    /// ``defaultPageSize``, one without `inlineBytes` means no content inline (`0`).
     public struct Request: Codable, Sendable, Hashable {
         /// Snapshot key string → the content hash held.
         public var keys: [String: String]
@@ -37,10 +41,21 @@ public enum CacheValidation {
         /// How many bytes of changed content the answer may carry inline (0: none).
         public var inlineBytes: Int
 
-        public init(keys: [String: String], pageSize: Int, inlineBytes: Int) {
+        public init(keys: [String: String], pageSize: Int = defaultPageSize, inlineBytes: Int = 0) {
             self.keys = keys
             self.pageSize = pageSize
             self.inlineBytes = inlineBytes
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case keys, pageSize, inlineBytes
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            keys = try container.decode([String: String].self, forKey: .keys)
+            pageSize = try container.decodeIfPresent(Int.self, forKey: .pageSize) ?? CacheValidation.defaultPageSize
+            inlineBytes = try container.decodeIfPresent(Int.self, forKey: .inlineBytes) ?? 0
         }
     }
 

@@ -83,7 +83,8 @@ public enum ProviderRequest: Sendable, Hashable, CustomStringConvertible {
         case Self.categoriesPath:
             self = .categories(edition)
         case Self.gamesPath:
-            let pagination = Self.pagination(parameters["pagination"] ?? "offset=0,limit=10")
+            let pagination = Self.pagination(
+                parameters["pagination"] ?? "offset=0,limit=\(CacheValidation.defaultPageSize)")
             guard let offset = pagination["offset"].flatMap(Int.init),
                 (0...CatalogRules.maxGamesTotal).contains(offset),
                 let limit = pagination["limit"].flatMap(Int.init), (1...CatalogRules.maxPageSize).contains(limit)

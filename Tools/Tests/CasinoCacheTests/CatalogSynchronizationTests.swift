@@ -304,7 +304,8 @@ struct CatalogSynchronizationTests {
             // Then it returns promptly, without refreshing key by key, and every entry is still shown
             #expect(ContinuousClock.now - cancelled < .seconds(5))
             #expect(report.isCancelled)
-            #expect(report.requests == 1 && report.failedRequests == 0 && report.refreshedKeyByKey == 0)
+            // (on a busy machine the request may not have started yet: it is then never sent)
+            #expect(report.requests <= 1 && report.failedRequests == 0 && report.refreshedKeyByKey == 0)
             #expect(server.simulator.statistics().requests["/v1/casino/games"] == nil)
             for key in shown { #expect(cache.cachedContent(for: key).value != nil) }
         }

@@ -125,6 +125,28 @@ import Testing
         #expect(error?.message.contains("catalog fetch") == true)
     }
 
+    @Test(arguments: [
+        ("catalogue.json", "{\"categories\": []}", "'{'"), ("list.json", "\u{FEFF}  [1]", "'['"),
+        ("notes.txt", "games", "'g'"),
+    ])
+    func aFileThatCannotBeAFeedSaysWhatWasAssumedAndWhatASourceCanBe(name: String, text: String, shown: String) throws {
+        // Given a file source that is not XML
+        let directory = try TemporaryDirectory()
+        let file = directory.child(name)
+        try Data(text.utf8).write(to: file)
+        // When it is opened as detected
+        let error = #expect(throws: PipelineError.self) {
+            try SourceKind.detect(file.path).open(file.path, configuration: .default)
+        }
+        // Then the error names the file, the assumption, its first character and the kinds of source
+        #expect(error?.code == .malformedInput)
+        #expect(error?.file == file.path)
+        for part in ["read as an XML feed", shown, "a directory of recorded responses", "http(s) base URL", "--kind"] {
+            #expect(error?.message.contains(part) == true, "\(part) in \(error?.message ?? "")")
+        }
+        #expect(error?.message.contains("(JSON?)") == name.hasSuffix(".json"))
+    }
+
     @Test func namesAMissingSourceDirectory() {
         let error = #expect(throws: PipelineError.self) {
             try RecordedProviderSource(directory: URL(fileURLWithPath: "/nonexistent/provider"))

@@ -115,6 +115,27 @@ struct CacheValidationEndpointTests {
         }
     }
 
+    @Test func aBodyOfKeysAloneIsAnsweredWithTheDefaultPageSizeAndNoContentInline() async throws {
+        try await simulatorTests.withSimulator { simulator, base in
+            // Given a page's hash, and then a changed catalogue
+            let categoryId = try await simulatorTests.firstCategory(base)
+            let page = SnapshotKey.gamesPage(edition, categoryId: categoryId, offset: 0).description
+            let held = try await currentHash(base, page)
+            _ = try simulator.bumpVersion()
+            // When the app sends its keys alone, as seed 003's shape does
+            let answer = try await post(base, body: Data(#"{"keys": {"\#(page)": "\#(held)"}}"#.utf8))
+            // Then it is answered (not 400): changed, with its new hash, and no content inline
+            #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
+            let verdict = try CatalogCoding.decoder().decode(CacheValidation.Response.self, from: answer.body).keys[
+                page]
+            #expect(verdict?.invalidate == true && verdict?.contentHash != nil && verdict?.contentHash != held)
+            #expect(verdict?.content == nil)
+            // And a page of the default size (10) is what the hash describes: the same key asked with it agrees
+            let explicit = try await validate(base, .init(keys: [page: held], pageSize: 10, inlineBytes: 0))
+            #expect(explicit.keys[page]?.contentHash == verdict?.contentHash)
+        }
+    }
+
     @Test func refusesABodyThatIsNotAValidationRequestWith400() async throws {
         try await simulatorTests.withSimulator { _, base in
             for body in [#"{"keys": ["x"]}"#, "nonsense", #"{"keys": {}, "pageSize": 0, "inlineBytes": 0}"#] {

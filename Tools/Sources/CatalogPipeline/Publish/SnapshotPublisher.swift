@@ -163,7 +163,7 @@ public struct SnapshotPublisher: Sendable {
             do {
                 // Validated above, but read again now: what is published must be what its hash says.
                 files.append(try reader.verifiedBytes(of: entry))
-            } catch where error.code == .checksumMismatch {
+            } catch  where error.code == .checksumMismatch {
                 throw PipelineError(
                     .validationFailed, "changed while publishing (\(error.message)); publish again",
                     file: directory.appendingPathComponent(entry.path).relativePath)
