@@ -74,13 +74,14 @@ final class CacheTiers: Sendable {
     ) -> CacheResult<Value>? {
         let timeToLive = timeToLive(for: key)
         let snapshotGeneratedAt = answers.snapshotGeneratedAt
+        let territories = answers.territories
         return memory.hit(
             for: key, classify: { Self.state(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
             keepUnlessFresh: needsFound, kept: &found, keep: { Found(entry: $0, tier: .memory, state: $1) },
             read: { entry, state in
                 CacheAnswers.result(
                     entry, tier: .memory, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
-                    extract: extract)
+                    territories: territories, extract: extract)
             })
     }
 
@@ -93,6 +94,7 @@ final class CacheTiers: Sendable {
     ) -> CacheResult<Value>? {
         let timeToLive = gamesPageTimeToLive
         let snapshotGeneratedAt = answers.snapshotGeneratedAt
+        let territories = answers.territories
         return memory.hit(
             gamesPage: edition, categoryId: categoryId, offset: offset, scope: .global,
             classify: { Self.state(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
@@ -100,7 +102,7 @@ final class CacheTiers: Sendable {
             read: { entry, state in
                 CacheAnswers.result(
                     entry, tier: .memory, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
-                    extract: extract)
+                    territories: territories, extract: extract)
             })
     }
 
@@ -110,7 +112,7 @@ final class CacheTiers: Sendable {
         let state = Self.state(
             origin: entry.origin, storedAt: entry.storedAt, now: now, timeToLive: timeToLive(for: key))
         statistics.record { AnswerCounts(counting: state).add(to: &$0) }
-        images.prefetch(entry, bundledImages: bundled?.images)
+        images.prefetch(entry, bundledImages: bundled?.images, territories: answers.territories)
         memory.store(entry)
         return Found(entry: entry, tier: tier, state: state)
     }
