@@ -8,14 +8,11 @@ import Foundation
 final class CacheAnswers: Sendable {
     /// When the bundled snapshot was generated: every answer's metadata carries it.
     let snapshotGeneratedAt: Date?
-    /// The player's territory: the games it withholds leave no answer and no update.
-    let territories: TerritoryFilter
     private let broadcaster = UpdateBroadcaster()
     private let statistics: StatisticsCounter
 
-    init(snapshotGeneratedAt: Date?, territories: TerritoryFilter, statistics: StatisticsCounter) {
+    init(snapshotGeneratedAt: Date?, statistics: StatisticsCounter) {
         self.snapshotGeneratedAt = snapshotGeneratedAt
-        self.territories = territories
         self.statistics = statistics
     }
 
@@ -28,30 +25,21 @@ final class CacheAnswers: Sendable {
         extract: (CatalogContent) -> Value
     ) -> CacheResult<Value> {
         Self.result(
-            entry, tier: tier, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
-            territories: territories, extract: extract)
+            entry, tier: tier, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt, extract: extract)
     }
 
     /// ``result(_:tier:state:now:extract:)`` for the memory tier's hit, which builds the answer under
-    /// its lock from the entry in place: static, so the hit captures no reference to call it. Only an
-    /// entry with a restricted game is filtered (``TerritoryFilter``).
+    /// its lock from the entry in place: static, so the hit captures no reference to call it.
     @inline(__always)
     static func result<Value: Sendable>(
         _ entry: borrowing CacheEntry, tier: CacheMetadata.Tier, state: CacheState, now: Date,
-        snapshotGeneratedAt: Date?, territories: TerritoryFilter,
+        snapshotGeneratedAt: Date?,
         extract: (CatalogContent) -> Value
     ) -> CacheResult<Value> {
-        var metadata = CacheMetadata(
+        let metadata = CacheMetadata(
             tier: tier, storedAt: entry.storedAt, age: max(now.timeIntervalSince(entry.storedAt), 0),
             snapshotGeneratedAt: snapshotGeneratedAt)
-        let value: Value
-        if entry.restrictsTerritories {
-            let (shown, withheld) = territories.withholding(entry.content)
-            metadata.withheld = withheld
-            value = extract(shown)
-        } else {
-            value = extract(entry.content)
-        }
+        let value = extract(entry.content)
         switch state {
         case .fresh: return .fresh(value, metadata)
         case .stale: return .stale(value, metadata)
@@ -62,28 +50,15 @@ final class CacheAnswers: Sendable {
         }
     }
 
-    /// The value an app is shown of `content`, without the games its territory withholds; `extract`
-    /// picks it.
+    /// The value an app is shown of `content`; `extract` picks it.
     @inline(__always)
     func value<Value>(of content: borrowing CatalogContent, _ extract: (CatalogContent) -> Value) -> Value {
-        content.restrictsTerritories ? extract(territories.withholding(content).content) : extract(content)
+        extract(content)
     }
 
-    /// Sends `update` to its subscribers, its content without the games the territory withholds
-    /// (and their ids out of the changes); new content is counted in ``CacheStatistics/updatesEmitted``.
+    /// Sends `update` to its subscribers; new content is counted in ``CacheStatistics/updatesEmitted``.
     func publish(_ update: CacheUpdate) {
-        var update = update
-        if case .updated(let content, var changes) = update.event {
-            statistics.record { $0.updatesEmitted += 1 }
-            if content.restrictsTerritories {
-                let shown = territories.withholding(content).content
-                let ids = Set(shown.ids)
-                let withheld = Set(content.ids).subtracting(ids)
-                changes.inserted.removeAll { withheld.contains($0) }
-                changes.updated.removeAll { withheld.contains($0) }
-                update.event = .updated(shown, changes)
-            }
-        }
+        if case .updated = update.event { statistics.record { $0.updatesEmitted += 1 } }
         broadcaster.publish(update)
     }
 

@@ -74,14 +74,13 @@ final class CacheTiers: Sendable {
     ) -> CacheResult<Value>? {
         let timeToLive = timeToLive(for: key)
         let snapshotGeneratedAt = answers.snapshotGeneratedAt
-        let territories = answers.territories
         return memory.hit(
             for: key, classify: { Self.state(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
             keepUnlessFresh: needsFound, kept: &found, keep: { Found(entry: $0, tier: .memory, state: $1) },
             read: { entry, state in
                 CacheAnswers.result(
                     entry, tier: .memory, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
-                    territories: territories, extract: extract)
+                    extract: extract)
             })
     }
 
@@ -94,7 +93,6 @@ final class CacheTiers: Sendable {
     ) -> CacheResult<Value>? {
         let timeToLive = gamesPageTimeToLive
         let snapshotGeneratedAt = answers.snapshotGeneratedAt
-        let territories = answers.territories
         return memory.hit(
             gamesPage: edition, categoryId: categoryId, offset: offset, scope: .global,
             classify: { Self.state(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
@@ -102,7 +100,7 @@ final class CacheTiers: Sendable {
             read: { entry, state in
                 CacheAnswers.result(
                     entry, tier: .memory, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
-                    territories: territories, extract: extract)
+                    extract: extract)
             })
     }
 
@@ -112,7 +110,7 @@ final class CacheTiers: Sendable {
         let state = Self.state(
             origin: entry.origin, storedAt: entry.storedAt, now: now, timeToLive: timeToLive(for: key))
         statistics.record { AnswerCounts(counting: state).add(to: &$0) }
-        images.prefetch(entry, bundledImages: bundled?.images, territories: answers.territories)
+        images.prefetch(entry, bundledImages: bundled?.images)
         memory.store(entry)
         return Found(entry: entry, tier: tier, state: state)
     }

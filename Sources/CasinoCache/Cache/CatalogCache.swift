@@ -75,8 +75,6 @@ public final class CatalogCache: Sendable {
     let images: ImagePrefetcher
     /// The deadline of upstream calls made outside a flight (bulk validation, a player's changes).
     let deadline: UpstreamDeadline
-    /// Where the player's territory is saved for the next launch, if anywhere.
-    let territoryStore: TerritoryStore?
 
     /// Creates a cache over explicit tiers.
     ///
@@ -93,15 +91,13 @@ public final class CatalogCache: Sendable {
     ///   - bundled: The bundled snapshot, or `nil`.
     ///   - mutationQueue: Where unsent player mutations are kept across restarts, or `nil` (they
     ///     are then kept in memory only).
-    ///   - territoryDirectory: Where the player's territory is saved for the next launch, or `nil`
-    ///     (it is then kept for this launch only).
     ///   - clock: What "now" is and how to wait; inject `ManualClock` (CasinoCacheTesting) in tests.
     ///   - logger: Where the cache logs (at `.info` and below); nowhere by default.
     @_spi(Tiers)
     public init(
         configuration: Configuration = .default, upstream: any CatalogUpstream, memory: MemoryTier? = nil,
         disk: DiskTier?, bundled: BundledTier?, mutationQueue: PlayerMutationQueue? = nil,
-        territoryDirectory: URL? = nil, clock: any CacheClock = SystemClock(),
+        clock: any CacheClock = SystemClock(),
         logger: Logger = .casinoCacheDisabled
     ) {
         self.configuration = configuration
@@ -122,12 +118,7 @@ public final class CatalogCache: Sendable {
         }
         let statistics = StatisticsCounter()
         statisticsCounter = statistics
-        territoryStore = territoryDirectory.map { TerritoryStore(directory: $0, logger: logger) }
-        answers = CacheAnswers(
-            snapshotGeneratedAt: bundled?.generatedAt,
-            territories: TerritoryFilter(
-                territory: territoryStore?.load(), policy: configuration.unknownTerritoryPolicy),
-            statistics: statistics)
+        answers = CacheAnswers(snapshotGeneratedAt: bundled?.generatedAt, statistics: statistics)
         images = ImagePrefetcher()
         let memory =
             memory ?? MemoryTier(countLimit: configuration.memoryCountLimit, costLimit: configuration.memoryCostLimit)
@@ -181,7 +172,8 @@ public final class CatalogCache: Sendable {
             }
         self.init(
             configuration: configuration, upstream: upstream, disk: disk, bundled: bundled,
-            mutationQueue: mutationQueue, territoryDirectory: cacheDirectory, clock: clock, logger: logger)
+            mutationQueue: mutationQueue,
+            clock: clock, logger: logger)
     }
 
     deinit {
@@ -251,11 +243,10 @@ public final class CatalogCache: Sendable {
 
     // MARK: - Updates and control
 
-    /// Waits until every queued disk write (entries, player changes, the territory) has landed.
+    /// Waits until every queued disk write (entries and player changes) has landed.
     public func flush() async {
         await disk?.flush()
         await players.queue?.flush()
-        await territoryStore?.flush()
     }
 
     /// Forgets `key` in memory and on disk; the next lookup falls back to the bundle or the upstream.

@@ -178,8 +178,7 @@ struct PlayerLobbyBadInputTests {
                 try await cache.addFavourite(fixture.games[index], edition: english, player: id)
             }
             let offline = CatalogCache(
-                configuration: .showingEveryGame, upstream: fixture.offlineUpstream(players: ids),
-                cacheDirectory: directory.child("cache"),
+                upstream: fixture.offlineUpstream(players: ids), cacheDirectory: directory.child("cache"),
                 bundleDirectory: nil,
                 clock: fixture.clock, logger: silentLogger)
             for (index, id) in ids.enumerated() {
