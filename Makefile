@@ -5,7 +5,8 @@
 #   deps        check the toolchain and system libraries; say how to install what is missing
 #   build       debug build of every module and the CLI
 #   snapshot    SOURCE → normalized catalogue → OUT/ (release build; does nothing when unchanged)
-#   validate    check OUT/ against its manifest and the schema (every problem, exit 1 if any)
+#   validate    check OUT/ against its manifest and the schema (every problem, exit 1 if any;
+#               with MAX_AGE=7d, exit 2 when it was generated longer ago)
 #   inspect     print a summary of OUT/manifest.json
 #   keygen      write a signing key pair into KEYS (the private key never goes into the repository)
 #   publish     sign OUT/ into the CDN-ready set PUBLISHED (key: KEY=<file>, else $CATALOG_SIGNING_KEY)
@@ -28,6 +29,7 @@
 #                             (a URL is fetched into .catalog/fetched first, then built)
 #   KIND=auto                 auto | recorded | xml | http
 #   OUT=out                   the snapshot directory
+#   MAX_AGE=                  make validate's freshness gate: <n>d, <n>h, <n>m or <n>s (none by default)
 #   CONFIG=data/catalog.json  the pipeline configuration
 #   SOURCE_DATE_EPOCH=        seconds since 1970 to stamp as generatedAt (default: the fetch time)
 #   PUBLISHED=published       the published set's directory (make publish; files are kept, never deleted)
@@ -134,7 +136,7 @@ $(OUT)/manifest.json: $(NORMALIZED) $(RELEASE_CATALOG)
 snapshot: $(OUT)/manifest.json
 
 validate: $(RELEASE_CATALOG)
-	$(RELEASE_CATALOG) validate $(OUT)
+	$(RELEASE_CATALOG) validate $(OUT) $(if $(MAX_AGE),--max-age $(MAX_AGE))
 
 inspect: $(RELEASE_CATALOG)
 	$(RELEASE_CATALOG) inspect $(OUT)

@@ -12,6 +12,7 @@ struct CatalogCommand: AsyncParsableCommand {
             Exit status:
               0   success
               1   the snapshot directory does not validate
+              2   the snapshot is valid but older than validate's --max-age
               64  bad arguments
               65  bad input data (malformed JSON or XML, too many invalid records, over a size cap)
               66  input not found

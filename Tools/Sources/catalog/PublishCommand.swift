@@ -38,19 +38,10 @@ struct PublishCommand: ParsableCommand {
     var config: String?
 
     func validate() throws {
-        guard Self.seconds(expiresIn) != nil else {
+        guard DurationText.seconds(expiresIn) != nil else {
             throw ValidationError("--expires-in must be a whole number and d, h, m or s (30d, 12h), got '\(expiresIn)'")
         }
         if let version, version < 1 { throw ValidationError("--set-version must be at least 1, got \(version)") }
-    }
-
-    /// `30d`, `12h`, `90m`, `3600s` in seconds.
-    static func seconds(_ text: String) -> TimeInterval? {
-        let units: [Character: Int] = ["d": 86_400, "h": 3_600, "m": 60, "s": 1]
-        guard let unit = text.last.flatMap({ units[$0] }), let count = Int(text.dropLast()), count > 0,
-            count <= 100 * 365 * 86_400 / unit
-        else { return nil }
-        return TimeInterval(count * unit)
     }
 
     func run() throws {
@@ -63,7 +54,7 @@ struct PublishCommand: ParsableCommand {
                 ?? .default
             return try SnapshotPublisher(key: key, limits: limits, logger: logger).publish(
                 from: URL(fileURLWithPath: from), to: URL(fileURLWithPath: to), version: version,
-                expiresIn: Self.seconds(expiresIn) ?? 30 * 86_400)
+                expiresIn: DurationText.seconds(expiresIn) ?? 30 * 86_400)
         }
         print(report.version)
         logger.info(

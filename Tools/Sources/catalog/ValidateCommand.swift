@@ -9,7 +9,8 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Check a snapshot directory against its manifest and the schema; report every problem.",
         discussion:
-            "Exit status 1 when any problem is found, each printed with its file and record; 66 when there is no directory."
+            "Exit status 1 when any problem is found, each printed with its file and record; 2 when the snapshot is "
+            + "valid but was generated longer ago than --max-age; 66 when there is no directory."
     )
 
     @OptionGroup var global: GlobalOptions
@@ -17,8 +18,22 @@ struct ValidateCommand: ParsableCommand {
     @Option(name: .long, help: "A pipeline configuration JSON file whose snapshotLimits apply.")
     var config: String?
 
+    @Option(
+        name: .long,
+        help: "Fail (exit 2) a snapshot generated longer ago than this: <n>d, <n>h, <n>m or <n>s (e.g. 7d).")
+    var maxAge: String?
+
     @Argument(help: "The snapshot directory.")
     var directory = "out"
+
+    /// The exit status of a valid snapshot older than `--max-age`.
+    static let staleStatus: Int32 = 2
+
+    func validate() throws {
+        if let maxAge, DurationText.seconds(maxAge) == nil {
+            throw ValidationError("--max-age must be a whole number and d, h, m or s (7d, 12h), got '\(maxAge)'")
+        }
+    }
 
     func run() throws {
         let logger = global.makeLogger()
@@ -45,5 +60,14 @@ struct ValidateCommand: ParsableCommand {
             throw ExitCode(1)
         }
         logger.info("\(directory): valid — \(report.filesChecked) files, \(report.gamesChecked) games checked")
+        if let maxAge, let limit = DurationText.seconds(maxAge), let generatedAt = report.manifest?.generatedAt {
+            let age = Date().timeIntervalSince(generatedAt)
+            guard age <= limit else {
+                logger.error(
+                    "\(directory): generated \(DurationText.age(age)) ago (\(generatedAt.formatted(.iso8601))), over --max-age \(maxAge): rebuild it with make snapshot (SOURCE= the provider's URL for live data) and ship the new out/"
+                )
+                throw ExitCode(Self.staleStatus)
+            }
+        }
     }
 }

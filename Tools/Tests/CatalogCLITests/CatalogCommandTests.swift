@@ -55,6 +55,37 @@ struct CatalogCommandTests {
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("manifest.json").path))
     }
 
+    // MARK: - 2: valid, but older than --max-age
+
+    @Test func aSnapshotOlderThanTheMaximumAgeExits2SayingHowOldAndHowToRebuild() throws {
+        // Given a valid snapshot generated ten days and an hour ago
+        let out = directory.child("out")
+        let generated = Int(Date().timeIntervalSince1970) - 10 * 86_400 - 3_600
+        try #require(
+            try CatalogBinary.run([
+                "snapshot", "--source", recordedSource, "--out", out.path, "--source-date-epoch", "\(generated)",
+                "--quiet",
+            ]).status == 0)
+        // When it is validated with a gate of 7 days, of 30 days, and without one
+        let stale = try CatalogBinary.run(["validate", out.path, "--max-age", "7d"])
+        let fresh = try CatalogBinary.run(["validate", out.path, "--max-age", "30d"])
+        let ungated = try CatalogBinary.run(["validate", out.path])
+        // Then only the 7-day gate fails it, with its own status, its age and how to rebuild it
+        #expect(stale.status == 2, "\(stale.standardError)")
+        for part in ["generated 10 days 1 hours ago", "over --max-age 7d", "make snapshot"] {
+            #expect(stale.standardError.contains(part), "\(part) in \(stale.standardError)")
+        }
+        #expect(fresh.status == 0, "\(fresh.standardError)")
+        #expect(ungated.status == 0, "\(ungated.standardError)")
+    }
+
+    @Test(arguments: ["7", "7w", "-7d", "0d", "d", "99999999999d"])
+    func aMaximumAgeThatIsNotOneIsABadArgument(_ text: String) throws {
+        let result = try CatalogBinary.run(["validate", directory.url.path, "--max-age=\(text)"])
+        #expect(result.status == 64, "\(result.standardError)")
+        #expect(result.standardError.contains("--max-age"))
+    }
+
     // MARK: - 1: the snapshot does not validate
 
     @Test func aTamperedSnapshotFailsValidationNamingTheFile() throws {
