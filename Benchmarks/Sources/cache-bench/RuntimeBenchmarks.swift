@@ -104,7 +104,12 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
     try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
 
     // A bundle built by the pipeline from a synthetic recording: 2,000 games, 20 categories.
-    let catalog = try sampleCatalog(games: 2000, categories: 20, in: work)
+    var catalog = try sampleCatalog(games: 2000, categories: 20, in: work)
+    // The first page's games restricted nowhere: the hit rows measure what every hit cost before
+    // territories; the row of a page with restricted games takes another page.
+    for index in catalog.editions[0].pages[0].items.indices {
+        catalog.editions[0].pages[0].items[index].restrictedTerritories = []
+    }
     let edition = catalog.editions[0].edition
     let bundleDirectory = work.appendingPathComponent("out")
     let manifest = try SnapshotWriter(logger: logger).write(catalog, to: bundleDirectory)
@@ -116,19 +121,23 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
     let upstream = ImmediateUpstream(catalog: catalog)
 
     // 1. Memory hit, synchronous and async, against a bare Mutex<[String: GamesPage]>, and the
-    //    plain LRU an app might write instead (its get moves the entry to the front), as a peer.
+    //    plain LRU an app might write instead (its get moves the entry to the front), as a peer. A page
+    //    without territory restrictions: what every hit cost before territories (a page with them is
+    //    the row after).
+    let shownPage = pages.first { $0.items.allSatisfy(\.restrictedTerritories.isEmpty) } ?? firstPage
+    let shownCategoryId = shownPage.categoryId
     do {
         let cache = CatalogCache(upstream: upstream, cacheDirectory: nil, bundleDirectory: nil, logger: logger)
-        _ = try await cache.gamesPage(edition: edition, categoryId: categoryId)
-        let key = "global/en-iPhone/games/\(categoryId)/0"
-        let floor = Mutex<[String: GamesPage]>([key: firstPage])
+        _ = try await cache.gamesPage(edition: edition, categoryId: shownCategoryId)
+        let key = "global/en-iPhone/games/\(shownCategoryId)/0"
+        let floor = Mutex<[String: GamesPage]>([key: shownPage])
         let lru = PlainLRU<String, GamesPage>(limit: 500)
-        lru.setValue(firstPage, for: key)
+        lru.setValue(shownPage, for: key)
         var sink = 0
         let (floorSamples, sync) = measurePair(batch: 2000) {
             sink &+= floor.withLock { $0[key]?.count ?? 0 }
         } operation: {
-            sink &+= cache.cachedGamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0
+            sink &+= cache.cachedGamesPage(edition: edition, categoryId: shownCategoryId).value?.count ?? 0
         }
         let (lruFloor, plain) = measurePair(batch: 2000) {
             sink &+= floor.withLock { $0[key]?.count ?? 0 }
@@ -138,22 +147,22 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
         let (asyncFloor, async) = try await measurePairAsync(batch: 500) {
             sink &+= floor.withLock { $0[key]?.count ?? 0 }
         } operation: {
-            sink &+= try await cache.gamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0
+            sink &+= try await cache.gamesPage(edition: edition, categoryId: shownCategoryId).value?.count ?? 0
         }
         // The hit against the LRU directly, interleaved: below 1× is a hit cheaper than the LRU's get.
         let (lruPeer, againstLRU) = measurePair(batch: 2000) {
             sink &+= lru.value(for: key)?.count ?? 0
         } operation: {
-            sink &+= cache.cachedGamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0
+            sink &+= cache.cachedGamesPage(edition: edition, categoryId: shownCategoryId).value?.count ?? 0
         }
         // What any async read pays before doing anything: a call returning a held answer.
-        let held = HeldAnswer(cache.cachedGamesPage(edition: edition, categoryId: categoryId))
+        let held = HeldAnswer(cache.cachedGamesPage(edition: edition, categoryId: shownCategoryId))
         let (callFloor, asyncCall) = await measurePairAsync(batch: 500) {
             sink &+= floor.withLock { $0[key]?.count ?? 0 }
         } operation: {
             sink &+= await held.answer().value?.count ?? 0
         }
-        let cacheKey = CacheKey.gamesPage(edition, categoryId: categoryId, offset: 0)
+        let cacheKey = CacheKey.gamesPage(edition, categoryId: shownCategoryId, offset: 0)
         let tierGet = measure(batch: 2000) { sink &+= cache.memory.entry(for: cacheKey) == nil ? 0 : 1 }
         let keyed = measure(batch: 2000) { sink &+= cache.cachedContent(for: cacheKey).value == nil ? 0 : 1 }
         results.append(
@@ -193,12 +202,28 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
         // Two threads on one lock.
         let twoFloor = await twoThreads { floor.withLock { $0[key]?.count ?? 0 } }
         let twoCache = await twoThreads {
-            cache.cachedGamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0
+            cache.cachedGamesPage(edition: edition, categoryId: shownCategoryId).value?.count ?? 0
         }
         results.append(
             Result(
                 operation: "memory hit (sync), 2 threads", size: "10-game page", medianNanoseconds: twoCache.median,
                 p99Nanoseconds: twoCache.p99, floor: "Mutex get, 2 threads", floorMedianNanoseconds: twoFloor.median))
+
+        // A page with restricted games, a territory set: filtered on its first answer, kept since.
+        if let restricted = pages.first(where: { $0.items.contains { !$0.restrictedTerritories.isEmpty } }) {
+            cache.setTerritory(Territory("GB"))
+            _ = try await cache.gamesPage(edition: edition, categoryId: restricted.categoryId)
+            let (restrictedFloor, filtered) = measurePair(batch: 2000) {
+                sink &+= floor.withLock { $0[key]?.count ?? 0 }
+            } operation: {
+                sink &+= cache.cachedGamesPage(edition: edition, categoryId: restricted.categoryId).value?.count ?? 0
+            }
+            results.append(
+                Result(
+                    operation: "memory hit (sync), restricted games, territory set", size: "10-game page",
+                    medianNanoseconds: filtered.median, p99Nanoseconds: filtered.p99, floor: "Mutex<[String: V]> get",
+                    floorMedianNanoseconds: restrictedFloor.median))
+        }
         if sink == 42 { print("") }
     }
     if memoryOnly { return results }

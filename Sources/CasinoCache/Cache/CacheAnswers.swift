@@ -8,38 +8,48 @@ import Foundation
 final class CacheAnswers: Sendable {
     /// When the bundled snapshot was generated: every answer's metadata carries it.
     let snapshotGeneratedAt: Date?
+    /// The player's territory: the games it withholds leave no answer and no update.
+    let territories: TerritoryFilter
     private let broadcaster = UpdateBroadcaster()
     private let statistics: StatisticsCounter
 
-    init(snapshotGeneratedAt: Date?, statistics: StatisticsCounter) {
+    init(snapshotGeneratedAt: Date?, territories: TerritoryFilter, statistics: StatisticsCounter) {
         self.snapshotGeneratedAt = snapshotGeneratedAt
+        self.territories = territories
         self.statistics = statistics
     }
 
     /// The answer for `entry`, found in `tier` and classified as `state` (never `.miss`); `extract`
-    /// picks the typed value. Inlined into the memory tier's hit, which calls it under its lock
-    /// with the entry in place.
-    @inline(__always)
+    /// picks the typed value.
     func result<Value: Sendable>(
         _ entry: borrowing CacheEntry, tier: CacheMetadata.Tier, state: CacheState, now: Date,
         extract: (CatalogContent) -> Value
     ) -> CacheResult<Value> {
         Self.result(
-            entry, tier: tier, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt, extract: extract)
+            entry, tier: tier, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
+            shown: entry.restrictsTerritories ? territories.withholding(entry.content) : nil, extract: extract)
     }
 
     /// ``result(_:tier:state:now:extract:)`` for the memory tier's hit, which builds the answer under
-    /// its lock from the entry in place: static, so the hit captures no reference to call it.
+    /// its lock from the entry in place: static, so the hit captures no reference to call it. Only an
+    /// entry with a restricted game is filtered (``TerritoryFilter``); `shown` is what the memory tier
+    /// kept of it.
     @inline(__always)
     static func result<Value: Sendable>(
         _ entry: borrowing CacheEntry, tier: CacheMetadata.Tier, state: CacheState, now: Date,
-        snapshotGeneratedAt: Date?,
+        snapshotGeneratedAt: Date?, shown: ShownContent?,
         extract: (CatalogContent) -> Value
     ) -> CacheResult<Value> {
-        let metadata = CacheMetadata(
+        var metadata = CacheMetadata(
             tier: tier, storedAt: entry.storedAt, age: max(now.timeIntervalSince(entry.storedAt), 0),
             snapshotGeneratedAt: snapshotGeneratedAt)
-        let value = extract(entry.content)
+        let value: Value
+        if let shown {
+            metadata.withheld = shown.withheld
+            value = extract(shown.content)
+        } else {
+            value = extract(entry.content)
+        }
         switch state {
         case .fresh: return .fresh(value, metadata)
         case .stale: return .stale(value, metadata)
@@ -50,15 +60,28 @@ final class CacheAnswers: Sendable {
         }
     }
 
-    /// The value an app is shown of `content`; `extract` picks it.
+    /// The value an app is shown of `content`, without the games its territory withholds; `extract`
+    /// picks it.
     @inline(__always)
     func value<Value>(of content: borrowing CatalogContent, _ extract: (CatalogContent) -> Value) -> Value {
-        extract(content)
+        content.restrictsTerritories ? extract(territories.withholding(content).content) : extract(content)
     }
 
-    /// Sends `update` to its subscribers; new content is counted in ``CacheStatistics/updatesEmitted``.
+    /// Sends `update` to its subscribers, its content without the games the territory withholds
+    /// (and their ids out of the changes); new content is counted in ``CacheStatistics/updatesEmitted``.
     func publish(_ update: CacheUpdate) {
-        if case .updated = update.event { statistics.record { $0.updatesEmitted += 1 } }
+        var update = update
+        if case .updated(let content, var changes) = update.event {
+            statistics.record { $0.updatesEmitted += 1 }
+            if content.restrictsTerritories {
+                let shown = territories.withholding(content).content
+                let ids = Set(shown.ids)
+                let withheld = Set(content.ids).subtracting(ids)
+                changes.inserted.removeAll { withheld.contains($0) }
+                changes.updated.removeAll { withheld.contains($0) }
+                update.event = .updated(shown, changes)
+            }
+        }
         broadcaster.publish(update)
     }
 

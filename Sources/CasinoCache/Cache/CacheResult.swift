@@ -98,12 +98,17 @@ public struct CacheMetadata: Sendable, Hashable {
     public var age: TimeInterval
     /// When the bundled snapshot shipped with the app was generated, if there is one.
     public var snapshotGeneratedAt: Date?
+    /// Games the answer leaves out because they are restricted in the player's territory (or, with
+    /// none known, anywhere: ``CatalogCache/Configuration/unknownTerritoryPolicy``); a page's
+    /// `count` is its items', its `total` the provider's.
+    public var withheld: Int
 
-    public init(tier: Tier, storedAt: Date, age: TimeInterval, snapshotGeneratedAt: Date?) {
+    public init(tier: Tier, storedAt: Date, age: TimeInterval, snapshotGeneratedAt: Date?, withheld: Int = 0) {
         self.tier = tier
         self.storedAt = storedAt
         self.age = age
         self.snapshotGeneratedAt = snapshotGeneratedAt
+        self.withheld = withheld
     }
 
     /// The tiers, in lookup order.

@@ -77,10 +77,10 @@ final class CacheTiers: Sendable {
         return memory.hit(
             for: key, classify: { Self.state(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
             keepUnlessFresh: needsFound, kept: &found, keep: { Found(entry: $0, tier: .memory, state: $1) },
-            read: { entry, state in
+            read: { entry, state, shown in
                 CacheAnswers.result(
                     entry, tier: .memory, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
-                    extract: extract)
+                    shown: shown, extract: extract)
             })
     }
 
@@ -97,10 +97,10 @@ final class CacheTiers: Sendable {
             gamesPage: edition, categoryId: categoryId, offset: offset, scope: .global,
             classify: { Self.state(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
             keepUnlessFresh: needsFound, kept: &found, keep: { Found(entry: $0, tier: .memory, state: $1) },
-            read: { entry, state in
+            read: { entry, state, shown in
                 CacheAnswers.result(
                     entry, tier: .memory, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
-                    extract: extract)
+                    shown: shown, extract: extract)
             })
     }
 
@@ -110,7 +110,7 @@ final class CacheTiers: Sendable {
         let state = Self.state(
             origin: entry.origin, storedAt: entry.storedAt, now: now, timeToLive: timeToLive(for: key))
         statistics.record { AnswerCounts(counting: state).add(to: &$0) }
-        images.prefetch(entry, bundledImages: bundled?.images)
+        images.prefetch(entry, bundledImages: bundled?.images, territories: answers.territories)
         memory.store(entry)
         return Found(entry: entry, tier: tier, state: state)
     }

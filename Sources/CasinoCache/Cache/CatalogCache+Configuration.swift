@@ -59,6 +59,9 @@ extension CatalogCache {
         /// send what is gathered at once. Without bulk validation at the upstream, refreshes go
         /// key by key again.
         public var refreshBatchWindow: Duration?
+        /// What is withheld before the player's territory is known (``CatalogCache/setTerritory(_:)``):
+        /// every game restricted anywhere by default (``UnknownTerritoryPolicy/hideRestrictedAnywhere``).
+        public var unknownTerritoryPolicy: UnknownTerritoryPolicy = .hideRestrictedAnywhere
         /// How long a player's own content (every ``CacheScope/user(_:)`` key: recently played,
         /// favourites) stays fresh: 45 minutes by default. Player content carries signed image URLs
         /// that expire after 1 hour, so it must be refetched before then: past this time a read waits

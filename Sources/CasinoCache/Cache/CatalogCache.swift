@@ -75,6 +75,8 @@ public final class CatalogCache: Sendable {
     let images: ImagePrefetcher
     /// The deadline of upstream calls made outside a flight (bulk validation, a player's changes).
     let deadline: UpstreamDeadline
+    /// Where the player's territory is saved for the next launch, if anywhere.
+    let territoryStore: TerritoryStore?
 
     /// Creates a cache over explicit tiers.
     ///
@@ -91,13 +93,15 @@ public final class CatalogCache: Sendable {
     ///   - bundled: The bundled snapshot, or `nil`.
     ///   - mutationQueue: Where unsent player mutations are kept across restarts, or `nil` (they
     ///     are then kept in memory only).
+    ///   - territoryDirectory: Where the player's territory is saved for the next launch, or `nil`
+    ///     (it is then kept for this launch only).
     ///   - clock: What "now" is and how to wait; inject `ManualClock` (CasinoCacheTesting) in tests.
     ///   - logger: Where the cache logs (at `.info` and below); nowhere by default.
     @_spi(Tiers)
     public init(
         configuration: Configuration = .default, upstream: any CatalogUpstream, memory: MemoryTier? = nil,
         disk: DiskTier?, bundled: BundledTier?, mutationQueue: PlayerMutationQueue? = nil,
-        clock: any CacheClock = SystemClock(),
+        territoryDirectory: URL? = nil, clock: any CacheClock = SystemClock(),
         logger: Logger = .casinoCacheDisabled
     ) {
         self.configuration = configuration
@@ -118,11 +122,17 @@ public final class CatalogCache: Sendable {
         }
         let statistics = StatisticsCounter()
         statisticsCounter = statistics
-        answers = CacheAnswers(snapshotGeneratedAt: bundled?.generatedAt, statistics: statistics)
+        territoryStore = territoryDirectory.map { TerritoryStore(directory: $0, logger: logger) }
+        answers = CacheAnswers(
+            snapshotGeneratedAt: bundled?.generatedAt,
+            territories: TerritoryFilter(
+                territory: territoryStore?.load(), policy: configuration.unknownTerritoryPolicy),
+            statistics: statistics)
         images = ImagePrefetcher()
         let memory =
             memory ?? MemoryTier(countLimit: configuration.memoryCountLimit, costLimit: configuration.memoryCostLimit)
         self.memory = memory
+        memory.showRestrictedContent { [territories = answers.territories] in territories.withholding($0) }
         self.disk = disk
         self.bundled = bundled
         tiers = CacheTiers(
@@ -172,8 +182,7 @@ public final class CatalogCache: Sendable {
             }
         self.init(
             configuration: configuration, upstream: upstream, disk: disk, bundled: bundled,
-            mutationQueue: mutationQueue,
-            clock: clock, logger: logger)
+            mutationQueue: mutationQueue, territoryDirectory: cacheDirectory, clock: clock, logger: logger)
     }
 
     deinit {
@@ -243,10 +252,11 @@ public final class CatalogCache: Sendable {
 
     // MARK: - Updates and control
 
-    /// Waits until every queued disk write (entries and player changes) has landed.
+    /// Waits until every queued disk write (entries, player changes, the territory) has landed.
     public func flush() async {
         await disk?.flush()
         await players.queue?.flush()
+        await territoryStore?.flush()
     }
 
     /// Forgets `key` in memory and on disk; the next lookup falls back to the bundle or the upstream.

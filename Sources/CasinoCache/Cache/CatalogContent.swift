@@ -66,7 +66,9 @@ public struct CacheEntry: Sendable, Hashable {
     /// What the value is.
     public var key: CacheKey
     /// The value.
-    public var content: CatalogContent
+    public var content: CatalogContent {
+        didSet { restrictsTerritories = content.restrictsTerritories }
+    }
     /// When it was fetched or last revalidated (a `304`); for bundled content, the snapshot's
     /// `generatedAt`.
     public var storedAt: Date
@@ -78,12 +80,16 @@ public struct CacheEntry: Sendable, Hashable {
     /// header, the bundle's manifest), so bulk validation does not encode and hash it again. Not part
     /// of the entry's identity: equal entries may differ in whether they know it.
     var knownContentHash: String?
+    /// Whether any game of `content` is restricted somewhere: decided when the entry is made, so an
+    /// answer from a page without restrictions never looks at its games (``TerritoryFilter``).
+    private(set) var restrictsTerritories: Bool
 
     public init(
         key: CacheKey, content: CatalogContent, storedAt: Date, etag: String? = nil, origin: CacheOrigin = .network
     ) {
         self.key = key
         self.content = content
+        restrictsTerritories = content.restrictsTerritories
         self.storedAt = storedAt
         self.etag = etag
         self.origin = origin

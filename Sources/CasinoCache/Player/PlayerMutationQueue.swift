@@ -4,20 +4,11 @@ import Dispatch
 public import Foundation
 public import Logging
 
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Where unsent player mutations survive a restart: one small file per player in a directory the
 /// app chooses (``PlayerMutationQueueFile`` holds the format).
 ///
-/// Unlike the disk tier, a lost write here loses what a player did, so each write is durable: a
-/// temporary file, `fsync` (`F_FULLFSYNC` on Apple platforms), `rename(2)` over the old file, then
-/// `fsync` of the directory. A reader sees the old queue or the new one, never half of one.
+/// Unlike the disk tier, a lost write here loses what a player did, so each write is a
+/// `DurableFile`: a reader sees the old queue or the new one, never half of one.
 /// Writes run on a private serial queue and coalesce: of several saves of one player's queue
 /// before the writer gets to it, only the last is written. Until it lands, ``load(player:)``
 /// answers the saved value.
@@ -139,25 +130,13 @@ import Musl
         }
     }
 
-    /// Temporary file, `fsync`, `rename`, `fsync` of the directory.
+    /// The queue file `name`, written as a `DurableFile`.
     private func writeDurably(_ data: Data, to name: String) throws {
         preparation.prepareOnce()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let temporary = files.url(for: Self.temporaryPrefix + UUID().uuidString + Self.temporarySuffix).path
-        let error = FileDescriptorIO.createFile(
-            atPath: temporary, contents: data, permissions: 0o600, synchronizes: true)
-        guard error == 0 else { throw QueueWriteError(operation: "write a temporary file for \(name)", code: error) }
-        guard rename(temporary, files.url(for: name).path) == 0 else {
-            let error = QueueWriteError(operation: "rename to \(name)", code: errno)
-            unlink(temporary)
-            throw error
-        }
-        // The rename itself must survive a power cut: sync the directory's entry too.
-        let directoryDescriptor = open(directory.path, O_RDONLY | O_CLOEXEC | O_DIRECTORY)
-        if directoryDescriptor >= 0 {
-            _ = FileDescriptorIO.synchronize(directoryDescriptor)
-            close(directoryDescriptor)
-        }
+        try DurableFile.write(
+            data, to: name, in: directory,
+            temporaryName: Self.temporaryPrefix + UUID().uuidString + Self.temporarySuffix)
     }
 
     /// Deletes temporary files a crash left behind, once per process, before the first write.
@@ -195,10 +174,4 @@ import Musl
 
     private static let temporaryPrefix = ".mutations-"
     private static let temporarySuffix = ".tmp"
-
-    private struct QueueWriteError: Error, CustomStringConvertible {
-        var operation: String
-        var code: Int32
-        var description: String { "\(operation): \(String(cString: strerror(code)))" }
-    }
 }

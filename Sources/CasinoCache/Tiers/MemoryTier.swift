@@ -27,6 +27,11 @@ import Foundation
         let hash: Int
         let cost: Int
         var lastUse: UInt64
+        /// `entry.restrictsTerritories`, beside the key: a hit reads it without touching the entry.
+        let restrictsTerritories: Bool
+        /// What the entry shows in the current territory, once answered: only for an entry with a
+        /// restricted game, forgotten when the territory changes.
+        var shown: ShownContent?
 
         /// Where `key` lies in a slot, for lookups that compare it through a pointer. Computed, so
         /// the optimizer folds it to a constant: a `static let` is a lazy global, and every hit
@@ -36,6 +41,9 @@ import Foundation
     }
 
     private struct State {
+        /// How an entry with a restricted game is shown (the cache's territory filter), set once;
+        /// read under the lock, so a hit pays nothing to reach it.
+        var show: (@Sendable (CatalogContent) -> ShownContent)?
         var index = MemoryTierIndex()
         var slots: [Slot] = []
         var tick: UInt64 = 0
@@ -150,7 +158,8 @@ import Foundation
     @inline(__always)
     func hit<Answer, Kept: AnyObject>(
         for key: CacheKey, classify: (CacheOrigin, Date) -> CacheState, keepUnlessFresh: Bool,
-        kept: inout Kept?, keep: (CacheEntry, CacheState) -> Kept, read: (borrowing CacheEntry, CacheState) -> Answer
+        kept: inout Kept?, keep: (CacheEntry, CacheState) -> Kept,
+        read: (borrowing CacheEntry, CacheState, ShownContent?) -> Answer
     ) -> Answer? {
         hit(
             hash: hash(key), where: { $0.isKey(key) }, classify: classify, keepUnlessFresh: keepUnlessFresh,
@@ -163,7 +172,8 @@ import Foundation
     func hit<Answer, Kept: AnyObject>(
         gamesPage edition: Edition, categoryId: String, offset: Int, scope: CacheScope,
         classify: (CacheOrigin, Date) -> CacheState, keepUnlessFresh: Bool, kept: inout Kept?,
-        keep: (CacheEntry, CacheState) -> Kept, read: (borrowing CacheEntry, CacheState) -> Answer
+        keep: (CacheEntry, CacheState) -> Kept,
+        read: (borrowing CacheEntry, CacheState, ShownContent?) -> Answer
     ) -> Answer? {
         hit(
             hash: hash(gamesPage: categoryId, offset: offset, scope: scope),
@@ -175,13 +185,19 @@ import Foundation
     private func hit<Answer, Kept: AnyObject>(
         hash: Int, where matches: (UnsafePointer<MemoryTierKey>) -> Bool, classify: (CacheOrigin, Date) -> CacheState,
         keepUnlessFresh: Bool, kept: inout Kept?, keep: (CacheEntry, CacheState) -> Kept,
-        read: (borrowing CacheEntry, CacheState) -> Answer
+        read: (borrowing CacheEntry, CacheState, ShownContent?) -> Answer
     ) -> Answer? {
         state.withLock { state -> Answer? in
             guard let (_, place) = state.find(hash: hash, where: matches) else { return nil }
             state.touch(place)
             let answer = classify(state.slots[place].entry.origin, state.slots[place].entry.storedAt)
-            let result = read(state.slots[place].entry, answer)
+            // An entry with a restricted game is filtered on its first answer in the territory, then kept.
+            if state.slots[place].restrictsTerritories, state.slots[place].shown == nil, let show = state.show {
+                state.slots[place].shown = show(state.slots[place].entry.content)
+            }
+            // Taken out first: a second argument read from the slot made the entry's borrow a copy.
+            let shown = state.slots[place].shown
+            let result = read(state.slots[place].entry, answer, shown)
             state.answers.count(answer)
             if keepUnlessFresh, answer != .fresh { kept = keep(state.slots[place].entry, answer) }
             return result
@@ -192,6 +208,19 @@ import Foundation
     func peek(_ key: CacheKey) -> CacheEntry? {
         let hash = hash(key)
         return state.withLock { state in state.find(key, hash: hash).map { state.slots[$0.place].entry } }
+    }
+
+    /// Shows each entry with a restricted game through `show` (the cache's territory filter) from its
+    /// first hit until ``forgetShownContent()``.
+    func showRestrictedContent(through show: @escaping @Sendable (CatalogContent) -> ShownContent) {
+        state.withLock { $0.show = show }
+    }
+
+    /// Forgets what each entry showed in the territory: it changed (``CatalogCache/setTerritory(_:)``).
+    func forgetShownContent() {
+        state.withLock { state in
+            for place in state.slots.indices where state.slots[place].shown != nil { state.slots[place].shown = nil }
+        }
     }
 
     /// The entries of `scope` held now, without marking them used: what bulk validation checks.
@@ -210,7 +239,9 @@ import Foundation
             state.tick &+= 1
             state.index.insert(hash: hash, place: state.slots.count)
             state.slots.append(
-                Slot(entry: entry, key: MemoryTierKey(entry.key), hash: hash, cost: cost, lastUse: state.tick))
+                Slot(
+                    entry: entry, key: MemoryTierKey(entry.key), hash: hash, cost: cost, lastUse: state.tick,
+                    restrictsTerritories: entry.restrictsTerritories))
             state.totalCost += cost
             while state.slots.count > countLimit || (state.totalCost > costLimit && state.slots.count > 1) {
                 guard let oldest = state.slots.indices.min(by: { state.slots[$0].lastUse < state.slots[$1].lastUse }),

@@ -17,11 +17,15 @@ struct CacheFixture {
         clock = ManualClock(now: bundle.generatedAt.addingTimeInterval(86_400))
     }
 
-    /// A cache as an app makes it at launch: the same directories every time.
+    /// A cache as an app makes it at launch: the same directories every time. The bundle's games carry
+    /// territory restrictions: these suites are not about them, so the cache shows every game before a
+    /// territory is known (``UnknownTerritoryPolicy/showAll``), as an app licensed everywhere would.
     func makeCache(
         _ configuration: CatalogCache.Configuration = .default, bundled: Bool = true, disk: Bool = true
     ) -> CatalogCache {
-        CatalogCache(
+        var configuration = configuration
+        configuration.unknownTerritoryPolicy = .showAll
+        return CatalogCache(
             configuration: configuration, upstream: upstream, cacheDirectory: disk ? directory.child("cache") : nil,
             bundleDirectory: bundled ? bundle.directory : nil, clock: clock, logger: silentLogger)
     }

@@ -95,7 +95,8 @@ struct CatalogPushTests {
         try await SimulatorFixture.run(in: directory) { server in
             let bundle = try server.writeBundle(in: directory)
             let cache = CatalogCache(
-                upstream: server.upstream(), cacheDirectory: directory.child("cache"), bundleDirectory: bundle,
+                configuration: .showingEveryGame, upstream: server.upstream(), cacheDirectory: directory.child("cache"),
+                bundleDirectory: bundle,
                 clock: clock, logger: silentLogger)
             try await body(server, cache)
         }
@@ -155,7 +156,7 @@ struct CatalogPushTests {
             _ = await cache.synchronize()
             await cache.flush()
             let relaunched = CatalogCache(
-                upstream: server.upstream(), cacheDirectory: directory.child("cache"),
+                configuration: .showingEveryGame, upstream: server.upstream(), cacheDirectory: directory.child("cache"),
                 bundleDirectory: directory.child("out"),
                 clock: clock, logger: silentLogger)
             // When a push names the categories
@@ -164,7 +165,7 @@ struct CatalogPushTests {
             // Then nothing was fetched now, and the next launch reads them as stale
             #expect(report.matched == 1 && report.refreshed == 0)
             let next = CatalogCache(
-                upstream: server.upstream(), cacheDirectory: directory.child("cache"),
+                configuration: .showingEveryGame, upstream: server.upstream(), cacheDirectory: directory.child("cache"),
                 bundleDirectory: directory.child("out"),
                 clock: clock, logger: silentLogger)
             guard case .stale(_, let metadata) = next.cachedCategories(edition: english) else {

@@ -25,7 +25,7 @@ struct CatalogSynchronizationTests {
     private func makeCache(
         _ server: SimulatorFixture, configure: (inout CatalogCache.Configuration) -> Void = { _ in }
     ) throws -> CatalogCache {
-        var configuration = CatalogCache.Configuration.default
+        var configuration = CatalogCache.Configuration.showingEveryGame
         configure(&configuration)
         let bundle = directory.child("out")
         if !FileManager.default.fileExists(atPath: bundle.path) { _ = try server.writeBundle(in: directory) }
@@ -159,7 +159,7 @@ struct CatalogSynchronizationTests {
         } _: { server in
             // When a new launch (nothing in memory) synchronizes
             let cache = CatalogCache(
-                upstream: server.upstream(), cacheDirectory: directory.child("cache"),
+                configuration: .showingEveryGame, upstream: server.upstream(), cacheDirectory: directory.child("cache"),
                 bundleDirectory: directory.child("out"), clock: clock, logger: silentLogger)
             let report = await cache.synchronize()
             await cache.flush()
@@ -167,7 +167,8 @@ struct CatalogSynchronizationTests {
             #expect(report.keys == 1)
             #expect(report.removed == 1)
             let withoutBundle = CatalogCache(
-                upstream: server.upstream(), cacheDirectory: directory.child("cache"), bundleDirectory: nil,
+                configuration: .showingEveryGame, upstream: server.upstream(), cacheDirectory: directory.child("cache"),
+                bundleDirectory: nil,
                 clock: clock,
                 logger: silentLogger)
             #expect(withoutBundle.cachedContent(for: .gamesPage(english, categoryId: droppedId, offset: 0)) == .miss)
@@ -480,7 +481,7 @@ private enum CatalogSynchronizationFallback {
     ) throws -> (cache: CatalogCache, upstream: CountingUpstream, firstCategoryId: String) {
         let bundle = try BundleFixture(in: directory)
         let upstream = CountingUpstream(catalog: bundle.catalog)
-        var configuration = CatalogCache.Configuration.default
+        var configuration = CatalogCache.Configuration.showingEveryGame
         configure(&configuration)
         let cache = CatalogCache(
             configuration: configuration, upstream: upstream, cacheDirectory: directory.child("cache"),

@@ -215,7 +215,7 @@ struct NoHangSoakTests {
                         fault.simulated(path: "/", count: Int.random(in: 1...2, using: &random)).map { [$0] } ?? []
                     $0.latencyMilliseconds = [fault == .slowStart ? 30_000 : 0]
                 }
-                var configuration = CatalogCache.Configuration.default
+                var configuration = CatalogCache.Configuration.showingEveryGame
                 configuration.upstreamTimeout = upstreamTimeout
                 let httpTimeout = Bool.random(using: &random) ? 0.4 : 10
                 let cache = CatalogCache(
@@ -288,7 +288,7 @@ struct NoHangSoakTests {
                     $0.faults = fault.simulated(path: validatePath, count: 1).map { [$0] } ?? []
                     $0.latencyMilliseconds = [fault == .slowStart ? 30_000 : 0]
                 }
-                var configuration = CatalogCache.Configuration.default
+                var configuration = CatalogCache.Configuration.showingEveryGame
                 configuration.upstreamTimeout = upstreamTimeout
                 // Entries stale at once, or fresh for the whole test: the fallback refreshes all or none.
                 let timeToLive = Bool.random(using: &random) ? Duration.milliseconds(1) : .seconds(3600)

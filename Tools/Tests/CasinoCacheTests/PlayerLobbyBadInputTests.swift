@@ -178,7 +178,8 @@ struct PlayerLobbyBadInputTests {
                 try await cache.addFavourite(fixture.games[index], edition: english, player: id)
             }
             let offline = CatalogCache(
-                upstream: fixture.offlineUpstream(players: ids), cacheDirectory: directory.child("cache"),
+                configuration: .showingEveryGame, upstream: fixture.offlineUpstream(players: ids),
+                cacheDirectory: directory.child("cache"),
                 bundleDirectory: nil,
                 clock: fixture.clock, logger: silentLogger)
             for (index, id) in ids.enumerated() {

@@ -204,7 +204,8 @@ struct ProviderHTTPUpstreamTests {
             // Given a cache over the HTTP upstream, with no bundle, on a manual clock
             let clock = ManualClock()
             let cache = CatalogCache(
-                upstream: server.upstream(), cacheDirectory: directory.child("cache"), bundleDirectory: nil,
+                configuration: .showingEveryGame, upstream: server.upstream(), cacheDirectory: directory.child("cache"),
+                bundleDirectory: nil,
                 clock: clock, logger: silentLogger)
             let updates = UpdateCollector(cache.updates())
             let categoryId = server.firstCategoryId

@@ -58,3 +58,14 @@ nonisolated(nonsending) func withCleanup<Value>(
     await cleanup()
     return value
 }
+
+extension CatalogCache.Configuration {
+    /// The defaults, but every game shown before a territory is known: the simulator's and the
+    /// bundles' games carry territory restrictions, which these suites are not about (an app licensed
+    /// everywhere; `TerritoryAnswerTests` covers the default, conservative policy).
+    static var showingEveryGame: Self {
+        var configuration = Self.default
+        configuration.unknownTerritoryPolicy = .showAll
+        return configuration
+    }
+}

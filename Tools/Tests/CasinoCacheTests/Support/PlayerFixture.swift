@@ -51,7 +51,7 @@ struct PlayerFixture {
     func makeCache(
         upstream: (any CatalogUpstream)? = nil, _ configure: (inout CatalogCache.Configuration) -> Void = { _ in }
     ) -> CatalogCache {
-        var configuration = CatalogCache.Configuration.default
+        var configuration = CatalogCache.Configuration.showingEveryGame
         configure(&configuration)
         return CatalogCache(
             configuration: configuration, upstream: upstream ?? self.upstream, cacheDirectory: cacheDirectory,

@@ -1,0 +1,47 @@
+@_spi(Internals) import CasinoCatalog
+
+/// Where the player is, as a licence sees it: an ISO 3166-1 alpha-2 country code, optionally with
+/// an ISO 3166-2 subdivision (`GB`, `CA-ON`). Tell the cache with ``CatalogCache/setTerritory(_:)``.
+///
+/// Codes compare case-insensitively (`ca-on` is `CA-ON`); only ASCII letters are folded, so no
+/// other script's letter can pass for one.
+///
+/// ```swift
+/// let ontario = Territory("ca-on")!          // CA-ON
+/// ontario.isRestricted(byAnyOf: ["CA"])      // true: restricted in the whole country
+/// ontario.isRestricted(byAnyOf: ["CA-QC"])   // false: another province
+/// ```
+public struct Territory: Sendable, Hashable, CustomStringConvertible {
+    /// The code, upper case: `GB`, `CA-ON`.
+    public let code: String
+
+    /// The territory `code` names, or `nil` when it is not a country code with an optional
+    /// subdivision (`GB`, `CA-ON`; any case).
+    public init?(_ code: String) {
+        guard let canonical = Self.canonical(code) else { return nil }
+        self.code = canonical
+    }
+
+    /// The country: the code's first two letters.
+    public var country: String { String(code.prefix(2)) }
+
+    public var description: String { code }
+
+    /// Whether a game restricted in `codes` is withheld here: when a code names this territory,
+    /// or the country it lies in (a game restricted in `CA` is withheld in `CA-ON`; one restricted
+    /// in `CA-ON` only there). A malformed code withholds the game: it cannot be shown not to name
+    /// this territory, and a malformed code must never show more.
+    public func isRestricted(byAnyOf codes: [String]) -> Bool {
+        codes.contains { restricted in
+            guard let restricted = Self.canonical(restricted) else { return true }
+            return restricted == code || restricted == country
+        }
+    }
+
+    /// `code` with ASCII letters in upper case, if it is then a territory code.
+    private static func canonical(_ code: String) -> String? {
+        let bytes = code.utf8.map { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) ? $0 - 32 : $0 }
+        let upper = String(decoding: bytes, as: UTF8.self)
+        return CatalogRules.isTerritoryCode(upper) ? upper : nil
+    }
+}
