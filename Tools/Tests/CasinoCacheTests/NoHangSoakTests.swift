@@ -6,6 +6,7 @@ import CatalogServer
 import Dispatch
 import Foundation
 import NIOConcurrencyHelpers
+import ProviderAPI
 import Testing
 
 /// No network wait can hang: hundreds of over-the-air updates and catalogue fetches against the
@@ -264,7 +265,9 @@ struct NoHangSoakTests {
     @Test func everySynchronizeReturnsByItsDeadlineAndLeavesOnDiskWhatItShows() async throws {
         // Given the simulator and its bundle, a cache directory that carries over from round to round
         // (a relaunch each round), and in each round a provider that may have changed, a fault on
-        // the validation request and a cancellation at a random moment
+        // the validation request and a cancellation at a random moment.
+        // A relaunch moves the directory aside: the last round's instance may still be working (a
+        // fetch whose caller left lands later), and a process that relaunched would be gone.
         let directory = try TemporaryDirectory()
         var random = SplitMix64(seed: Self.seed &+ 3)
         let upstreamTimeout = Duration.milliseconds(600)
@@ -280,7 +283,13 @@ struct NoHangSoakTests {
                 [.categories(english)]
                 + server.bundledCategories.items.map { .gamesPage(english, categoryId: $0.id, offset: 0) }
             var cancelledReports = 0
+            var cacheDirectory = directory.child("cache-0")
             for round in 0..<Self.rounds {
+                let relaunchedDirectory = directory.child("cache-\(round)")
+                if round > 0, FileManager.default.fileExists(atPath: cacheDirectory.path) {
+                    try FileManager.default.moveItem(at: cacheDirectory, to: relaunchedDirectory)
+                }
+                cacheDirectory = relaunchedDirectory
                 let fault = Fault.allCases.randomElement(using: &random)!
                 let isCancelled = Bool.random(using: &random)
                 if Int.random(in: 0..<4, using: &random) == 0 { _ = try server.simulator.bumpVersion() }
@@ -297,9 +306,12 @@ struct NoHangSoakTests {
                 // Stale and bundled answers wait for a batch that does not end within the test: only
                 // synchronize() talks to the provider.
                 configuration.refreshBatchWindow = .seconds(3600)
+                // A failed refresh's retry outlives the call by design, and would write while the
+                // check below reads.
+                configuration.retry = .never
                 let cache = CatalogCache(
                     configuration: configuration, upstream: server.upstream(timeout: 10),
-                    cacheDirectory: directory.child("cache"), bundleDirectory: bundle, logger: silentLogger)
+                    cacheDirectory: cacheDirectory, bundleDirectory: bundle, logger: silentLogger)
                 for key in shown { _ = cache.cachedContent(for: key) }
 
                 // When it synchronizes, and may be cancelled
@@ -323,7 +335,7 @@ struct NoHangSoakTests {
                     #expect(isCancelled, "\(label): cancelled without a cancellation")
                 }
                 // And whatever it shows beyond the bundle, a relaunch reads from disk as it is
-                let relaunched = DiskTier(configuration: .init(directory: directory.child("cache")))
+                let relaunched = DiskTier(configuration: .init(directory: cacheDirectory))
                 for key in shown {
                     let answer = cache.cachedContent(for: key)
                     guard let content = answer.value, let metadata = answer.metadata else {
