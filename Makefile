@@ -264,7 +264,7 @@ bench: deps
 # Leak detection is off (-detect_leaks=0 while fuzzing, ASAN_OPTIONS at exit): LeakSanitizer
 # reports data held by Swift globals (the fixtures' seed files) as leaked.
 FUZZ_SECONDS ?= 60
-ALL_FUZZ_TARGETS := fuzz-gzip fuzz-snapshot fuzz-xml fuzz-provider fuzz-sync fuzz-disk fuzz-index fuzz-player fuzz-validator fuzz-images fuzz-normalized
+ALL_FUZZ_TARGETS := fuzz-gzip fuzz-snapshot fuzz-xml fuzz-provider fuzz-sync fuzz-disk fuzz-index fuzz-player fuzz-validator fuzz-images fuzz-normalized fuzz-withdrawals
 FUZZ_TARGETS ?= $(ALL_FUZZ_TARGETS)
 FUZZ := $(WORK)/fuzz
 fuzz: deps $(RELEASE_CATALOG)
@@ -279,6 +279,7 @@ fuzz: deps $(RELEASE_CATALOG)
 	@cp Fuzz/Corpus/player/* $(FUZZ)/fuzz-player/corpus/
 	@cp Fuzz/Corpus/disk/* $(FUZZ)/fuzz-disk/corpus/
 	@cp Fuzz/Corpus/index/* $(FUZZ)/fuzz-index/corpus/
+	@cp Fuzz/Corpus/withdrawals/* $(FUZZ)/fuzz-withdrawals/corpus/
 	@find $(FUZZ)/seed-out/index $(FUZZ)/seed-out/index.json -type f -exec cp {} $(FUZZ)/fuzz-index/corpus/ \;
 	@find $(FUZZ)/seed-out -type f -exec cp {} $(FUZZ)/fuzz-gzip/corpus/ \;
 	@find $(FUZZ)/seed-out -type f -exec cp {} $(FUZZ)/fuzz-snapshot/corpus/ \;

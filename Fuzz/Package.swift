@@ -72,6 +72,12 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "fuzz-withdrawals",
+            dependencies: [
+                .product(name: "CasinoCache", package: root), .product(name: "CasinoCatalog", package: root),
+            ]
+        ),
+        .executableTarget(
             name: "fuzz-normalized",
             dependencies: [
                 .product(name: "CatalogPipeline", package: "Tools"), .product(name: "CasinoCatalog", package: root),

@@ -224,6 +224,23 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
                     medianNanoseconds: filtered.median, p99Nanoseconds: filtered.p99, floor: "Mutex<[String: V]> get",
                     floorMedianNanoseconds: restrictedFloor.median))
         }
+        // And a 1,000-game withdrawal list naming one game of the shown page: filtered from then on.
+        if let withdrawnId = cache.cachedGamesPage(edition: edition, categoryId: shownCategoryId).value?.items.last?.id {
+            try cache.applyWithdrawals(
+                WithdrawalList(
+                    sequence: 1,
+                    games: (1..<1000).map { Withdrawal(id: "withdrawn-\($0)") } + [Withdrawal(id: withdrawnId)]))
+            let (withdrawnFloor, withdrawn) = measurePair(batch: 2000) {
+                sink &+= floor.withLock { $0[key]?.count ?? 0 }
+            } operation: {
+                sink &+= cache.cachedGamesPage(edition: edition, categoryId: shownCategoryId).value?.count ?? 0
+            }
+            results.append(
+                Result(
+                    operation: "memory hit (sync), territory set, 1,000 withdrawals (one on the page)",
+                    size: "10-game page", medianNanoseconds: withdrawn.median, p99Nanoseconds: withdrawn.p99,
+                    floor: "Mutex<[String: V]> get", floorMedianNanoseconds: withdrawnFloor.median))
+        }
         if sink == 42 { print("") }
     }
     if memoryOnly { return results }

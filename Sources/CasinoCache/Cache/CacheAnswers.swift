@@ -8,14 +8,15 @@ import Foundation
 final class CacheAnswers: Sendable {
     /// When the bundled snapshot was generated: every answer's metadata carries it.
     let snapshotGeneratedAt: Date?
-    /// The player's territory: the games it withholds leave no answer and no update.
-    let territories: TerritoryFilter
+    /// The games withheld (restricted in the player's territory, or withdrawn): they leave no
+    /// answer and no update.
+    let filter: GameFilter
     private let broadcaster = UpdateBroadcaster()
     private let statistics: StatisticsCounter
 
-    init(snapshotGeneratedAt: Date?, territories: TerritoryFilter, statistics: StatisticsCounter) {
+    init(snapshotGeneratedAt: Date?, filter: GameFilter, statistics: StatisticsCounter) {
         self.snapshotGeneratedAt = snapshotGeneratedAt
-        self.territories = territories
+        self.filter = filter
         self.statistics = statistics
     }
 
@@ -27,13 +28,13 @@ final class CacheAnswers: Sendable {
     ) -> CacheResult<Value> {
         Self.result(
             entry, tier: tier, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
-            shown: entry.restrictsTerritories ? territories.withholding(entry.content) : nil, extract: extract)
+            shown: filter.filters(entry) ? filter.withholding(entry.content) : nil, extract: extract)
     }
 
     /// ``result(_:tier:state:now:extract:)`` for the memory tier's hit, which builds the answer under
     /// its lock from the entry in place: static, so the hit captures no reference to call it. Only an
-    /// entry with a restricted game is filtered (``TerritoryFilter``); `shown` is what the memory tier
-    /// kept of it.
+    /// entry with a restricted or withdrawn game is filtered (``GameFilter``); `shown` is what the
+    /// memory tier kept of it.
     @inline(__always)
     static func result<Value: Sendable>(
         _ entry: borrowing CacheEntry, tier: CacheMetadata.Tier, state: CacheState, now: Date,
@@ -60,21 +61,21 @@ final class CacheAnswers: Sendable {
         }
     }
 
-    /// The value an app is shown of `content`, without the games its territory withholds; `extract`
-    /// picks it.
+    /// The value an app is shown of `content`, without the games withheld; `extract` picks it.
     @inline(__always)
     func value<Value>(of content: borrowing CatalogContent, _ extract: (CatalogContent) -> Value) -> Value {
-        content.restrictsTerritories ? extract(territories.withholding(content).content) : extract(content)
+        content.restrictsTerritories || filter.withdraws(from: content)
+            ? extract(filter.withholding(content).content) : extract(content)
     }
 
-    /// Sends `update` to its subscribers, its content without the games the territory withholds
+    /// Sends `update` to its subscribers, its content without the games withheld
     /// (and their ids out of the changes); new content is counted in ``CacheStatistics/updatesEmitted``.
     func publish(_ update: CacheUpdate) {
         var update = update
         if case .updated(let content, var changes) = update.event {
             statistics.record { $0.updatesEmitted += 1 }
-            if content.restrictsTerritories {
-                let shown = territories.withholding(content).content
+            if content.restrictsTerritories || filter.withdraws(from: content) {
+                let shown = filter.withholding(content).content
                 let ids = Set(shown.ids)
                 let withheld = Set(content.ids).subtracting(ids)
                 changes.inserted.removeAll { withheld.contains($0) }

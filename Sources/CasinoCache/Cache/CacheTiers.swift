@@ -110,7 +110,7 @@ final class CacheTiers: Sendable {
         let state = Self.state(
             origin: entry.origin, storedAt: entry.storedAt, now: now, timeToLive: timeToLive(for: key))
         statistics.record { AnswerCounts(counting: state).add(to: &$0) }
-        images.prefetch(entry, bundledImages: bundled?.images, territories: answers.territories)
+        images.prefetch(entry, bundledImages: bundled?.images, filter: answers.filter)
         memory.store(entry)
         return Found(entry: entry, tier: tier, state: state)
     }

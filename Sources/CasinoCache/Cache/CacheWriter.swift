@@ -51,7 +51,7 @@ final class CacheWriter: Sendable {
         guard self.generation(of: entry.key.scope) == generation else { return }
         if inMemory { tiers.memory.store(entry) }
         tiers.disk?.store(entry)
-        tiers.images.prefetch(entry, bundledImages: tiers.bundled?.images, territories: tiers.answers.territories)
+        tiers.images.prefetch(entry, bundledImages: tiers.bundled?.images, filter: tiers.answers.filter)
     }
 
     /// Freshens `entry` whose content the upstream confirmed (RFC 9111 §4.3.4: a 304 freshens the

@@ -1,4 +1,4 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(Internals) public import CasinoCatalog
 import CatalogSupport
 import Foundation
 import Logging
@@ -21,6 +21,17 @@ extension CatalogCache {
             logger.info(
                 "push invalidation entries skipped",
                 metadata: ["cache.rejected": "\(invalidation.rejected)", "cache.problems": "\(invalidation.problems)"])
+        }
+        report.withdrawalError = invalidation.withdrawalError
+        if let push = invalidation.withdrawals {
+            do throws(WithdrawalListError) {
+                report.withdrawnFrom = try addWithdrawals(push)
+            } catch {
+                report.withdrawalError = error
+            }
+        }
+        if let error = report.withdrawalError {
+            logger.warning("push withdrawals refused", metadata: ["cache.error": "\(error)"])
         }
         guard !invalidation.patterns.isEmpty else { return report }
         var keys = Set<SnapshotKey>()
@@ -86,6 +97,10 @@ public struct InvalidationReport: Sendable, Hashable, CustomStringConvertible {
     public var matched = 0
     /// Matched entries in memory refreshed (started, or sent in one bulk validation).
     public var refreshed = 0
+    /// The keys whose shown games the push's withdrawals changed.
+    public var withdrawnFrom: [CacheKey] = []
+    /// Why the push's withdrawals were refused (invalid, or not newer: a replay), if they were.
+    public var withdrawalError: WithdrawalListError?
 
     public init(patterns: Int = 0, rejected: Int = 0) {
         self.patterns = patterns
@@ -94,5 +109,7 @@ public struct InvalidationReport: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         "patterns \(patterns) (rejected \(rejected)), matched \(matched), refreshed \(refreshed)"
+            + (withdrawnFrom.isEmpty ? "" : ", withdrawn from \(withdrawnFrom.count) keys")
+            + (withdrawalError.map { ", withdrawals refused: \($0)" } ?? "")
     }
 }

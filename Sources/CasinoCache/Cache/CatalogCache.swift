@@ -77,6 +77,9 @@ public final class CatalogCache: Sendable {
     let deadline: UpstreamDeadline
     /// Where the player's territory is saved for the next launch, if anywhere.
     let territoryStore: TerritoryStore?
+    /// The withdrawals in force (``applyWithdrawals(_:)``), and where they are saved, if anywhere.
+    let withdrawals: Locked<Withdrawals>
+    let withdrawalStore: WithdrawalStore?
 
     /// Creates a cache over explicit tiers.
     ///
@@ -93,8 +96,8 @@ public final class CatalogCache: Sendable {
     ///   - bundled: The bundled snapshot, or `nil`.
     ///   - mutationQueue: Where unsent player mutations are kept across restarts, or `nil` (they
     ///     are then kept in memory only).
-    ///   - territoryDirectory: Where the player's territory is saved for the next launch, or `nil`
-    ///     (it is then kept for this launch only).
+    ///   - territoryDirectory: Where the player's territory and the withdrawals are saved for the
+    ///     next launch, or `nil` (they are then kept for this launch only).
     ///   - clock: What "now" is and how to wait; inject `ManualClock` (CasinoCacheTesting) in tests.
     ///   - logger: Where the cache logs (at `.info` and below); nowhere by default.
     @_spi(Tiers)
@@ -123,16 +126,21 @@ public final class CatalogCache: Sendable {
         let statistics = StatisticsCounter()
         statisticsCounter = statistics
         territoryStore = territoryDirectory.map { TerritoryStore(directory: $0, logger: logger) }
+        withdrawalStore = territoryDirectory.map { WithdrawalStore(directory: $0, logger: logger) }
+        let savedWithdrawals = withdrawalStore?.load() ?? WithdrawalStore.Loaded()
+        withdrawals = Locked(savedWithdrawals.withdrawals)
         answers = CacheAnswers(
             snapshotGeneratedAt: bundled?.generatedAt,
-            territories: TerritoryFilter(
-                territory: territoryStore?.load(), policy: configuration.unknownTerritoryPolicy),
+            filter: GameFilter(territory: territoryStore?.load(), policy: configuration.unknownTerritoryPolicy),
             statistics: statistics)
+        answers.filter.setWithdrawn(savedWithdrawals.withdrawals.index, isListLost: savedWithdrawals.isLost)
         images = ImagePrefetcher()
         let memory =
             memory ?? MemoryTier(countLimit: configuration.memoryCountLimit, costLimit: configuration.memoryCostLimit)
         self.memory = memory
-        memory.showRestrictedContent { [territories = answers.territories] in territories.withholding($0) }
+        memory.filter(
+            by: { [filter = answers.filter] in filter.filters($0) },
+            showing: { [filter = answers.filter] in filter.withholding($0) })
         self.disk = disk
         self.bundled = bundled
         tiers = CacheTiers(
@@ -252,11 +260,13 @@ public final class CatalogCache: Sendable {
 
     // MARK: - Updates and control
 
-    /// Waits until every queued disk write (entries, player changes, the territory) has landed.
+    /// Waits until every queued disk write (entries, player changes, the territory, the withdrawals)
+    /// has landed.
     public func flush() async {
         await disk?.flush()
         await players.queue?.flush()
         await territoryStore?.flush()
+        await withdrawalStore?.flush()
     }
 
     /// Forgets `key` in memory and on disk; the next lookup falls back to the bundle or the upstream.

@@ -81,7 +81,7 @@ public struct CacheEntry: Sendable, Hashable {
     /// of the entry's identity: equal entries may differ in whether they know it.
     var knownContentHash: String?
     /// Whether any game of `content` is restricted somewhere: decided when the entry is made, so an
-    /// answer from a page without restrictions never looks at its games (``TerritoryFilter``).
+    /// answer from a page without restrictions never looks at its games (``GameFilter``).
     private(set) var restrictsTerritories: Bool
 
     public init(

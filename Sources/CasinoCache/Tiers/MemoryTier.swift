@@ -27,10 +27,12 @@ import Foundation
         let hash: Int
         let cost: Int
         var lastUse: UInt64
-        /// `entry.restrictsTerritories`, beside the key: a hit reads it without touching the entry.
-        let restrictsTerritories: Bool
-        /// What the entry shows in the current territory, once answered: only for an entry with a
-        /// restricted game, forgotten when the territory changes.
+        /// Whether the entry has a restricted or withdrawn game (``GameFilter/filters(_:)``), beside
+        /// the key: a hit reads it without touching the entry. Decided when stored and when the
+        /// withdrawals change.
+        var isFiltered: Bool
+        /// What the entry shows now, once answered: only for an entry it filters, forgotten when the
+        /// territory or the withdrawals change.
         var shown: ShownContent?
 
         /// Where `key` lies in a slot, for lookups that compare it through a pointer. Computed, so
@@ -41,9 +43,10 @@ import Foundation
     }
 
     private struct State {
-        /// How an entry with a restricted game is shown (the cache's territory filter), set once;
-        /// read under the lock, so a hit pays nothing to reach it.
+        /// How an entry with a restricted or withdrawn game is shown, and which entries are (the
+        /// cache's ``GameFilter``), set once; read under the lock, so a hit pays nothing to reach it.
         var show: (@Sendable (CatalogContent) -> ShownContent)?
+        var filters: (@Sendable (borrowing CacheEntry) -> Bool)?
         var index = MemoryTierIndex()
         var slots: [Slot] = []
         var tick: UInt64 = 0
@@ -191,8 +194,8 @@ import Foundation
             guard let (_, place) = state.find(hash: hash, where: matches) else { return nil }
             state.touch(place)
             let answer = classify(state.slots[place].entry.origin, state.slots[place].entry.storedAt)
-            // An entry with a restricted game is filtered on its first answer in the territory, then kept.
-            if state.slots[place].restrictsTerritories, state.slots[place].shown == nil, let show = state.show {
+            // An entry with a withheld game is filtered on its first answer under the rule, then kept.
+            if state.slots[place].isFiltered, state.slots[place].shown == nil, let show = state.show {
                 state.slots[place].shown = show(state.slots[place].entry.content)
             }
             // Taken out first: a second argument read from the slot made the entry's borrow a copy.
@@ -210,10 +213,17 @@ import Foundation
         return state.withLock { state in state.find(key, hash: hash).map { state.slots[$0.place].entry } }
     }
 
-    /// Shows each entry with a restricted game through `show` (the cache's territory filter) from its
-    /// first hit until ``forgetShownContent()``.
-    func showRestrictedContent(through show: @escaping @Sendable (CatalogContent) -> ShownContent) {
-        state.withLock { $0.show = show }
+    /// Shows each entry that `filters` picks through `show` (the cache's ``GameFilter``) from its
+    /// first hit until ``forgetShownContent()`` or ``refilter()``. The filter's own lock is taken
+    /// inside this tier's, never the other way round.
+    func filter(
+        by filters: @escaping @Sendable (borrowing CacheEntry) -> Bool,
+        showing show: @escaping @Sendable (CatalogContent) -> ShownContent
+    ) {
+        state.withLock {
+            $0.filters = filters
+            $0.show = show
+        }
     }
 
     /// Forgets what each entry showed in the territory: it changed (``CatalogCache/setTerritory(_:)``).
@@ -221,6 +231,22 @@ import Foundation
         state.withLock { state in
             for place in state.slots.indices where state.slots[place].shown != nil { state.slots[place].shown = nil }
         }
+    }
+
+    /// Decides again which entries are filtered and forgets what they showed: the withdrawals changed.
+    func refilter() {
+        state.withLock { state in
+            guard let filters = state.filters else { return }
+            for place in state.slots.indices {
+                state.slots[place].isFiltered = filters(state.slots[place].entry)
+                state.slots[place].shown = nil
+            }
+        }
+    }
+
+    /// Every entry held now, without marking them used.
+    func allEntries() -> [CacheEntry] {
+        state.withLock { state in state.slots.map(\.entry) }
     }
 
     /// The entries of `scope` held now, without marking them used: what bulk validation checks.
@@ -241,7 +267,7 @@ import Foundation
             state.slots.append(
                 Slot(
                     entry: entry, key: MemoryTierKey(entry.key), hash: hash, cost: cost, lastUse: state.tick,
-                    restrictsTerritories: entry.restrictsTerritories))
+                    isFiltered: state.filters?(entry) ?? entry.restrictsTerritories))
             state.totalCost += cost
             while state.slots.count > countLimit || (state.totalCost > costLimit && state.slots.count > 1) {
                 guard let oldest = state.slots.indices.min(by: { state.slots[$0].lastUse < state.slots[$1].lastUse }),

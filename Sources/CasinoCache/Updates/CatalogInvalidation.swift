@@ -1,14 +1,19 @@
 public import CasinoCatalog
 public import Foundation
 
-/// A push invalidation: the keys, and categories' pages, the provider changed, as a
-/// remote notification carries them. Hand it to ``CatalogCache/markStale(_:)``.
+/// A push invalidation: the keys, and categories' pages, the provider changed, and the games it
+/// withdrew, as a remote notification carries them. Hand it to ``CatalogCache/markStale(_:)``.
 ///
-/// The payload, under the notification's own keys (`aps` and others are ignored):
+/// The payload, under the notification's own keys (`aps` and others are ignored); either part may
+/// be left out:
 ///
 /// ```json
-/// {"catalog": {"invalidate": ["en-iPhone/categories", "en-iPhone/games/VIDEOSLOTS/*"]}}
+/// {"catalog": {"invalidate": ["en-iPhone/categories", "en-iPhone/games/VIDEOSLOTS/*"],
+///              "withdraw": {"sequence": 43, "games": [{"id": "10017"}, {"id": "10021", "territories": ["GB"]}]}}}
 /// ```
+///
+/// `withdraw` has a ``WithdrawalList``'s shape, but adds its games to those withdrawn (a push
+/// never returns a game); its sequence must be newer than every one the cache has seen.
 ///
 /// ```swift
 /// func application(_ app: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any]) async
@@ -36,6 +41,10 @@ public struct CatalogInvalidation: Sendable, Hashable {
     public var rejected: Int
     /// Why the first rejected entries were skipped (at most 10), for the log.
     public var problems: [String]
+    /// The games the push withdraws, when it has a valid `withdraw` object.
+    public var withdrawals: WithdrawalList?
+    /// Why its `withdraw` object was refused, when it has an invalid one (the invalidation stands).
+    public var withdrawalError: WithdrawalListError?
 
     /// An invalidation of `patterns`.
     public init(patterns: [SnapshotKeyPattern]) {
@@ -60,10 +69,20 @@ public struct CatalogInvalidation: Sendable, Hashable {
         } else {
             throw CatalogInvalidationError(.malformed, "\"catalog\" is \(type(of: catalog)), not an object")
         }
-        guard let list = fields["invalidate"] as? [Any] else {
-            throw CatalogInvalidationError(.malformed, "\"catalog.invalidate\" is missing or not a list")
-        }
         self.init(patterns: [])
+        if let withdraw = fields["withdraw"] {
+            do throws(WithdrawalListError) {
+                withdrawals = try Self.withdrawals(withdraw)
+            } catch {
+                withdrawalError = error
+            }
+        }
+        guard let list = fields["invalidate"] as? [Any] else {
+            guard fields["invalidate"] == nil, fields["withdraw"] != nil else {
+                throw CatalogInvalidationError(.malformed, "\"catalog.invalidate\" is missing or not a list")
+            }
+            return
+        }
         var seen = Set<SnapshotKeyPattern>()
         for (index, item) in list.enumerated() {
             guard index < Self.maxPatterns else {
@@ -96,6 +115,16 @@ public struct CatalogInvalidation: Sendable, Hashable {
             throw CatalogInvalidationError(.malformed, "the payload is not a JSON object")
         }
         try self.init(userInfo: Dictionary(uniqueKeysWithValues: userInfo.map { (AnyHashable($0.key), $0.value) }))
+    }
+
+    /// The withdrawal list of a push's `withdraw` object.
+    private static func withdrawals(_ object: Any) throws(WithdrawalListError) -> WithdrawalList {
+        guard JSONSerialization.isValidJSONObject(object),
+            let json = try? JSONSerialization.data(withJSONObject: object)
+        else {
+            throw WithdrawalListError(.malformed, "\"catalog.withdraw\" is \(type(of: object)), not an object")
+        }
+        return try WithdrawalList(json: json)
     }
 
     private mutating func reject(_ problem: String) {
