@@ -30,6 +30,8 @@
 #   KIND=auto                 auto | recorded | xml | http
 #   OUT=out                   the snapshot directory
 #   MAX_AGE=                  make validate's freshness gate: <n>d, <n>h, <n>m or <n>s (none by default)
+#   WITHDRAWALS=              the provider's withdrawal list (JSON): make snapshot leaves its games out,
+#                             make validate fails a snapshot that still shows one (none by default)
 #   CONFIG=data/catalog.json  the pipeline configuration
 #   SOURCE_DATE_EPOCH=        seconds since 1970 to stamp as generatedAt (default: the fetch time)
 #   PUBLISHED=published       the published set's directory (make publish; files are kept, never deleted)
@@ -129,14 +131,14 @@ $(NORMALIZED): $(SOURCE_FILES) $(wildcard $(CONFIG)) $(PARAMS) $(RELEASE_CATALOG
 	$(if $(IS_URL),$(RELEASE_CATALOG) fetch --base-url '$(SOURCE)' --output $(FETCHED) $(if $(wildcard $(CONFIG)),--config $(CONFIG),))
 	$(RELEASE_CATALOG) normalize --source '$(if $(IS_URL),$(FETCHED),$(SOURCE))' --kind $(if $(IS_URL),recorded,$(KIND)) $(if $(wildcard $(CONFIG)),--config $(CONFIG),) $(EPOCH_FLAG) --output $@
 
-$(OUT)/manifest.json: $(NORMALIZED) $(RELEASE_CATALOG)
-	$(RELEASE_CATALOG) snapshot --normalized $(NORMALIZED) $(if $(wildcard $(CONFIG)),--config $(CONFIG),) $(IMAGES_FLAG) --out $(OUT)
+$(OUT)/manifest.json: $(NORMALIZED) $(RELEASE_CATALOG) $(WITHDRAWALS)
+	$(RELEASE_CATALOG) snapshot --normalized $(NORMALIZED) $(if $(wildcard $(CONFIG)),--config $(CONFIG),) $(IMAGES_FLAG) $(if $(WITHDRAWALS),--withdrawals $(WITHDRAWALS)) --out $(OUT)
 	@touch $@
 
 snapshot: $(OUT)/manifest.json
 
 validate: $(RELEASE_CATALOG)
-	$(RELEASE_CATALOG) validate $(OUT) $(if $(MAX_AGE),--max-age $(MAX_AGE))
+	$(RELEASE_CATALOG) validate $(OUT) $(if $(MAX_AGE),--max-age $(MAX_AGE)) $(if $(WITHDRAWALS),--withdrawals $(WITHDRAWALS))
 
 inspect: $(RELEASE_CATALOG)
 	$(RELEASE_CATALOG) inspect $(OUT)

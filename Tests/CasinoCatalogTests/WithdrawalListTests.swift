@@ -84,3 +84,35 @@ import Testing
         #expect(list.malformedTerritories == [#"games[0].territories[1] "G B""#, #"games[0].territories[2] "ca-on""#])
     }
 }
+
+@Suite struct WithdrawalLookupTests {
+    static func game(_ id: String, restricted: [String] = []) -> Game {
+        Game(
+            id: id, name: id, slug: id, launchUrl: "https://play.example.com/\(id)",
+            thumbnail: "https://img.example.com/\(id).png", restrictedTerritories: restricted)
+    }
+
+    static let page = GamesPage(
+        categoryId: "SLOTS", offset: 0, limit: 5, total: 9,
+        items: [game("a"), game("b"), game("c", restricted: ["CA"]), game("d"), game("e")])
+
+    @Test func aBundleLeavesOutGamesWithdrawnEverywhereAndRestrictsTheOthers() {
+        // Given a withdrawn everywhere, b in GB, c in Ontario (already restricted in all of Canada), d in "G B"
+        let lookup = WithdrawalLookup(
+            WithdrawalList(
+                sequence: 4,
+                games: [
+                    Withdrawal(id: "a"), Withdrawal(id: "b", territories: ["gb", "GB"]),
+                    Withdrawal(id: "c", territories: ["CA-ON"]), Withdrawal(id: "d", territories: ["G B"]),
+                ]))
+        // When a page is built with it
+        let (page, leftOut, restricted) = lookup.applied(to: Self.page)
+        // Then a and d (a code that is not one) leave holes, b is restricted in GB, c is as it was
+        #expect(page.items.map(\.id) == ["b", "c", "e"] && page.count == 3 && page.total == 9)
+        #expect(page.items[0].restrictedTerritories == ["GB"] && page.items[1].restrictedTerritories == ["CA"])
+        #expect(leftOut == 2 && restricted == 1)
+        // And the page before fails the check with each game named, the page after passes
+        #expect(lookup.problems(in: Self.page).map(\.index) == [0, 1, 3])
+        #expect(lookup.problems(in: page).isEmpty)
+    }
+}

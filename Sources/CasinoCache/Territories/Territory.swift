@@ -18,7 +18,7 @@ public struct Territory: Sendable, Hashable, CustomStringConvertible {
     /// The territory `code` names, or `nil` when it is not a country code with an optional
     /// subdivision (`GB`, `CA-ON`; any case).
     public init?(_ code: String) {
-        guard let canonical = Self.canonical(code) else { return nil }
+        guard let canonical = CatalogRules.territoryCode(code) else { return nil }
         self.code = canonical
     }
 
@@ -33,15 +33,8 @@ public struct Territory: Sendable, Hashable, CustomStringConvertible {
     /// this territory, and a malformed code must never show more.
     public func isRestricted(byAnyOf codes: [String]) -> Bool {
         codes.contains { restricted in
-            guard let restricted = Self.canonical(restricted) else { return true }
+            guard let restricted = CatalogRules.territoryCode(restricted) else { return true }
             return restricted == code || restricted == country
         }
-    }
-
-    /// `code` with ASCII letters in upper case, if it is then a territory code.
-    private static func canonical(_ code: String) -> String? {
-        let bytes = code.utf8.map { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) ? $0 - 32 : $0 }
-        let upper = String(decoding: bytes, as: UTF8.self)
-        return CatalogRules.isTerritoryCode(upper) ? upper : nil
     }
 }

@@ -107,6 +107,14 @@ public enum CatalogRules {
             || ((1...3).contains(parts[1].count) && parts[1].allSatisfy { isUpper($0) || isDigit($0) })
     }
 
+    /// `code` with ASCII letters in upper case, if it is then a territory code (`ca-on`: `CA-ON`);
+    /// only ASCII is folded, so no other script's letter can pass for one.
+    public static func territoryCode(_ code: String) -> String? {
+        let bytes = code.utf8.map { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) ? $0 - 32 : $0 }
+        let upper = String(decoding: bytes, as: UTF8.self)
+        return isTerritoryCode(upper) ? upper : nil
+    }
+
     /// Whether `text` holds a control character (other than none: tabs and newlines count too).
     static func hasControlCharacters(_ text: String) -> Bool {
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return false }  // printable ASCII: the common case

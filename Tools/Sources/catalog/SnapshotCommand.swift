@@ -26,6 +26,11 @@ struct SnapshotCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The snapshot directory to write.")
     var out = "out"
 
+    @Option(
+        name: .long,
+        help: "The provider's withdrawal list (JSON): games withdrawn everywhere are left out, others restricted.")
+    var withdrawals: String?
+
     func validate() throws {
         if normalized != nil, source.source != nil {
             throw ValidationError("pass --normalized or --source, not both: a normalized catalogue is not read again")
@@ -38,6 +43,7 @@ struct SnapshotCommand: AsyncParsableCommand {
             // Before any work: a mistyped --out must fail at once, not after the whole build.
             try OutputDirectory.checkReplaceable(URL(fileURLWithPath: out), holding: .snapshot)
             let configuration = try source.configuration()
+            let withdrawalList = try withdrawals.map { try WithdrawalListFile.read(from: URL(fileURLWithPath: $0)) }
             let kind = SourceKind(rawValue: source.kind) ?? SourceKind.detect(source.sourcePath)
             let progress = global.progressLine(label: "snapshot", unit: "files rendered and checked")
             defer { progress.finish() }
@@ -45,6 +51,7 @@ struct SnapshotCommand: AsyncParsableCommand {
             // first screen (for the images) and the manifest entries stay in memory.
             var stream = try SnapshotWriter(limits: configuration.snapshotLimits, logger: logger, progress: progress)
                 .stream(to: URL(fileURLWithPath: out))
+            stream.withdrawals = withdrawalList.map(WithdrawalLookup.init)
             let manifest: Manifest
             do {
                 if let normalized {
@@ -61,6 +68,11 @@ struct SnapshotCommand: AsyncParsableCommand {
             } catch {
                 stream.discard()
                 throw error
+            }
+            if let withdrawalList {
+                logger.info(
+                    "withdrawal list \(withdrawalList.sequence): \(stream.withdrawn.leftOut) games left out, \(stream.withdrawn.restricted) restricted in their territories"
+                )
             }
             let bytes = manifest.files.reduce(0) { $0 + $1.compressedBytes }
             let imageFiles = manifest.imageFiles

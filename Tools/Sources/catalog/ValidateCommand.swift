@@ -23,6 +23,11 @@ struct ValidateCommand: ParsableCommand {
         help: "Fail (exit 2) a snapshot generated longer ago than this: <n>d, <n>h, <n>m or <n>s (e.g. 7d).")
     var maxAge: String?
 
+    @Option(
+        name: .long,
+        help: "The provider's withdrawal list (JSON): a game it withdraws, still shown as it is, is a problem.")
+    var withdrawals: String?
+
     @Argument(help: "The snapshot directory.")
     var directory = "out"
 
@@ -37,7 +42,7 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let logger = global.makeLogger()
-        let limits = try reportingErrors(logger) {
+        let (limits, withdrawalList) = try reportingErrors(logger) {
             // A missing directory is missing input (66), as for `inspect`, not a failed validation.
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
@@ -45,11 +50,15 @@ struct ValidateCommand: ParsableCommand {
                 throw PipelineError(
                     .missingInput, "no snapshot directory here (make snapshot writes one)", file: directory)
             }
-            return try config.map { try PipelineConfiguration.load(from: URL(fileURLWithPath: $0)).snapshotLimits }
+            let limits =
+                try config.map { try PipelineConfiguration.load(from: URL(fileURLWithPath: $0)).snapshotLimits }
                 ?? .default
+            return (limits, try withdrawals.map { try WithdrawalListFile.read(from: URL(fileURLWithPath: $0)) })
         }
         let progress = global.progressLine(label: "validate", unit: "files")
-        let report = SnapshotValidator(limits: limits, progress: progress).validate(
+        let report = SnapshotValidator(
+            limits: limits, progress: progress, withdrawals: withdrawalList.map(WithdrawalLookup.init)
+        ).validate(
             directory: URL(fileURLWithPath: directory))
         progress.finish()
         for problem in report.problems {

@@ -45,6 +45,11 @@ extension SnapshotWriter {
         private var pending: [Job] = []
         private var firstPages: [EditionCatalog] = []
         private var finished = false
+        /// The provider's withdrawals (`--withdrawals`): games withdrawn everywhere are left out of
+        /// every page, games withdrawn in territories restricted there (``WithdrawalLookup``).
+        public var withdrawals: WithdrawalLookup?
+        /// How many games the withdrawals left out, and restricted further.
+        public private(set) var withdrawn = (leftOut: 0, restricted: 0)
 
         /// How many files are rendered and staged at once.
         private static let batchSize = 256
@@ -76,7 +81,13 @@ extension SnapshotWriter {
         }
 
         public mutating func pages(_ pages: [GamesPage], of edition: Edition) throws(PipelineError) {
-            for page in pages {
+            for var page in pages {
+                if let withdrawals {
+                    let applied = withdrawals.applied(to: page)
+                    page = applied.page
+                    withdrawn.leftOut += applied.leftOut
+                    withdrawn.restricted += applied.restricted
+                }
                 if page.offset == 0 { firstPages[firstPages.count - 1].pages.append(page) }
                 try add(Job(page, of: edition))
             }

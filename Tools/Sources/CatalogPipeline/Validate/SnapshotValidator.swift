@@ -24,10 +24,16 @@ public struct SnapshotValidator: Sendable {
     public var limits: SnapshotLimits
     /// Where the count of files checked is shown: nowhere by default.
     public var progress: ProgressLine
+    /// The provider's withdrawals (`--withdrawals`): a page that still shows a withdrawn game as it
+    /// is is a problem (``WithdrawalLookup/problems(in:)``). None by default.
+    public var withdrawals: WithdrawalLookup?
 
-    public init(limits: SnapshotLimits = .default, progress: ProgressLine = .disabled) {
+    public init(
+        limits: SnapshotLimits = .default, progress: ProgressLine = .disabled, withdrawals: WithdrawalLookup? = nil
+    ) {
         self.limits = limits
         self.progress = progress
+        self.withdrawals = withdrawals
     }
 
     /// Validates the snapshot directory at `directory`.
@@ -143,8 +149,11 @@ public struct SnapshotValidator: Sendable {
             switch entry.kind {
             case .categories: outcome.list = try reader.categories(of: entry, in: manifest, packed: packed)
             case .gamesPage:
-                outcome.page = PageSummary(
-                    try reader.gamesPage(of: entry, in: manifest, packed: packed), imageURLs: imageURLs)
+                let page = try reader.gamesPage(of: entry, in: manifest, packed: packed)
+                for (index, problem) in withdrawals?.problems(in: page) ?? [] {
+                    report.add(entry.path, "payload.items[\(index)]", "\(problem); rebuild with --withdrawals")
+                }
+                outcome.page = PageSummary(page, imageURLs: imageURLs)
             }
         } catch {
             report.add(error)

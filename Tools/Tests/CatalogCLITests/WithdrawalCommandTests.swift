@@ -1,0 +1,100 @@
+import CasinoCacheTesting
+import Foundation
+import Testing
+
+/// `catalog snapshot --withdrawals` and `catalog validate --withdrawals` on the embedded recording:
+/// a bundle built today ships no game the provider withdrew, and a bundle that still does fails.
+@Suite(.timeLimit(.minutes(5)))
+struct WithdrawalCommandTests {
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    /// The games of every page of the snapshot at `out`, by page path, decompressed by `gzip`.
+    func games(in out: URL) throws -> [String: [[String: Any]]] {
+        var result: [String: [[String: Any]]] = [:]
+        let enumerator = try #require(FileManager.default.enumerator(at: out, includingPropertiesForKeys: nil))
+        for case let url as URL in enumerator where url.path.contains("/games/") && url.pathExtension == "gz" {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["gzip", "-dc", url.path]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let payload = try #require(object["payload"] as? [String: Any])
+            result[url.path] = try #require(payload["items"] as? [[String: Any]])
+        }
+        return result
+    }
+
+    @Test func aSnapshotBuiltWithTheListShipsNoWithdrawnGameAndOneBuiltBeforeFailsValidation() throws {
+        // Given a snapshot built before the provider withdrew two games of its first page
+        let before = directory.child("before")
+        try #require(
+            try CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", before.path, "--quiet"]).status == 0
+        )
+        let pages = try games(in: before)
+        let first = try #require(pages.first { $0.key.hasSuffix("/0.json.gz") }?.value)
+        let everywhere = try #require(first[0]["id"] as? String)
+        let inBritain = try #require(first[1]["id"] as? String)
+        let list = directory.child("withdrawals.json")
+        try Data(
+            #"{"sequence": 3, "games": [{"id": "\#(everywhere)"}, {"id": "\#(inBritain)", "territories": ["gb"]}]}"#
+                .utf8
+        ).write(to: list)
+        // When it is validated against the list, and a snapshot is built with it and validated
+        let stale = try CatalogBinary.run(["validate", before.path, "--withdrawals", list.path])
+        let after = directory.child("after")
+        let built = try CatalogBinary.run([
+            "snapshot", "--source", recordedSource, "--out", after.path, "--withdrawals", list.path,
+        ])
+        let valid = try CatalogBinary.run(["validate", after.path, "--withdrawals", list.path])
+        // Then the old snapshot fails naming the game and what to do
+        #expect(stale.status == 1, "\(stale.standardError)")
+        for part in [
+            "game \(everywhere) is withdrawn everywhere", "game \(inBritain) is withdrawn in GB",
+            "rebuild with --withdrawals",
+        ] {
+            #expect(stale.standardError.contains(part), "\(part) in \(stale.standardError)")
+        }
+        // And the new one leaves the first game out of every page, restricts the second in GB, and validates
+        #expect(built.status == 0, "\(built.standardError)")
+        #expect(built.standardError.contains("withdrawal list 3:"), "\(built.standardError)")
+        #expect(valid.status == 0, "\(valid.standardError)")
+        let shipped = try games(in: after).values.flatMap { $0 }
+        #expect(!shipped.contains { $0["id"] as? String == everywhere })
+        let restricted = shipped.filter { $0["id"] as? String == inBritain }
+        #expect(!restricted.isEmpty)
+        #expect(restricted.allSatisfy { ($0["restrictedTerritories"] as? [String])?.contains("GB") == true })
+    }
+
+    @Test(arguments: [
+        (#"{"sequence": 1, "games": [{"id": "a"}, {"id": 7}]}"#, "games[1].id"),
+        (#"{"sequence": 1, "games": [{"id": "a"}, {"id": "a"}]}"#, "games[1]"),
+        (#"{"sequence": 0, "games": []}"#, "sequence 0"),
+    ])
+    func aBadListFailsTheBuildNamingTheFileAndRecordAndLeavesTheLastOutput(_ json: String, _ named: String) throws {
+        // Given a good snapshot in out/ and a bad withdrawal list
+        let out = directory.child("out")
+        try #require(
+            try CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", out.path, "--quiet"]).status == 0)
+        let manifest = try Data(contentsOf: out.appendingPathComponent("manifest.json"))
+        let list = directory.child("bad.json")
+        try Data(json.utf8).write(to: list)
+        // When a snapshot is built with it
+        let result = try CatalogBinary.run([
+            "snapshot", "--source", recordedSource, "--out", out.path, "--withdrawals", list.path,
+        ])
+        // Then it fails as bad input naming the file and the record, and out/ is as it was
+        #expect(result.status == 65, "\(result.standardError)")
+        #expect(
+            result.standardError.contains("bad.json") && result.standardError.contains(named), "\(result.standardError)"
+        )
+        #expect(try Data(contentsOf: out.appendingPathComponent("manifest.json")) == manifest)
+    }
+}
