@@ -91,12 +91,14 @@ extension CatalogCache {
             do {
                 let upstream = self.upstream
                 let pageSize = self.pageSize
+                let withdrawalSequence = self.withdrawalSequence
                 guard
                     let answered = try await deadline.run(
                         batch[0],
                         {
                             try await upstream.validate(
-                                contentHashes: hashes, pageSize: pageSize, inlineBytes: inlineBytes)
+                                contentHashes: hashes, pageSize: pageSize, inlineBytes: inlineBytes,
+                                withdrawalSequence: withdrawalSequence)
                         })
                 else {
                     report.isSupported = false
@@ -104,8 +106,9 @@ extension CatalogCache {
                     fallback += batch
                     continue
                 }
-                verdicts = answered
+                verdicts = answered.verdicts
                 report.requests += 1
+                receiveWithdrawals(answered.withdrawals, into: &report)
                 statisticsCounter.record {
                     $0.upstreamCalls += 1
                     $0.validationRequests += 1
@@ -181,6 +184,23 @@ extension CatalogCache {
         report.refreshedKeyByKey = await refreshKeyByKey(
             fallback.filter { held[$0].map { !tiers.isFresh($0.stored, now: clock.now) } ?? false })
         return report
+    }
+
+    /// Applies the withdrawal list a validation answer carried; a successful answer without one
+    /// confirms the list held (and ends the conservative policy of a lost one).
+    private func receiveWithdrawals(_ list: WithdrawalList?, into report: inout SynchronizationReport) {
+        guard let list else {
+            confirmWithdrawals()
+            return
+        }
+        do throws(WithdrawalListError) {
+            report.withdrawnFrom += try applyWithdrawals(list)
+            report.withdrawalSequence = list.sequence
+        } catch  where error.code == .notNewer {
+            confirmWithdrawals()  // another batch's answer, or a push, brought it already
+        } catch {
+            logger.warning("the provider's withdrawal list was refused", metadata: ["cache.error": "\(error)"])
+        }
     }
 
     /// The catalogue entries to validate, with their content hashes: every global key in memory

@@ -40,6 +40,9 @@ final class GameFilter: Sendable {
         }
     }
 
+    /// Whether the saved withdrawals were lost (every restricted game is withheld meanwhile).
+    var isWithdrawalListLost: Bool { rule.withLock { $0.isWithdrawalListLost } }
+
     /// Whether `entry` may show a game the rule withholds: only those are filtered.
     @inline(__always)
     func filters(_ entry: borrowing CacheEntry) -> Bool {

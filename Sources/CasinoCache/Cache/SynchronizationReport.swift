@@ -26,6 +26,10 @@ public struct SynchronizationReport: Sendable, Hashable, CustomStringConvertible
     /// The calling task was cancelled: no request, fetch or refresh started after that; the verdicts
     /// already received were acted on, and their writes were waited for as usual.
     public var isCancelled = false
+    /// The sequence of the withdrawal list the provider sent and the cache applied, if one came.
+    public var withdrawalSequence: Int?
+    /// The keys whose shown games that list changed.
+    public var withdrawnFrom: [CacheKey] = []
 
     public init(keys: Int = 0) {
         self.keys = keys
@@ -35,5 +39,6 @@ public struct SynchronizationReport: Sendable, Hashable, CustomStringConvertible
         "keys \(keys), requests \(requests) (failed \(failedRequests)\(isSupported ? "" : ", unsupported")), current \(current), "
             + "installed \(installed), refetched \(refetched) (failed \(failedFetches)), removed \(removed), "
             + "unanswered \(unanswered), refreshed key by key \(refreshedKeyByKey)\(isCancelled ? ", cancelled" : "")"
+            + (withdrawalSequence.map { ", withdrawal list \($0) (\(withdrawnFrom.count) keys changed)" } ?? "")
     }
 }

@@ -43,6 +43,14 @@ public protocol CatalogUpstream: Sendable {
     func validate(
         contentHashes: [SnapshotKey: String], pageSize: Int, inlineBytes: Int
     ) async throws -> [SnapshotKey: UpstreamVerdict]?
+
+    /// Bulk validation that also asks for the provider's withdrawals: as
+    /// ``validate(contentHashes:pageSize:inlineBytes:)``, and the provider's complete
+    /// ``CasinoCatalog/WithdrawalList`` when its sequence is greater than `withdrawalSequence` (the
+    /// list the cache holds; 0: none). The default implementation asks for verdicts only.
+    func validate(
+        contentHashes: [SnapshotKey: String], pageSize: Int, inlineBytes: Int, withdrawalSequence: Int
+    ) async throws -> UpstreamValidation?
 }
 
 extension CatalogUpstream {
@@ -51,6 +59,27 @@ extension CatalogUpstream {
         contentHashes: [SnapshotKey: String], pageSize: Int, inlineBytes: Int
     ) async throws -> [SnapshotKey: UpstreamVerdict]? {
         nil
+    }
+
+    /// The verdicts of ``validate(contentHashes:pageSize:inlineBytes:)``, no withdrawals.
+    public func validate(
+        contentHashes: [SnapshotKey: String], pageSize: Int, inlineBytes: Int, withdrawalSequence: Int
+    ) async throws -> UpstreamValidation? {
+        try await validate(contentHashes: contentHashes, pageSize: pageSize, inlineBytes: inlineBytes).map {
+            UpstreamValidation(verdicts: $0)
+        }
+    }
+}
+
+/// What an upstream's bulk validation answered: a verdict per key, and the provider's withdrawal
+/// list when it is newer than the one the cache holds.
+public struct UpstreamValidation: Sendable, Hashable {
+    public var verdicts: [SnapshotKey: UpstreamVerdict]
+    public var withdrawals: WithdrawalList?
+
+    public init(verdicts: [SnapshotKey: UpstreamVerdict], withdrawals: WithdrawalList? = nil) {
+        self.verdicts = verdicts
+        self.withdrawals = withdrawals
     }
 }
 

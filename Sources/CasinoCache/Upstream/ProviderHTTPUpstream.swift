@@ -114,18 +114,34 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
     public func validate(
         contentHashes: [SnapshotKey: String], pageSize: Int, inlineBytes: Int
     ) async throws -> [SnapshotKey: UpstreamVerdict]? {
+        try await validate(
+            contentHashes: contentHashes, pageSize: pageSize, inlineBytes: inlineBytes, withdrawalSequence: nil
+        ).verdicts
+    }
+
+    public func validate(
+        contentHashes: [SnapshotKey: String], pageSize: Int, inlineBytes: Int, withdrawalSequence: Int
+    ) async throws -> UpstreamValidation? {
+        try await validate(
+            contentHashes: contentHashes, pageSize: pageSize, inlineBytes: inlineBytes,
+            withdrawalSequence: Optional(withdrawalSequence))
+    }
+
+    private func validate(
+        contentHashes: [SnapshotKey: String], pageSize: Int, inlineBytes: Int, withdrawalSequence: Int?
+    ) async throws -> UpstreamValidation {
         var url = configuration.baseURL
         url.appendPathComponent(String(CacheValidation.path.dropFirst()))
         var urlRequest = makeRequest(url, method: "POST")
         urlRequest.setValue("application/json", forHTTPHeaderField: "Content-Type")
         let body = CacheValidation.Request(
             keys: Dictionary(uniqueKeysWithValues: contentHashes.map { ($0.key.description, $0.value) }),
-            pageSize: pageSize, inlineBytes: inlineBytes)
+            pageSize: pageSize, inlineBytes: inlineBytes, withdrawalSequence: withdrawalSequence)
         urlRequest.httpBody = try CatalogCoding.encoder().encode(body)
         guard
             let data = try await perform(
                 urlRequest, url: url, label: "validate \(contentHashes.count) keys", acceptsNotModified: false)
-        else { return [:] }
+        else { return UpstreamValidation(verdicts: [:]) }
         let response: CacheValidation.Response
         do {
             response = try CatalogCoding.decoder().decode(CacheValidation.Response.self, from: data.body)
@@ -140,7 +156,7 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
             guard let key = SnapshotKey(text), contentHashes[key] != nil else { continue }
             verdicts[key] = Self.verdict(verdict)
         }
-        return verdicts
+        return UpstreamValidation(verdicts: verdicts, withdrawals: response.withdrawals)
     }
 
     private static func verdict(_ verdict: CacheValidation.Verdict) -> UpstreamVerdict {

@@ -33,6 +33,16 @@ extension CatalogCache {
         try changeWithdrawals { withdrawals throws(WithdrawalListError) in try withdrawals.add(push) }
     }
 
+    /// The provider answered and had no newer list: the list held stands, and a lost one (unreadable
+    /// at launch) no longer widens what is withheld.
+    func confirmWithdrawals() {
+        withdrawals.withLock { withdrawals in
+            guard answers.filter.isWithdrawalListLost else { return }
+            answers.filter.setWithdrawn(withdrawals.index, isListLost: false)
+            memory.refilter()
+        }
+    }
+
     /// Changes the withdrawals, filters by them, saves them and announces the keys shown differently.
     private func changeWithdrawals(
         _ change: (inout Withdrawals) throws(WithdrawalListError) -> Void

@@ -6,13 +6,18 @@ import Foundation
 /// a byte budget. The app's HTTP upstream sends it; the simulator answers it.
 ///
 /// ```json
-/// → {"pageSize": 10, "inlineBytes": 262144,
+/// → {"pageSize": 10, "inlineBytes": 262144, "withdrawalSequence": 41,
 ///    "keys": {"en-iPhone/categories": "sha256:9f…", "en-iPhone/games/VIDEOSLOTS/0": "sha256:41…"}}
 /// ← {"keys": {"en-iPhone/categories": {"invalidate": false, "etag": "\"…\""},
 ///             "en-iPhone/games/VIDEOSLOTS/0": {"invalidate": true, "contentHash": "sha256:…",
 ///                                              "etag": "\"…\"", "content": {…a GamesPage…}},
-///             "en-iPhone/games/GONE/0": {"invalidate": true, "status": "removed"}}}
+///             "en-iPhone/games/GONE/0": {"invalidate": true, "status": "removed"}},
+///    "withdrawals": {"sequence": 42, "games": [{"id": "10017"}]}}
 /// ```
+///
+/// `withdrawalSequence` is the sequence of the complete withdrawal list the app holds (0: none);
+/// the answer carries the provider's complete list (``WithdrawalList``) when it is newer. A request
+/// without the field asks for no list.
 ///
 /// Keys are snapshot key strings (``SnapshotKey``); hashes are content hashes as in a snapshot
 /// envelope (`sha256:` and the hex SHA-256 of the payload's ``CatalogCoding`` JSON); `content` is
@@ -32,7 +37,8 @@ public enum CacheValidation {
     public static let defaultPageSize = 10
 
     /// What the app holds. Only `keys` is required: a body without `pageSize` means
-    /// ``defaultPageSize``, one without `inlineBytes` means no content inline (`0`).
+    /// ``defaultPageSize``, one without `inlineBytes` means no content inline (`0`), one without
+    /// `withdrawalSequence` asks for no withdrawal list.
     public struct Request: Codable, Sendable, Hashable {
         /// Snapshot key string → the content hash held.
         public var keys: [String: String]
@@ -40,15 +46,21 @@ public enum CacheValidation {
         public var pageSize: Int
         /// How many bytes of changed content the answer may carry inline (0: none).
         public var inlineBytes: Int
+        /// The sequence of the complete withdrawal list held (0: none), or `nil` to ask for none.
+        public var withdrawalSequence: Int?
 
-        public init(keys: [String: String], pageSize: Int = defaultPageSize, inlineBytes: Int = 0) {
+        public init(
+            keys: [String: String], pageSize: Int = defaultPageSize, inlineBytes: Int = 0,
+            withdrawalSequence: Int? = nil
+        ) {
             self.keys = keys
             self.pageSize = pageSize
             self.inlineBytes = inlineBytes
+            self.withdrawalSequence = withdrawalSequence
         }
 
         private enum CodingKeys: String, CodingKey {
-            case keys, pageSize, inlineBytes
+            case keys, pageSize, inlineBytes, withdrawalSequence
         }
 
         public init(from decoder: any Decoder) throws {
@@ -56,15 +68,19 @@ public enum CacheValidation {
             keys = try container.decode([String: String].self, forKey: .keys)
             pageSize = try container.decodeIfPresent(Int.self, forKey: .pageSize) ?? CacheValidation.defaultPageSize
             inlineBytes = try container.decodeIfPresent(Int.self, forKey: .inlineBytes) ?? 0
+            withdrawalSequence = try container.decodeIfPresent(Int.self, forKey: .withdrawalSequence)
         }
     }
 
     /// What the server says about each key asked.
     public struct Response: Codable, Sendable, Hashable {
         public var keys: [String: Verdict]
+        /// The provider's complete withdrawal list, when newer than the request's `withdrawalSequence`.
+        public var withdrawals: WithdrawalList?
 
-        public init(keys: [String: Verdict]) {
+        public init(keys: [String: Verdict], withdrawals: WithdrawalList? = nil) {
             self.keys = keys
+            self.withdrawals = withdrawals
         }
     }
 

@@ -90,7 +90,10 @@ extension CatalogSimulator {
                 invalidate: true, contentHash: hash, etag: etag, content: inline ? content : nil)
         }
         do {
-            return .success(try CatalogCoding.encoder().encode(CacheValidation.Response(keys: verdicts)))
+            return .success(
+                try CatalogCoding.encoder().encode(
+                    CacheValidation.Response(
+                        keys: verdicts, withdrawals: withdrawals(newerThan: asked.withdrawalSequence))))
         } catch {
             return .failure(Refusal(status: 500, message: "cannot encode the answer: \(error)"))
         }

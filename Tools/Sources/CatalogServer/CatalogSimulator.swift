@@ -26,7 +26,8 @@ import ServiceLifecycle
 /// `POST /_admin/bump` (a new catalogue version; answers the push payload that announces it),
 /// published snapshot sets under `/ota` (`CatalogSimulator+Published.swift`), the catalogue's
 /// images under `/images` (`CatalogSimulator+Images.swift`), and the player's own rows under
-/// `/v1/player` (`CatalogSimulator+Player.swift`).
+/// `/v1/player` (`CatalogSimulator+Player.swift`), and the withdrawal list
+/// (`CatalogSimulator+Withdrawals.swift`).
 public final class CatalogSimulator: Sendable {
     let catalog: SimulatedCatalog
     private let logger: Logger
@@ -35,6 +36,8 @@ public final class CatalogSimulator: Sendable {
     let published = NIOLockedValueBox(PublishedState())
     /// Sessions, favourites and recently played games (`CatalogSimulator+Player.swift`).
     let players = NIOLockedValueBox(PlayerState())
+    /// The provider's withdrawal list (`CatalogSimulator+Withdrawals.swift`).
+    let withdrawalList = NIOLockedValueBox<WithdrawalList?>(nil)
 
     struct State {
         var settings: SimulatorSettings
@@ -165,6 +168,7 @@ public final class CatalogSimulator: Sendable {
         addPublishedRoutes(to: router)
         addImageRoutes(to: router)
         addPlayerRoutes(to: router)
+        addWithdrawalRoutes(to: router)
         var logger = self.logger
         logger.logLevel = min(logger.logLevel, .info)
         return Application(

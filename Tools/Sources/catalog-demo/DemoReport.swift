@@ -14,6 +14,8 @@ struct DemoReport {
     var failureCause: String?
     /// The push payload of step 7, as the simulator announced its version bump.
     var pushPayload: String?
+    /// The push payload of step 8, as the simulator announced a withdrawal.
+    var withdrawalPayload: String?
 
     /// The report as text: the setup, the table, the statistics.
     func rendered() -> String {
@@ -44,6 +46,7 @@ struct DemoReport {
         lines.append("")
         if let failureCause { lines.append("refresh failure while the provider was down: \(failureCause)") }
         if let pushPayload { lines.append("push payload of step 7: \(pushPayload)") }
+        if let withdrawalPayload { lines.append("push payload of step 8: \(withdrawalPayload)") }
         if let spinner = rows.first?.firstContent, let slowest = rows.dropFirst().map(\.firstContent).max() {
             lines.append(
                 "without the cache the lobby waited \(DemoRow.milliseconds(spinner)) behind a spinner; with it, the first "
@@ -97,7 +100,8 @@ struct DemoRow {
                 case .categories: what = "categories"
                 case .gamesPage(let page): what = "page → \(version(of: page))"
                 }
-                parts.append("update: \(what) (\(changes.updated.count + changes.inserted.count) changed)")
+                let removed = changes.removed.isEmpty ? "" : ", \(changes.removed.count) removed"
+                parts.append("update: \(what) (\(changes.updated.count + changes.inserted.count) changed\(removed))")
             case .refreshFailed(let error, _, _):
                 let code = (error.cause as? UpstreamError)?.code.description ?? error.code.description
                 parts.append("refresh failed: \(code)")

@@ -21,6 +21,7 @@ struct DemoStory: Sendable {
     var logger: Logger
 
     static let edition = try! Edition(language: "en", platform: .iPhone)
+    static let territory = Territory("GB")
 
     func run() async throws -> DemoReport {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("catalog-demo-\(UUID().uuidString)")
@@ -92,6 +93,7 @@ struct DemoStory: Sendable {
             upstream: ProviderHTTPUpstream(
                 configuration: .init(baseURL: URL(string: "http://127.0.0.1:9")!), logger: logger),
             cacheDirectory: nil, bundleDirectory: bundle, logger: logger)
+        cache.setTerritory(Self.territory)
         let perCategory = PipelineConfiguration.ImageBundling(allowedHosts: []).gamesPerCategory
         let categories = cache.cachedCategories(edition: Self.edition).value?.items ?? []
         var (shown, wanted) = (0, 0)
@@ -112,9 +114,13 @@ struct DemoStory: Sendable {
         let categoryId = try firstCategoryId(of: catalog)
         let upstream = ProviderHTTPUpstream(configuration: .init(baseURL: baseURL), logger: logger)
         let clock = ManualClock(now: catalog.generatedAt.addingTimeInterval(86_400))
+        // The player is in Great Britain, as the app learns at launch (the games restricted there,
+        // none in the sample, would leave every answer).
         let launch = {
-            CatalogCache(
+            let cache = CatalogCache(
                 upstream: upstream, cacheDirectory: directory, bundleDirectory: bundle, clock: clock, logger: logger)
+            cache.setTerritory(Self.territory)
+            return cache
         }
         var report = DemoReport()
         simulator.update { $0.version = 2 }
@@ -188,6 +194,7 @@ struct DemoStory: Sendable {
         let syncing = CatalogCache(
             configuration: configuration, upstream: upstream, cacheDirectory: directory, bundleDirectory: bundle,
             clock: clock, logger: logger)
+        syncing.setTerritory(Self.territory)
         let sixth = try await learn(
             "6 relaunch +1 h (v4), synchronize()", cache: syncing, categoryId: categoryId, simulator: simulator,
             before: before
@@ -209,7 +216,65 @@ struct DemoStory: Sendable {
         report.rows.append(seventh.row)
         report.statistics.append(("6 and 7", syncing.statistics()))
         report.pushPayload = String(decoding: payload, as: UTF8.self)
+
+        // 8 and 9. Mid-day a game is withdrawn while the app is offline; the push alone takes it off
+        // the lobby, and it stays off across a relaunch, the bundle's copy included.
+        let (eighth, ninth, withdrawalPayload) = try await withdraw(
+            cache: syncing, log: seventh.log, categoryId: categoryId, simulator: simulator, launch: launch)
+        report.rows += [eighth.row, ninth]
+        report.withdrawalPayload = withdrawalPayload
         return report
+    }
+
+    /// Steps 8 and 9: the provider withdraws the second game of the page on screen while every
+    /// request fails; the push is applied, then a relaunch reads the page from disk, then (the disk
+    /// copy forgotten) from the bundle.
+    private func withdraw(
+        cache: CatalogCache, log: UpdateLog, categoryId: String, simulator: CatalogSimulator,
+        launch: () -> CatalogCache
+    ) async throws -> (Session, DemoRow, String) {
+        let edition = Self.edition
+        let key = CacheKey.gamesPage(edition, categoryId: categoryId, offset: 0)
+        let shownIds = { (cache: CatalogCache) in
+            cache.cachedGamesPage(edition: edition, categoryId: categoryId).value?.items.map(\.id) ?? []
+        }
+        guard let game = shownIds(cache).dropFirst().first else {
+            throw DemoError("the page on screen has fewer than two games")
+        }
+        simulator.update { $0.errorRate = 1 }
+        defer { simulator.update { $0.errorRate = 0 } }
+        var before = simulator.statistics()
+        let payload = try simulator.withdraw(Withdrawal(id: game))
+        let push = try CatalogInvalidation(json: payload)
+        let eighth = try await learn(
+            "8 offline, game \(game) withdrawn: push", cache: cache, log: log, categoryId: categoryId,
+            simulator: simulator, before: before
+        ) { cache in
+            let report = await cache.markStale(push)
+            return
+                "\(report.withdrawnFrom.count) key(s) changed; \(game) \(shownIds(cache).contains(game) ? "still shown" : "gone")"
+        }
+        await cache.flush()
+
+        before = simulator.statistics()
+        let started = ContinuousClock.now
+        let relaunched = launch()
+        let categories = relaunched.cachedCategories(edition: edition)
+        let page = relaunched.cachedGamesPage(edition: edition, categoryId: categoryId)
+        let firstContent = started.duration(to: .now)
+        relaunched.invalidate(key)
+        let bundled = relaunched.cachedGamesPage(edition: edition, categoryId: categoryId)
+        let absent = { (answer: CacheResult<GamesPage>) in
+            answer.value.map { !$0.items.map(\.id).contains(game) } == true ? "absent" : "SHOWN"
+        }
+        let ninth = DemoRow(
+            step: "9 relaunch, still offline", sawFirst: DemoRow.describe(categories: categories, page: page),
+            firstContent: firstContent, tier: DemoRow.tier(of: categories, page),
+            then: "\(game) \(absent(page)) from the \(page.metadata?.tier.rawValue ?? "?") copy, "
+                + "\(absent(bundled)) from the \(bundled.metadata?.tier.rawValue ?? "?") copy (withdrawal list kept on disk)",
+            settled: started.duration(to: .now), requests: DemoRow.requests(from: before, to: simulator.statistics()),
+            updates: 0, failures: 0)
+        return (eighth, ninth, String(decoding: payload, as: UTF8.self))
     }
 
     // MARK: - Sessions
