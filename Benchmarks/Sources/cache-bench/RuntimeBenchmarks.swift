@@ -225,7 +225,8 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
                     floorMedianNanoseconds: restrictedFloor.median))
         }
         // And a 1,000-game withdrawal list naming one game of the shown page: filtered from then on.
-        if let withdrawnId = cache.cachedGamesPage(edition: edition, categoryId: shownCategoryId).value?.items.last?.id {
+        if let withdrawnId = cache.cachedGamesPage(edition: edition, categoryId: shownCategoryId).value?.items.last?.id
+        {
             try cache.applyWithdrawals(
                 WithdrawalList(
                     sequence: 1,
