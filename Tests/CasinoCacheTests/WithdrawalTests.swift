@@ -243,3 +243,74 @@ extension WithdrawalTests.SavedDamage {
         }
     }
 }
+
+/// Withdrawals and territories changed while reads run on other threads: a randomized loop.
+@Suite(.timeLimit(.minutes(2)))
+struct WithdrawalConcurrencyTests {
+    /// Each round: a random complete list (a random replay in some rounds), a random territory,
+    /// and reads (with the disk and memory copies forgotten at random moments) running on other
+    /// threads while they change. A read never shows a game withdrawn everywhere by both the list
+    /// before and the list after (no moment un-withdraws it), a replay changes nothing, and once
+    /// both changes return the next read is exactly what the rules say.
+    @Test func readsDuringChangesNeverShowAGameWithdrawnBeforeAndAfterAndSettleOnTheRules() async throws {
+        let lobby = try RestrictedLobby()
+        let cache = lobby.makeCache()
+        let key = CacheKey.gamesPage(english, categoryId: RestrictedLobby.categoryId, offset: 0)
+        let territories: [Territory?] = [nil, Territory("CA"), Territory("CA-ON"), Territory("GB"), Territory("FR")]
+        let seed = UInt64.random(in: 0 ... .max)
+        var random = SplitMix64(seed: seed)
+        var list = WithdrawalList(sequence: 1, games: [])
+        try cache.applyWithdrawals(list)
+        for round in 0..<300 {
+            let next = WithdrawalList(
+                sequence: list.sequence + 1,
+                games: (0..<10).filter { _ in Int.random(in: 0..<4, using: &random) == 0 }.map { index in
+                    Withdrawal(id: "g\(index)", territories: Bool.random(using: &random) ? [] : ["GB"])
+                })
+            let territory = territories.randomElement(using: &random)!
+            let replays = Int.random(in: 0..<5, using: &random) == 0
+            let forgets = Bool.random(using: &random)
+            let everywhereBoth = Set(list.games.filter(\.isEverywhere).map(\.id))
+                .intersection(next.games.filter(\.isEverywhere).map(\.id))
+            // When the list and the territory change while another thread reads
+            let reader = Task.detached {
+                var seen: [[String]] = []
+                for step in 0..<40 {
+                    if forgets, step == 20 { cache.invalidate(key) }
+                    seen.append(WithdrawalTests.shown(cache).value?.items.map(\.id) ?? [])
+                }
+                return seen
+            }
+            let replayed = WithdrawalList(sequence: list.sequence, games: [])
+            let changer = Task.detached {
+                cache.setTerritory(territory)
+                if replays { _ = try? cache.applyWithdrawals(replayed) }
+                try cache.applyWithdrawals(next)
+            }
+            try await changer.value
+            let seen = await reader.value
+            // Then no read showed a game withdrawn everywhere before and after
+            for ids in seen where !everywhereBoth.isDisjoint(with: ids) {
+                Issue.record("seed \(seed), round \(round): \(everywhereBoth) shown in \(ids)")
+            }
+            // And the next read is what the rules say
+            let expected = RestrictedLobby.page.items.filter { game in
+                guard let withdrawal = next.games.first(where: { $0.id == game.id }) else {
+                    return !Self.restricts(game.restrictedTerritories, in: territory)
+                }
+                return !withdrawal.isEverywhere
+                    && !Self.restricts(game.restrictedTerritories + withdrawal.territories, in: territory)
+            }.map(\.id)
+            let shown = WithdrawalTests.shown(cache).value?.items.map(\.id)
+            #expect(shown == expected, "seed \(seed), round \(round): \(next.games), \(String(describing: territory))")
+            list = next
+        }
+        #expect(cache.withdrawalSequence == list.sequence)
+    }
+
+    /// The rules, written out: with no territory, the default policy withholds what is restricted anywhere.
+    static func restricts(_ codes: [String], in territory: Territory?) -> Bool {
+        guard let territory else { return !codes.isEmpty }
+        return territory.isRestricted(byAnyOf: codes)
+    }
+}
