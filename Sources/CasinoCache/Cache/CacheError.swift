@@ -34,6 +34,9 @@ public struct CacheError: Error, Sendable, CustomStringConvertible {
         public static let invalidRequest = Code(rawValue: "invalid-request")
         /// The upstream answered "not modified" for content the cache does not hold.
         public static let notModifiedWithoutEntry = Code(rawValue: "not-modified-without-entry")
+        /// What is cached is older than ``CatalogCache/Configuration/maxContentAge`` and the upstream
+        /// could not answer (`cause`): nothing is shown until it can ("connect to update").
+        public static let contentTooOld = Code(rawValue: "content-too-old")
         /// The server refused a player's change (``CacheError/cause`` says how); it was undone.
         public static let mutationRejected = Code(rawValue: "mutation-rejected")
         /// A player's change was dropped unsent: the offline queue was full

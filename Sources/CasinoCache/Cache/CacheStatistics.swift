@@ -9,6 +9,9 @@ public struct CacheStatistics: Sendable, Hashable, CustomStringConvertible {
     /// Lookups that found nothing cached: synchronous misses, async lookups that waited for the
     /// upstream, and pages past the cached limit.
     public var misses = 0
+    /// Of the lookups counted stale or bundled, those whose content was older than
+    /// ``CatalogCache/Configuration/maxContentAge``: not shown (a miss to the synchronous reads).
+    public var tooOld = 0
     /// Calls made to the upstream, bulk validations included.
     public var upstreamCalls = 0
     /// Bulk validation requests made (``CatalogCache/synchronize()``).
@@ -51,7 +54,7 @@ public struct CacheStatistics: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        "lookups \(lookups) (fresh \(fresh), stale \(stale), bundled \(bundled), miss \(misses); hit rate "
+        "lookups \(lookups) (fresh \(fresh), stale \(stale), bundled \(bundled), miss \(misses)\(tooOld > 0 ? ", too old \(tooOld)" : ""); hit rate "
             + "\(Int((hitRate * 100).rounded())) %), upstream calls \(upstreamCalls), coalesced \(coalescedRequests), "
             + "not modified \(notModified), validations \(validationRequests) (current \(validatedCurrent), inline "
             + "\(validatedInline), refetched \(validatedRefetched)), refresh failures \(refreshFailures), updates \(updatesEmitted), "

@@ -24,6 +24,9 @@ final class CacheTiers: Sendable {
     let categoriesTimeToLive: TimeInterval
     let gamesPageTimeToLive: TimeInterval
     let playerTimeToLive: TimeInterval
+    /// ``CatalogCache/Configuration/maxContentAge`` per kind; infinite without one.
+    let categoriesMaxAge: TimeInterval
+    let gamesPageMaxAge: TimeInterval
 
     init(
         memory: MemoryTier, disk: DiskTier?, bundled: BundledTier?, answers: CacheAnswers, images: ImagePrefetcher,
@@ -40,6 +43,9 @@ final class CacheTiers: Sendable {
         categoriesTimeToLive = configuration.categoriesTTL.timeInterval
         gamesPageTimeToLive = configuration.gamesPageTTL.timeInterval
         playerTimeToLive = configuration.playerTTL.timeInterval
+        // Fresh content is never too old: a limit below the time to live acts as the time to live.
+        categoriesMaxAge = max(configuration.maxContentAge.categories?.timeInterval ?? .infinity, categoriesTimeToLive)
+        gamesPageMaxAge = max(configuration.maxContentAge.gamesPage?.timeInterval ?? .infinity, gamesPageTimeToLive)
     }
 
     /// What a read found below a fresh memory hit: the entry (a disk or bundled entry is put in
@@ -51,8 +57,11 @@ final class CacheTiers: Sendable {
         let entry: CacheEntry
         let tier: CacheMetadata.Tier
         let state: CacheState
+        /// Older than ``CatalogCache/Configuration/maxContentAge``: not shown; the async reads fetch.
+        let isTooOld: Bool
 
-        init(entry: CacheEntry, tier: CacheMetadata.Tier, state: CacheState) {
+        init(entry: CacheEntry, tier: CacheMetadata.Tier, state: CacheState, isTooOld: Bool = false) {
+            self.isTooOld = isTooOld
             self.entry = entry
             self.tier = tier
             self.state = state
@@ -74,7 +83,7 @@ final class CacheTiers: Sendable {
     ) -> CacheResult<Value>? {
         let timeToLive = timeToLive(for: key)
         let snapshotGeneratedAt = answers.snapshotGeneratedAt
-        return memory.hit(
+        let hit = memory.hit(
             for: key, classify: { Self.state(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
             keepUnlessFresh: needsFound, kept: &found, keep: { Found(entry: $0, tier: .memory, state: $1) },
             read: { entry, state, shown in
@@ -82,6 +91,7 @@ final class CacheTiers: Sendable {
                     entry, tier: .memory, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
                     shown: shown, extract: extract)
             })
+        return limitingAge(hit, to: maxAge(for: key), found: &found)
     }
 
     /// ``memoryAnswer(_:now:needsFound:found:_:)`` for the page at `offset` of `categoryId` in `edition`, found
@@ -93,7 +103,7 @@ final class CacheTiers: Sendable {
     ) -> CacheResult<Value>? {
         let timeToLive = gamesPageTimeToLive
         let snapshotGeneratedAt = answers.snapshotGeneratedAt
-        return memory.hit(
+        let hit = memory.hit(
             gamesPage: edition, categoryId: categoryId, offset: offset, scope: .global,
             classify: { Self.state(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
             keepUnlessFresh: needsFound, kept: &found, keep: { Found(entry: $0, tier: .memory, state: $1) },
@@ -102,6 +112,22 @@ final class CacheTiers: Sendable {
                     entry, tier: .memory, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
                     shown: shown, extract: extract)
             })
+        return limitingAge(hit, to: gamesPageMaxAge, found: &found)
+    }
+
+    /// A memory hit past `maxAge` as a miss, counted as too old (and what it found marked so).
+    /// Checked on the answer, after the hit: a branch inside it that dropped the value made the
+    /// optimizer copy the entry on every hit.
+    @inline(__always)
+    private func limitingAge<Value>(
+        _ hit: CacheResult<Value>?, to maxAge: TimeInterval, found: inout Found?
+    ) -> CacheResult<Value>? {
+        guard maxAge.isFinite, let hit, hit.state != .fresh, let age = hit.metadata?.age, age > maxAge else {
+            return hit
+        }
+        if let kept = found { found = Found(entry: kept.entry, tier: kept.tier, state: kept.state, isTooOld: true) }
+        statistics.record { $0.tooOld += 1 }
+        return .miss
     }
 
     /// Disk, then the bundle: the entry found is counted, put in memory and its images prefetched.
@@ -109,10 +135,14 @@ final class CacheTiers: Sendable {
         guard let (entry, tier) = entryBelowMemory(key) else { return nil }
         let state = Self.state(
             origin: entry.origin, storedAt: entry.storedAt, now: now, timeToLive: timeToLive(for: key))
-        statistics.record { AnswerCounts(counting: state).add(to: &$0) }
-        images.prefetch(entry, bundledImages: bundled?.images, filter: answers.filter)
+        let isTooOld = state != .fresh && now.timeIntervalSince(entry.storedAt) > maxAge(for: key)
+        statistics.record {
+            AnswerCounts(counting: state).add(to: &$0)
+            if isTooOld { $0.tooOld += 1 }
+        }
+        if !isTooOld { images.prefetch(entry, bundledImages: bundled?.images, filter: answers.filter) }
         memory.store(entry)
-        return Found(entry: entry, tier: tier, state: state)
+        return Found(entry: entry, tier: tier, state: state, isTooOld: isTooOld)
     }
 
     /// The typed answer for what was found.
@@ -181,6 +211,15 @@ final class CacheTiers: Sendable {
     func isFresh(_ stored: DiskTier.Stored, now: Date) -> Bool {
         Self.state(origin: stored.origin, storedAt: stored.storedAt, now: now, timeToLive: timeToLive(for: stored.key))
             == .fresh
+    }
+
+    /// ``CatalogCache/Configuration/maxContentAge`` for `key` (infinite: none; player content has none).
+    func maxAge(for key: CacheKey) -> TimeInterval {
+        if case .user = key.scope { return .infinity }
+        return switch key.content {
+        case .categories: categoriesMaxAge
+        case .gamesPage: gamesPageMaxAge
+        }
     }
 
     func timeToLive(for key: CacheKey) -> TimeInterval {

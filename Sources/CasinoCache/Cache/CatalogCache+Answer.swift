@@ -49,6 +49,7 @@ extension CatalogCache {
             result = tiers.result(below, now: now, extract)
         }
         guard let result else { return try await fetchAnswer(for: key, extract) }
+        if let found, found.isTooOld { return try await tooOldAnswer(found, for: key, extract) }
         if let found, found.state != .fresh {
             // A player's expired rows are not served while the upstream can answer.
             if found.state == .stale, key.scope != .global {
@@ -71,7 +72,9 @@ extension CatalogCache {
             if !memoryAsked, let hit = tiers.memoryAnswer(key, now: now, needsFound: false, found: &found, extract) {
                 return hit
             }
-            if let below = tiers.foundBelowMemory(key, now: now) { return tiers.result(below, now: now, extract) }
+            if let below = tiers.foundBelowMemory(key, now: now) {
+                return below.isTooOld ? .miss : tiers.result(below, now: now, extract)
+            }
         }
         statisticsCounter.record { $0.misses += 1 }
         return .miss
@@ -88,6 +91,25 @@ extension CatalogCache {
         }
         statisticsCounter.record { $0.misses += 1 }
         let entry = try await fetch(key, current: nil)
+        try Task.checkCancellation()
+        return answers.result(entry, tier: .upstream, state: .fresh, now: clock.now, extract: extract)
+    }
+
+    /// The answer for content older than the maximum age: a fetch, or an error saying why nothing
+    /// is shown.
+    private nonisolated(nonsending) func tooOldAnswer<Value: Sendable>(
+        _ found: CacheTiers.Found, for key: CacheKey, _ extract: (CatalogContent) -> Value
+    ) async throws -> CacheResult<Value> {
+        let entry: CacheEntry
+        do {
+            entry = try await fetch(key, current: found.entry)
+        } catch let error as CacheError where error.code != .invalidRequest {
+            let age = max(clock.now.timeIntervalSince(found.entry.storedAt), 0)
+            throw CacheError(
+                .contentTooOld, key: key,
+                "the \(found.tier) copy is \(Int(age / 3600)) hours old, over the maximum content age, and the upstream could not answer; connect to update",
+                cause: error)
+        }
         try Task.checkCancellation()
         return answers.result(entry, tier: .upstream, state: .fresh, now: clock.now, extract: extract)
     }

@@ -81,6 +81,13 @@ extension CatalogCache {
         /// How many of the most recently read entries ``CatalogCache/trim()`` keeps in memory on a
         /// memory warning (what is on screen): 24 by default.
         public var entriesKeptOnTrim = 24
+        /// The oldest catalogue content shown, per kind: none by default. Older content (a cached
+        /// entry by when it was stored or last validated, the bundle and an over-the-air
+        /// generation by when they were generated) is not shown until a validation or fetch
+        /// succeeds: a synchronous read answers `.miss`, an async read fetches and throws
+        /// ``CacheError/Code/contentTooOld`` when it cannot. A limit below the time to live acts
+        /// as the time to live: fresh content is never too old.
+        public var maxContentAge = MaxContentAge()
 
         public init() {}
 
@@ -112,6 +119,30 @@ extension CatalogCache {
                 let (end, overflow) = pageSize.multipliedReportingOverflow(by: maxCachedPagesPerCategory)
                 return offset >= 0 && (overflow || offset < end)
             }
+        }
+    }
+
+    /// The oldest content ``Configuration/maxContentAge`` lets the cache show, per kind; `nil`: no
+    /// limit.
+    ///
+    /// ```swift
+    /// configuration.maxContentAge = .all(.seconds(30 * 86_400))   // nothing older than 30 days
+    /// configuration.maxContentAge.gamesPage = .seconds(7 * 86_400) // and no page older than 7
+    /// ```
+    public struct MaxContentAge: Sendable, Hashable {
+        /// For an edition's categories.
+        public var categories: Duration?
+        /// For a page of games.
+        public var gamesPage: Duration?
+
+        public init(categories: Duration? = nil, gamesPage: Duration? = nil) {
+            self.categories = categories
+            self.gamesPage = gamesPage
+        }
+
+        /// The same limit for every kind.
+        public static func all(_ age: Duration) -> MaxContentAge {
+            MaxContentAge(categories: age, gamesPage: age)
         }
     }
 
