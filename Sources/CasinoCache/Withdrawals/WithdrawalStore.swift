@@ -42,10 +42,14 @@ final class WithdrawalStore: Sendable {
                 return Loaded(withdrawals: withdrawals, isLost: false)
             } catch {
                 logger.error(
-                    "the saved withdrawal list is unreadable; every restricted game is withheld until a complete list arrives",
+                    "a saved withdrawal list is unreadable",
                     metadata: ["cache.file": "\(name)", "cache.error": "\(error)"])
                 isLost = true
             }
+        }
+        if isLost {
+            logger.error(
+                "no saved withdrawal list is readable; every restricted game is withheld until a complete list arrives")
         }
         return Loaded(isLost: isLost)
     }
