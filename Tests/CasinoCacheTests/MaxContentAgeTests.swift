@@ -9,7 +9,6 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct MaxContentAgeTests {
     let lobby: RestrictedLobby
-    static let key = CacheKey.gamesPage(english, categoryId: RestrictedLobby.categoryId, offset: 0)
     static let day = Duration.seconds(86_400)
 
     init() throws {
@@ -51,7 +50,8 @@ struct MaxContentAgeTests {
         // Given a bundle past the limit and an upstream that cannot answer, then can
         lobby.clock.advance(by: Self.day * 10)
         lobby.upstream.script(
-            Self.key, .failure(URLError(.notConnectedToInternet)), .content(.gamesPage(RestrictedLobby.page)))
+            RestrictedLobby.key, .failure(URLError(.notConnectedToInternet)), .content(.gamesPage(RestrictedLobby.page))
+        )
         let cache = makeCache(.all(Self.day))
         // When the lobby asks for the page, offline, then online
         let error = await #expect(throws: CacheError.self) {
@@ -68,7 +68,8 @@ struct MaxContentAgeTests {
 
     @Test func cachedContentAgesOutAndA304BringsItBack() async throws {
         // Given a page fetched with an ETag, no bundle, and a limit of 2 days
-        lobby.upstream.script(Self.key, .content(.gamesPage(RestrictedLobby.page), etag: "\"v1\""), .notModified)
+        lobby.upstream.script(
+            RestrictedLobby.key, .content(.gamesPage(RestrictedLobby.page), etag: "\"v1\""), .notModified)
         let cache = makeCache(.all(Self.day * 2), bundled: false)
         _ = try await cache.gamesPage(edition: english, categoryId: RestrictedLobby.categoryId)
         #expect(page(cache).state == .fresh)

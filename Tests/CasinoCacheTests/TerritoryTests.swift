@@ -57,7 +57,7 @@ struct TerritoryAnswerTests {
         let first = cache.cachedGamesPage(edition: english, categoryId: RestrictedLobby.categoryId)
         let again = cache.cachedGamesPage(edition: english, categoryId: RestrictedLobby.categoryId)
         let asked = try await cache.gamesPage(edition: english, categoryId: RestrictedLobby.categoryId)
-        let content = cache.cachedContent(for: .gamesPage(english, categoryId: RestrictedLobby.categoryId, offset: 0))
+        let content = cache.cachedContent(for: RestrictedLobby.key)
         // Then each leaves out the restricted games, says how many, and keeps the page consistent
         for (name, answer) in [("bundle", first), ("memory", again), ("async", asked)] {
             #expect(RestrictedLobby.ids(answer) == shown, "\(name)")
@@ -96,7 +96,7 @@ struct TerritoryAnswerTests {
     @Test func fetchedAndDiskContentIsFilteredToo() async throws {
         // Given no bundle, an upstream serving the page, and a player in Ontario
         lobby.upstream.script(
-            .gamesPage(english, categoryId: RestrictedLobby.categoryId, offset: 0),
+            RestrictedLobby.key,
             .content(.gamesPage(RestrictedLobby.page)))
         let first = lobby.makeCache(bundled: false)
         first.setTerritory(Territory("CA-ON"))
@@ -131,7 +131,7 @@ struct TerritoryAnswerTests {
         unrestricted.count = 7
         unrestricted.total = 7
         lobby.upstream.script(
-            .gamesPage(english, categoryId: RestrictedLobby.categoryId, offset: 0), .content(.gamesPage(unrestricted)))
+            RestrictedLobby.key, .content(.gamesPage(unrestricted)))
         let cache = lobby.makeCache(bundled: false)
         cache.setTerritory(Territory("GB"))
         _ = try await cache.gamesPage(edition: english, categoryId: RestrictedLobby.categoryId)
@@ -192,7 +192,7 @@ struct TerritoryAnswerTests {
     @Test func updatesLeaveOutWithheldGamesAndTheirIds() async throws {
         // Given a player in Great Britain watching the updates, and a fetch of the page
         lobby.upstream.script(
-            .gamesPage(english, categoryId: RestrictedLobby.categoryId, offset: 0),
+            RestrictedLobby.key,
             .content(.gamesPage(RestrictedLobby.page)))
         let cache = lobby.makeCache(bundled: false)
         cache.setTerritory(Territory("GB"))

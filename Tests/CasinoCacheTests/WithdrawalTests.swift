@@ -9,7 +9,6 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct WithdrawalTests {
     let lobby: RestrictedLobby
-    static let key = CacheKey.gamesPage(english, categoryId: RestrictedLobby.categoryId, offset: 0)
 
     init() throws {
         lobby = try RestrictedLobby()
@@ -26,7 +25,7 @@ struct WithdrawalTests {
 
     @Test func theVeryNextReadOfEveryTierLeavesOutAWithdrawnGameOfflineToo() async throws {
         // Given an offline app in France showing the bundled page, then a fetched copy on disk
-        lobby.upstream.script(Self.key, .failure(URLError(.notConnectedToInternet)))
+        lobby.upstream.script(RestrictedLobby.key, .failure(URLError(.notConnectedToInternet)))
         let cache = lobby.makeCache()
         cache.setTerritory(Territory("FR"))
         let bundled = Self.shown(cache)
@@ -40,7 +39,7 @@ struct WithdrawalTests {
         #expect(fromMemory.metadata?.tier == .memory)
         #expect(!RestrictedLobby.ids(fromMemory).contains("g5") && !RestrictedLobby.ids(fromMemory).contains("g6"))
         #expect(fromMemory.metadata?.withheld == 2)
-        #expect(changed == [Self.key])
+        #expect(changed == [RestrictedLobby.key])
         // And a relaunch reading the bundle alone does too
         await cache.flush()
         let relaunched = lobby.makeCache()
@@ -94,8 +93,8 @@ struct WithdrawalTests {
         await updates.wait(for: 1)
         // Then the page's update removes g8, without a fetch
         let update = try #require(updates.contentUpdates.first)
-        #expect(update.0 == Self.key && update.2.removed == ["g8"] && !update.1.ids.contains("g8"))
-        #expect(report.withdrawnFrom == [Self.key] && report.withdrawalError == nil)
+        #expect(update.0 == RestrictedLobby.key && update.2.removed == ["g8"] && !update.1.ids.contains("g8"))
+        #expect(report.withdrawnFrom == [RestrictedLobby.key] && report.withdrawalError == nil)
         #expect(!RestrictedLobby.ids(Self.shown(cache)).contains("g8"))
         #expect(lobby.upstream.calls.isEmpty)
         // And a push does not advance the complete list's sequence (validation asks from the last list)
@@ -125,10 +124,7 @@ struct WithdrawalTests {
 
     @Test func aWithdrawalOfAGameNeverSeenIsKeptForWhenItArrives() async throws {
         // Given a withdrawal of g9 before anything was read, and no bundle
-        var page = RestrictedLobby.page
-        page.items = Array(page.items.suffix(2))
-        page.count = 2
-        lobby.upstream.script(Self.key, .content(.gamesPage(page)))
+        lobby.upstream.script(RestrictedLobby.key, .content(.gamesPage(RestrictedLobby.lastGames(2))))
         let cache = lobby.makeCache(bundled: false)
         cache.setTerritory(Territory("FR"))
         try cache.applyWithdrawals(Self.list(2, Withdrawal(id: "g9")))
@@ -141,10 +137,7 @@ struct WithdrawalTests {
 
     @Test func aPageWithoutRestrictedGamesInMemoryIsFilteredOnceOneOfItsGamesIsWithdrawn() async throws {
         // Given a page of unrestricted games in memory, answered as it is
-        var page = RestrictedLobby.page
-        page.items = Array(page.items.suffix(3))
-        page.count = 3
-        lobby.upstream.script(Self.key, .content(.gamesPage(page)))
+        lobby.upstream.script(RestrictedLobby.key, .content(.gamesPage(RestrictedLobby.lastGames(3))))
         let cache = lobby.makeCache(bundled: false)
         _ = try await cache.gamesPage(edition: english, categoryId: RestrictedLobby.categoryId)
         #expect(RestrictedLobby.ids(Self.shown(cache)) == ["g7", "g8", "g9"])
@@ -255,7 +248,7 @@ struct WithdrawalConcurrencyTests {
     @Test func readsDuringChangesNeverShowAGameWithdrawnBeforeAndAfterAndSettleOnTheRules() async throws {
         let lobby = try RestrictedLobby()
         let cache = lobby.makeCache()
-        let key = CacheKey.gamesPage(english, categoryId: RestrictedLobby.categoryId, offset: 0)
+        let key = RestrictedLobby.key
         let territories: [Territory?] = [nil, Territory("CA"), Territory("CA-ON"), Territory("GB"), Territory("FR")]
         let seed = UInt64.random(in: 0 ... .max)
         var random = SplitMix64(seed: seed)

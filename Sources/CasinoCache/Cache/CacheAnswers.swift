@@ -64,8 +64,7 @@ final class CacheAnswers: Sendable {
     /// The value an app is shown of `content`, without the games withheld; `extract` picks it.
     @inline(__always)
     func value<Value>(of content: borrowing CatalogContent, _ extract: (CatalogContent) -> Value) -> Value {
-        content.restrictsTerritories || filter.withdraws(from: content)
-            ? extract(filter.withholding(content).content) : extract(content)
+        filter.filters(content) ? extract(filter.withholding(content).content) : extract(content)
     }
 
     /// Sends `update` to its subscribers, its content without the games withheld
@@ -74,7 +73,7 @@ final class CacheAnswers: Sendable {
         var update = update
         if case .updated(let content, var changes) = update.event {
             statistics.record { $0.updatesEmitted += 1 }
-            if content.restrictsTerritories || filter.withdraws(from: content) {
+            if filter.filters(content) {
                 let shown = filter.withholding(content).content
                 let ids = Set(shown.ids)
                 let withheld = Set(content.ids).subtracting(ids)

@@ -49,6 +49,12 @@ final class GameFilter: Sendable {
         entry.restrictsTerritories || withdraws(from: entry.content)
     }
 
+    /// Whether `content` (not in an entry, which knows whether it has a restricted game) may show a
+    /// game the rule withholds.
+    func filters(_ content: CatalogContent) -> Bool {
+        content.restrictsTerritories || withdraws(from: content)
+    }
+
     /// Whether `content` holds a withdrawn game.
     func withdraws(from content: CatalogContent) -> Bool {
         guard case .gamesPage(let page) = content else { return false }

@@ -39,4 +39,12 @@ enum DurableFile {
             close(directoryDescriptor)
         }
     }
+
+    /// ``write(_:to:in:temporaryName:)`` into `directory`, created when missing, beside a temporary
+    /// file `.<name>-<UUID>.tmp`: what the cache's small saved files (the territory, the
+    /// withdrawals) use.
+    static func write(_ data: Data, to name: String, creating directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try write(data, to: name, in: directory, temporaryName: ".\(name)-\(UUID().uuidString).tmp")
+    }
 }

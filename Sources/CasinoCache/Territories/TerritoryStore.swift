@@ -49,10 +49,7 @@ final class TerritoryStore: Sendable {
                     }
                     return
                 }
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                try DurableFile.write(
-                    Data("\(territory.code)\n".utf8), to: Self.fileName, in: directory,
-                    temporaryName: ".\(Self.fileName)-\(UUID().uuidString).tmp")
+                try DurableFile.write(Data("\(territory.code)\n".utf8), to: Self.fileName, creating: directory)
             } catch {
                 logger.warning(
                     "the territory could not be saved; the next launch starts without it",

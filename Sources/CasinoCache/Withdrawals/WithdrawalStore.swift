@@ -59,7 +59,7 @@ final class WithdrawalStore: Sendable {
         guard let contents = try DiskTierFiles(directory: directory).read(name, limit: Self.maxBytes) else {
             return nil
         }
-        let withdrawals = try JSONDecoder().decode(Withdrawals.self, from: contents.data)
+        let withdrawals = try CatalogCoding.decoder().decode(Withdrawals.self, from: contents.data)
         try withdrawals.check()
         return withdrawals
     }
@@ -68,13 +68,9 @@ final class WithdrawalStore: Sendable {
     func save(_ withdrawals: Withdrawals, previous: Withdrawals) {
         queue.async { [directory, logger] in
             do {
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                let encoder = CatalogCoding.encoder()
                 for (name, value) in [(Self.previousFileName, previous), (Self.fileName, withdrawals)] {
-                    try DurableFile.write(
-                        try encoder.encode(value), to: name, in: directory,
-                        temporaryName: ".\(name)-\(UUID().uuidString).tmp")
+                    try DurableFile.write(try encoder.encode(value), to: name, creating: directory)
                 }
             } catch {
                 logger.error(

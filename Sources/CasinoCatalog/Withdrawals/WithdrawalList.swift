@@ -42,11 +42,14 @@ public struct WithdrawalList: Codable, Sendable, Hashable {
                 "the list is \(json.count) bytes, over \(Self.maxJSONBytes); split the withdrawals or raise the cap")
         }
         do {
-            self = try JSONDecoder().decode(Self.self, from: json)
-        } catch let error as DecodingError {
-            throw WithdrawalListError(.malformed, Self.describe(error))
+            self = try CatalogCoding.decoder().decode(Self.self, from: json)
         } catch {
-            throw WithdrawalListError(.malformed, "not a withdrawal list: \(error)")
+            var message = "the list does not decode: \(DecodingFailure.describe(error))"
+            if case .dataCorrupted(let context)? = error as? DecodingError, context.codingPath.isEmpty {
+                // Foundation's parser refuses a number past Int.max as invalid JSON, before any field.
+                message += " (or a number in it is past \(Int.max), the sequence's largest)"
+            }
+            throw WithdrawalListError(.malformed, message)
         }
         try check()
     }
@@ -101,27 +104,7 @@ public struct WithdrawalList: Codable, Sendable, Hashable {
 
     /// The list's JSON: keys sorted, no whitespace.
     public func json() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(self)) ?? Data()  // strings and integers always encode
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            return path.isEmpty ? "the list" : String(path.drop { $0 == "." })
-        }
-        switch error {
-        case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            // Foundation's parser refuses a number past Int.max as invalid JSON, before any field.
-            return "not JSON, or a number past \(Int.max) (the sequence's largest): \(context.debugDescription)"
-        case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "\(path(context)): \(context.debugDescription)"
-        case .keyNotFound(let key, let context):
-            return "\(path(context)): \"\(key.stringValue)\" is missing"
-        @unknown default:
-            return "\(error)"
-        }
+        (try? CatalogCoding.encoder().encode(self)) ?? Data()  // strings and integers always encode
     }
 }
 

@@ -12,6 +12,8 @@ struct RestrictedLobby {
     let upstream: ScriptedUpstream
     let bundle: URL
     static let categoryId = "SLOTS"
+    /// The page's key.
+    static let key = CacheKey.gamesPage(english, categoryId: categoryId, offset: 0)
 
     /// Ten games: 0 restricted in CA, 1 in CA-ON, 2 in GB and CA-QC, the rest nowhere.
     static let page = GamesPage(
@@ -45,5 +47,13 @@ struct RestrictedLobby {
     }
 
     static func ids(_ result: CacheResult<GamesPage>) -> [String] { result.value?.items.map(\.id) ?? [] }
+
+    /// The page with its last `count` games only, none of them restricted.
+    static func lastGames(_ count: Int) -> GamesPage {
+        var page = page
+        page.items = Array(page.items.suffix(count))
+        page.count = count
+        return page
+    }
 
 }

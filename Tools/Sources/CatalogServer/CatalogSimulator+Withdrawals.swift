@@ -27,9 +27,7 @@ extension CatalogSimulator {
             return next.sequence
         }
         let push = ["catalog": ["withdraw": WithdrawalList(sequence: sequence, games: [withdrawal])]]
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(push)
+        return try CatalogCoding.encoder().encode(push)
     }
 
     /// The list for a validation request that holds `sequence`: the complete one when newer.
