@@ -31,7 +31,8 @@
 #   OUT=out                   the snapshot directory
 #   MAX_AGE=                  make validate's freshness gate: <n>d, <n>h, <n>m or <n>s (none by default)
 #   WITHDRAWALS=              the provider's withdrawal list (JSON): make snapshot leaves its games out,
-#                             make validate fails a snapshot that still shows one (none by default)
+#                             make validate fails a snapshot that still shows one, make publish signs
+#                             it with the set (none by default)
 #   CONFIG=data/catalog.json  the pipeline configuration
 #   SOURCE_DATE_EPOCH=        seconds since 1970 to stamp as generatedAt (default: the fetch time)
 #   PUBLISHED=published       the published set's directory (make publish; files are kept, never deleted)
@@ -149,7 +150,7 @@ keygen: $(RELEASE_CATALOG)
 # The key comes from KEY or the environment only: a make variable on the command line is no place
 # for a secret, and the repository never holds one.
 publish: $(OUT)/manifest.json $(RELEASE_CATALOG)
-	$(RELEASE_CATALOG) publish --from $(OUT) --to $(PUBLISHED) $(if $(KEY),--key-file $(KEY),) --expires-in $(EXPIRES_IN)
+	$(RELEASE_CATALOG) publish --from $(OUT) --to $(PUBLISHED) $(if $(KEY),--key-file $(KEY),) --expires-in $(EXPIRES_IN) $(if $(WITHDRAWALS),--withdrawals $(WITHDRAWALS))
 
 # The snapshot contract for other clients (Android, web), generated from the Swift types and limits.
 SCHEMA := docs/snapshot-contract.schema.json

@@ -299,6 +299,41 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
                 size: "manifest (\(manifest.files.count) files) + categories + 10-game page",
                 medianNanoseconds: cold.median, p99Nanoseconds: cold.p99, floor: "read + gunzip + decode the 3 files",
                 floorMedianNanoseconds: floor.median))
+
+        // The same with a cache directory holding what an earlier launch saved, a territory and a
+        // 1,000-game withdrawal list (read before the first answer, which must honour them), against
+        // an empty cache directory: what the saved list costs a launch.
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("bench-empty-\(UUID().uuidString)")
+        let saved = FileManager.default.temporaryDirectory.appendingPathComponent("bench-saved-\(UUID().uuidString)")
+        defer { for directory in [empty, saved] { try? FileManager.default.removeItem(at: directory) } }
+        do {
+            let cache = CatalogCache(
+                upstream: upstream, cacheDirectory: saved, bundleDirectory: bundleDirectory, logger: logger)
+            cache.setTerritory(Territory("GB"))
+            try cache.applyWithdrawals(
+                WithdrawalList(
+                    sequence: 1,
+                    games: (0..<1000).map { Withdrawal(id: "withdrawn-\($0)", territories: $0 % 4 == 0 ? ["GB"] : []) }
+                ))
+            await cache.flush()
+        }
+        let (emptyLaunch, savedLaunch) = try measurePair(samples: 200) {
+            let cache = CatalogCache(
+                upstream: upstream, cacheDirectory: empty, bundleDirectory: bundleDirectory, logger: logger)
+            sink &+= cache.cachedCategories(edition: edition).value?.items.count ?? 0
+            sink &+= cache.cachedGamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0
+        } operation: {
+            let cache = CatalogCache(
+                upstream: upstream, cacheDirectory: saved, bundleDirectory: bundleDirectory, logger: logger)
+            sink &+= cache.cachedCategories(edition: edition).value?.items.count ?? 0
+            sink &+= cache.cachedGamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0
+        }
+        results.append(
+            Result(
+                operation: "bundled first content, cold start, saved territory + 1,000 withdrawals",
+                size: "as above, cache directory", medianNanoseconds: savedLaunch.median,
+                p99Nanoseconds: savedLaunch.p99, floor: "the same with an empty cache directory",
+                floorMedianNanoseconds: emptyLaunch.median))
         if sink == 42 { print("") }
     }
 

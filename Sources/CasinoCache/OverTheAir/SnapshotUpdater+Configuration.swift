@@ -116,5 +116,8 @@ extension SnapshotUpdater {
         public var bytesDownloaded: Int
         /// Files taken from the previous generation or the bundle instead.
         public var filesReused: Int
+        /// The provider's withdrawal list signed with the set, or `nil`: apply it now
+        /// (``CatalogCache/checkForSnapshotUpdate(with:)`` does), not from the next launch.
+        public var withdrawals: WithdrawalList?
     }
 }

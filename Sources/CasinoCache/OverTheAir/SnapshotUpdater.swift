@@ -1,4 +1,4 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(Internals) public import CasinoCatalog
 public import Foundation
 public import Logging
 
@@ -153,12 +153,23 @@ public actor SnapshotUpdater {
         inflight?.task.cancel()
     }
 
+    /// The withdrawal list signed with the newest installed generation (which may serve only from
+    /// the next launch), its signature checked again, or `nil` when there is none. Reads that
+    /// generation's signed manifest from disk: call it off the main thread.
+    public nonisolated func installedWithdrawals() -> WithdrawalList? {
+        makeRun().installedManifest()?.withdrawals
+    }
+
+    private nonisolated func makeRun() -> UpdateRun {
+        UpdateRun(
+            configuration: configuration, store: store, session: session, logger: logger, clock: clock,
+            bundleManifest: bundleManifest, launchGeneration: launchGeneration, gate: CommitGate())
+    }
+
     private func startCheck() -> Check {
         nextCheckID += 1
         let id = nextCheckID
-        let run = UpdateRun(
-            configuration: configuration, store: store, session: session, logger: logger, clock: clock,
-            bundleManifest: bundleManifest, launchGeneration: launchGeneration, gate: CommitGate())
+        let run = makeRun()
         let task = Task {
             let outcome: Result<Outcome, any Error>
             do { outcome = .success(try await run.run()) } catch { outcome = .failure(error) }

@@ -41,10 +41,13 @@ enum DurableFile {
     }
 
     /// ``write(_:to:in:temporaryName:)`` into `directory`, created when missing, beside a temporary
-    /// file `.<name>-<UUID>.tmp`: what the cache's small saved files (the territory, the
+    /// file named as the disk tier names its own (`.casinocache-<name>-<UUID>.tmp`), so the tier's
+    /// scan removes one a kill left behind: what the cache's small saved files (the territory, the
     /// withdrawals) use.
     static func write(_ data: Data, to name: String, creating directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try write(data, to: name, in: directory, temporaryName: ".\(name)-\(UUID().uuidString).tmp")
+        try write(
+            data, to: name, in: directory,
+            temporaryName: DiskTierFileName.temporaryName(unique: "\(name)-\(UUID().uuidString)"))
     }
 }

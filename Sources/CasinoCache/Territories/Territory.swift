@@ -28,13 +28,9 @@ public struct Territory: Sendable, Hashable, CustomStringConvertible {
     public var description: String { code }
 
     /// Whether a game restricted in `codes` is withheld here: when a code names this territory,
-    /// or the country it lies in (a game restricted in `CA` is withheld in `CA-ON`; one restricted
-    /// in `CA-ON` only there). A malformed code withholds the game: it cannot be shown not to name
-    /// this territory, and a malformed code must never show more.
+    /// or the country it lies in (``CatalogRules/isRestricted(byAnyOf:in:)``). A malformed code
+    /// withholds the game.
     public func isRestricted(byAnyOf codes: [String]) -> Bool {
-        codes.contains { restricted in
-            guard let restricted = CatalogRules.territoryCode(restricted) else { return true }
-            return restricted == code || restricted == country
-        }
+        CatalogRules.isRestricted(byAnyOf: codes, in: code)
     }
 }

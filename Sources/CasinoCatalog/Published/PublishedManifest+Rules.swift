@@ -22,7 +22,8 @@ extension PublishedManifest {
             /// Another format or schema version.
             case foreignFormat
             /// A path that could leave its directory, a repeated or reserved path, a hash that is
-            /// not 64 lowercase hex digits, a size or version out of range.
+            /// not 64 lowercase hex digits, a size or version out of range, a withdrawal list that
+            /// does not check.
             case unsafeEntry
             /// Over a cap.
             case overLimit
@@ -37,7 +38,8 @@ extension PublishedManifest {
     public static let reservedPaths: Set<String> = [Manifest.fileName, "published.json"]
 
     /// The first rule this manifest breaks, or `nil`: formats, then every entry (safe unique path,
-    /// 64 lowercase hex digits, a size within the cap), then the totals, without overflow.
+    /// 64 lowercase hex digits, a size within the cap), then the totals, without overflow, then the
+    /// withdrawal list (``WithdrawalList/check()``).
     public func problem(limits: Limits) -> Problem? {
         guard formatVersion == Self.currentFormatVersion else {
             return Problem(
@@ -86,6 +88,12 @@ extension PublishedManifest {
                     kind: .overLimit, message: "the files add up to more than the cap of \(limits.maxTotalBytes) bytes")
             }
             total = sum
+        }
+        do throws(WithdrawalListError) {
+            try withdrawals?.check()
+        } catch {
+            return Problem(
+                kind: error.code == .tooManyGames ? .overLimit : .unsafeEntry, message: "withdrawals: \(error.message)")
         }
         return nil
     }

@@ -6,6 +6,7 @@ public import Foundation
 /// The files live beside it, content-addressed and immutable: `files/<sha256>`, the snapshot's own
 /// `manifest.json` among them (``manifest``). An updater downloads a file only when it holds no
 /// file with that hash, checks size and hash, and lays it out at ``File/path`` in a new generation.
+/// It may carry the provider's ``WithdrawalList`` (``withdrawals``), which an app applies at once.
 ///
 /// ```json
 /// {"contentHash":"sha256:…","expiresAt":"2025-07-01T00:00:00Z","files":[{"bytes":312,
@@ -39,10 +40,14 @@ public struct PublishedManifest: Codable, Sendable, Hashable {
     public var manifest: File
     /// Every snapshot file, sorted by path, as the snapshot manifest lists them.
     public var files: [File]
+    /// The provider's complete withdrawal list when the set was published (`catalog publish
+    /// --withdrawals`), or `nil`: an app applies it to every tier at once, not from the next launch.
+    /// `nil` means no news, not that nothing is withdrawn.
+    public var withdrawals: WithdrawalList?
 
     public init(
         version: Int, publishedAt: Date, expiresAt: Date, generatedAt: Date, contentHash: String, manifest: File,
-        files: [File]
+        files: [File], withdrawals: WithdrawalList? = nil
     ) {
         formatVersion = Self.currentFormatVersion
         schemaVersion = CatalogSchema.version
@@ -53,6 +58,7 @@ public struct PublishedManifest: Codable, Sendable, Hashable {
         self.contentHash = contentHash
         self.manifest = manifest
         self.files = files
+        self.withdrawals = withdrawals
     }
 
     /// One file of the snapshot.
@@ -82,7 +88,8 @@ public struct PublishedManifest: Codable, Sendable, Hashable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case formatVersion, version, publishedAt, expiresAt, schemaVersion, generatedAt, contentHash, manifest, files
+        case formatVersion, version, publishedAt, expiresAt, schemaVersion, generatedAt, contentHash, manifest, files,
+            withdrawals
     }
 
     /// The user-info key of the most files ``init(from:)`` decodes; more fail before any is decoded.
@@ -110,6 +117,7 @@ public struct PublishedManifest: Codable, Sendable, Hashable {
             files.append(try list.decode(File.self))
         }
         self.files = files
+        withdrawals = try container.decodeIfPresent(WithdrawalList.self, forKey: .withdrawals)
     }
 
     /// Thrown by ``init(from:)`` for a list longer than the decoder's ``maxFileCountKey``.

@@ -115,6 +115,18 @@ public enum CatalogRules {
         return isTerritoryCode(upper) ? upper : nil
     }
 
+    /// Whether a game restricted in `codes` is withheld in `territory` (a territory code, upper case):
+    /// when a code names it, or the country it lies in (a game restricted in `CA` is withheld in
+    /// `CA-ON`; one restricted in `CA-ON` only there). A malformed code withholds the game: it cannot
+    /// be shown not to name the territory, and a malformed code must never show more.
+    public static func isRestricted(byAnyOf codes: [String], in territory: String) -> Bool {
+        let country = territory.prefix(2)
+        return codes.contains { restricted in
+            guard let restricted = territoryCode(restricted) else { return true }
+            return restricted == territory || restricted == country
+        }
+    }
+
     /// Whether `text` holds a control character (other than none: tabs and newlines count too).
     static func hasControlCharacters(_ text: String) -> Bool {
         if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return false }  // printable ASCII: the common case

@@ -73,7 +73,7 @@ extension CatalogSimulator {
             }
             guard
                 let (content, etag) = try? current.normalizedContent(
-                    for: key, pageSize: asked.pageSize, body: body(for:version:), version: version)
+                    for: key, pageSize: asked.pageSize, body: { try self.body(for: $0, version: $1) }, version: version)
             else {
                 verdicts[text] = CacheValidation.Verdict(invalidate: true, status: .removed)
                 continue

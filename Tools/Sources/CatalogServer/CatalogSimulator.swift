@@ -20,7 +20,8 @@ import ServiceLifecycle
 /// await simulator.stop()
 /// ```
 ///
-/// Routes: `GET /v1/casino/categories`, `GET /v1/casino/games` (see `ProviderRequest`),
+/// Routes: `GET /v1/casino/categories`, `GET /v1/casino/games` (see `ProviderRequest`; with
+/// `territory=GB` they leave out the games restricted or withdrawn there, as aggregators do),
 /// `POST /v1/casino/cache/validate` (bulk validation, `CacheValidation`), and for tests
 /// `GET /_stats`, `POST /_admin/settings` (a ``SimulatorSettings`` JSON), `POST /_admin/reset`,
 /// `POST /_admin/bump` (a new catalogue version; answers the push payload that announces it),
@@ -194,7 +195,14 @@ public final class CatalogSimulator: Sendable {
         } else {
             do {
                 let providerRequest = try ProviderRequest(path: path, parameters: parameters)
-                let body = try body(for: providerRequest, version: settings.version)
+                let territory = try parameters["territory"].map { code in
+                    guard let territory = CatalogRules.territoryCode(code) else {
+                        throw ProviderRequest.ParseError(
+                            "territory must be an ISO 3166 code such as GB or CA-ON, got '\(code.prefix(20))'")
+                    }
+                    return territory
+                }
+                let body = try body(for: providerRequest, version: settings.version, territory: territory)
                 response = respond(
                     body, to: request, maxAge: settings.maxAgeSeconds, fault: fault)
             } catch {
@@ -247,14 +255,16 @@ public final class CatalogSimulator: Sendable {
         }
     }
 
-    /// The JSON body for a request at the catalogue's current version.
-    func body(for request: ProviderRequest, version: Int) throws -> Data {
+    /// The JSON body for a request at the catalogue's current version; a request naming a
+    /// `territory` is answered as an aggregator does, without the games restricted or withdrawn there.
+    func body(for request: ProviderRequest, version: Int, territory: String? = nil) throws -> Data {
         let current = catalog.changed(toVersion: version)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let content = current.editions[request.edition] else {
+        guard var content = current.editions[request.edition] else {
             return try encoder.encode(Envelope(count: 0, total: 0, items: [], pages: nil))
         }
+        if let territory { content = current.content(content, in: territory, withdrawals: withdrawals) }
         switch request {
         case .categories:
             return try encoder.encode(

@@ -96,6 +96,50 @@ public struct SimulatedCatalog: Sendable {
         return copy
     }
 
+    /// `content` as an aggregator answers a request naming `territory` (a territory code): without
+    /// the games restricted there (`restrictedTerritories`: a list, or one string of codes separated
+    /// by spaces or commas) or withdrawn there or everywhere by `withdrawals`; each category's
+    /// `games.total` drops by the games left out.
+    func content(
+        _ content: EditionContent, in territory: String, withdrawals: WithdrawalList?
+    ) -> EditionContent {
+        var withdrawn: [String: [String]] = [:]
+        for game in withdrawals?.games ?? [] { withdrawn[game.id] = game.territories }
+        func isShown(_ game: JSONValue) -> Bool {
+            var codes = Self.restrictedTerritories(of: game)
+            if let id = game["id"]?.text, let territories = withdrawn[id] {
+                if territories.isEmpty { return false }
+                codes += territories
+            }
+            return !CatalogRules.isRestricted(byAnyOf: codes, in: territory)
+        }
+        var result = content
+        var leftOut: [String: Int] = [:]
+        for (categoryId, games) in content.games {
+            let shown = games.filter(isShown)
+            result.games[categoryId] = shown
+            leftOut[categoryId] = games.count - shown.count
+        }
+        result.categories = content.categories.map { category in
+            guard let id = category["id"]?.text, let removed = leftOut[id], removed > 0, var games = category["games"]
+            else { return category }
+            var category = category
+            games["total"] = .integer(max(total(of: id, in: content) - removed, 0))
+            category["games"] = games
+            return category
+        }
+        return result
+    }
+
+    /// A game object's `restrictedTerritories`: a list of codes, or one string of them.
+    static func restrictedTerritories(of game: JSONValue) -> [String] {
+        switch game["restrictedTerritories"] {
+        case .array(let codes)?: codes.compactMap(\.text)
+        case .string(let text)?: text.split { $0 == " " || $0 == "," }.map(String.init)
+        default: []
+        }
+    }
+
     /// The game count a category's object announces (`games.total`), or the games held.
     func total(of categoryId: String, in content: EditionContent) -> Int {
         let announced = content.categories.first { $0["id"]?.text == categoryId }?["games"]?["total"]?.int

@@ -37,6 +37,13 @@ struct PublishCommand: ParsableCommand {
     @Option(name: .long, help: "A pipeline configuration JSON file whose snapshotLimits apply.")
     var config: String?
 
+    @Option(
+        name: .long,
+        help:
+            "The provider's withdrawal list JSON, signed with the set: apps apply it at once (the snapshot must not show a game it withdraws)."
+    )
+    var withdrawals: String?
+
     func validate() throws {
         guard DurationText.seconds(expiresIn) != nil else {
             throw ValidationError("--expires-in must be a whole number and d, h, m or s (30d, 12h), got '\(expiresIn)'")
@@ -52,9 +59,10 @@ struct PublishCommand: ParsableCommand {
             let limits =
                 try config.map { try PipelineConfiguration.load(from: URL(fileURLWithPath: $0)).snapshotLimits }
                 ?? .default
+            let withdrawalList = try withdrawals.map { try WithdrawalListFile.read(from: URL(fileURLWithPath: $0)) }
             return try SnapshotPublisher(key: key, limits: limits, logger: logger).publish(
                 from: URL(fileURLWithPath: from), to: URL(fileURLWithPath: to), version: version,
-                expiresIn: DurationText.seconds(expiresIn) ?? 30 * 86_400)
+                expiresIn: DurationText.seconds(expiresIn) ?? 30 * 86_400, withdrawals: withdrawalList)
         }
         print(report.version)
         logger.info(

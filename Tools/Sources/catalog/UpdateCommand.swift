@@ -14,7 +14,9 @@ struct UpdateCommand: AsyncParsableCommand {
         discussion: """
             Runs the app's SnapshotUpdater: fetches the signed manifest (conditionally), verifies it against the
             pinned public key, downloads only the files neither the installed generation nor --bundle holds,
-            checks them and installs the new generation atomically. Prints the outcome on standard output.
+            checks them and installs the new generation atomically. With --cache, applies the withdrawal list signed
+            with the set to the app cache in that directory at once, as CatalogCache.checkForSnapshotUpdate(with:) does.
+            Prints the outcome on standard output.
             Exit status: 0 installed or up to date, 65 refused (bad signature, older version, expired, bad file),
             69 unreachable, 74 I/O error, 75 timed out, 76 an HTTP error status, 78 a bad key or setting.
             """)
@@ -33,6 +35,9 @@ struct UpdateCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The snapshot the app bundles, whose files are reused (default: none).")
     var bundle: String?
 
+    @Option(name: .long, help: "An app cache directory to apply the set's withdrawal list to (default: none).")
+    var cache: String?
+
     func run() async throws {
         let logger = global.makeLogger()
         guard let url = URL(string: manifestURL), url.scheme == "http" || url.scheme == "https" else {
@@ -44,21 +49,43 @@ struct UpdateCommand: AsyncParsableCommand {
                 manifestURL: url, verifier: verifier, directory: URL(fileURLWithPath: directory),
                 bundleDirectory: bundle.map { URL(fileURLWithPath: $0) })
             let updater = SnapshotUpdater(configuration: configuration, logger: logger)
-            switch try await updater.checkForUpdate() {
+            // The cache never fetches here: its upstream is only needed to make one.
+            let catalogCache = cache.map {
+                CatalogCache(
+                    upstream: ProviderHTTPUpstream(configuration: .init(baseURL: url)),
+                    cacheDirectory: URL(fileURLWithPath: $0), bundleDirectory: updater.activeSnapshotDirectory,
+                    logger: logger)
+            }
+            let outcome =
+                if let catalogCache {
+                    try await catalogCache.checkForSnapshotUpdate(with: updater)
+                } else {
+                    try await updater.checkForUpdate()
+                }
+            switch outcome {
             case .upToDate(let version):
-                print("up to date: version \(version.map(String.init) ?? "none (the bundle)")")
+                say("up to date: version \(version.map(String.init) ?? "none (the bundle)")")
             case .installed(let installation):
-                print(
+                say(
                     "installed version \(installation.version): \(installation.filesDownloaded) files downloaded "
                         + "(\(installation.bytesDownloaded) bytes), \(installation.filesReused) reused")
             case .refused(let error):
                 logger.error("refused: \(error)")
                 throw ExitCode(65)
             }
+            if let catalogCache {
+                await catalogCache.flush()
+                say("withdrawal list: sequence \(catalogCache.withdrawalSequence), saved")
+            }
         } catch let error as SnapshotUpdateError {
             logger.error("\(error)")
             throw ExitCode(Self.exitStatus(for: error.code))
         }
+    }
+
+    /// Writes a line to standard output at once (unbuffered: a script or a test may act on it).
+    private func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
     static func exitStatus(for code: SnapshotUpdateError.Code) -> Int32 {

@@ -13,12 +13,7 @@ import Testing
 struct SnapshotUpdaterTests {
     /// Runs `body` with a fresh fixture, stopping the simulator afterwards.
     func withFixture(_ body: (PublishedSetFixture) async throws -> Void) async throws {
-        let fixture = try await PublishedSetFixture()
-        try await withCleanup {
-            try await body(fixture)
-        } cleanup: {
-            await fixture.stop()
-        }
+        try await PublishedSetFixture.run(body)
     }
 
     func installation(_ outcome: SnapshotUpdater.Outcome) throws -> SnapshotUpdater.Installation {

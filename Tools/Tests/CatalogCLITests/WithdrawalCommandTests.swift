@@ -73,6 +73,44 @@ struct WithdrawalCommandTests {
         #expect(restricted.allSatisfy { ($0["restrictedTerritories"] as? [String])?.contains("GB") == true })
     }
 
+    @Test func publishSignsTheListWithTheSetOnlyForASnapshotBuiltWithIt() throws {
+        // Given a key, a snapshot built before a withdrawal, and one built with the list
+        try #require(try CatalogBinary.run(["keygen", "--output", directory.child("keys").path]).status == 0)
+        let before = directory.child("before")
+        try #require(
+            try CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", before.path, "--quiet"]).status == 0
+        )
+        let game = try #require(try games(in: before).first { $0.key.hasSuffix("/0.json.gz") }?.value[0]["id"])
+        let list = directory.child("withdrawals.json")
+        try Data(#"{"sequence": 5, "games": [{"id": "\#(game)"}]}"#.utf8).write(to: list)
+        let after = directory.child("after")
+        try #require(
+            try CatalogBinary.run([
+                "snapshot", "--source", recordedSource, "--out", after.path, "--withdrawals", list.path, "--quiet",
+            ]).status == 0)
+        func publish(_ out: URL) throws -> CatalogBinary.Result {
+            try CatalogBinary.run([
+                "publish", "--from", out.path, "--to", directory.child("published").path, "--key-file",
+                directory.child("keys/catalog-signing.key").path, "--withdrawals", list.path,
+            ])
+        }
+        // When each is published with the list
+        let stale = try publish(before)
+        let built = try publish(after)
+        // Then the old one is refused naming the game, and the new one's signed manifest carries the list
+        #expect(stale.status == 1, "\(stale.standardError)")
+        #expect(stale.standardError.contains("game \(game) is withdrawn everywhere"), "\(stale.standardError)")
+        #expect(built.status == 0, "\(built.standardError)")
+        let signed = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: directory.child("published/manifest.json"))) as? [String: Any])
+        let base64 = try #require(signed["payload"] as? String)
+        let payload = try #require(Data(base64Encoded: base64))
+        let manifest = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+        let withdrawals = try #require(manifest["withdrawals"] as? [String: Any])
+        #expect(withdrawals["sequence"] as? Int == 5)
+    }
+
     @Test(arguments: [
         (#"{"sequence": 1, "games": [{"id": "a"}, {"id": 7}]}"#, "games[1].id"),
         (#"{"sequence": 1, "games": [{"id": "a"}, {"id": "a"}]}"#, "games[1]"),

@@ -234,6 +234,60 @@ struct CatalogSimulatorTests {
         await simulator.stop()
     }
 
+    /// The first 100 games of category `id` as raw objects, and the page's `total`, as served to a
+    /// request naming `territory` (or none).
+    func rawGames(_ base: URL, _ id: String, territory: String?) async throws -> (total: Int, items: [[String: Any]]) {
+        let url = ProviderRequest.gamesPage(edition, categoryId: id, offset: 0, limit: 100).url(relativeTo: base)
+        let answer = try await get(URL(string: url.absoluteString + (territory.map { "&territory=\($0)" } ?? ""))!)
+        #expect(answer.status == 200)
+        let object = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
+        return (try #require(object["total"] as? Int), try #require(object["items"] as? [[String: Any]]))
+    }
+
+    /// A raw game object's id: a string, or an integer (a quirk the provider has).
+    static func gameID(_ game: [String: Any]) -> String? {
+        (game["id"] as? String) ?? (game["id"] as? Int).map(String.init)
+    }
+
+    @Test func aRequestNamingATerritoryLeavesOutTheGamesRestrictedOrWithdrawnThere() async throws {
+        try await withSimulator { simulator, base in
+            // Given a category whose games are restricted in AF and CA-ON, every other one in US too,
+            // one game withdrawn everywhere and one in US
+            let id = try await firstCategory(base)
+            let all = try await rawGames(base, id, territory: nil)
+            try #require(all.total == all.items.count)
+            let ids = all.items.compactMap(Self.gameID)
+            let (everywhere, inUS) = (ids[0], ids[3])
+            _ = try simulator.withdraw(Withdrawal(id: everywhere))
+            _ = try simulator.withdraw(Withdrawal(id: inUS, territories: ["US"]))
+            func restrictions(_ game: [String: Any]) -> [String] {
+                (game["restrictedTerritories"] as? [String])
+                    ?? (game["restrictedTerritories"] as? String)?.split(separator: " ").map(String.init) ?? []
+            }
+            // When the category is asked for in US (in lower case), in CA, in CA-ON, and in a malformed code
+            let us = try await rawGames(base, id, territory: "us")
+            let canada = try await rawGames(base, id, territory: "CA")
+            let ontario = try await rawGames(base, id, territory: "CA-ON")
+            let url = ProviderRequest.categories(edition).url(relativeTo: base)
+            let categories = try JSONDecoder().decode(
+                ProviderCollection<ProviderCategory>.self,
+                from: try await get(URL(string: url.absoluteString + "&territory=CA-ON")!).body)
+            let malformed = try await get(URL(string: url.absoluteString + "&territory=G%20B")!)
+            // Then US leaves out the games restricted or withdrawn there, CA only the one withdrawn
+            // everywhere (CA-ON is not all of CA), CA-ON every game, each total counting what is left
+            let expectedUS = all.items.filter { !restrictions($0).contains("US") }.compactMap(Self.gameID)
+                .filter { $0 != everywhere && $0 != inUS }
+            #expect(us.items.compactMap(Self.gameID) == expectedUS)
+            #expect(us.total == expectedUS.count && !expectedUS.isEmpty)
+            #expect(canada.items.compactMap(Self.gameID) == ids.filter { $0 != everywhere })
+            #expect(canada.total == ids.count - 1)
+            #expect(ontario.items.isEmpty && ontario.total == 0)
+            #expect(categories.items?.first { $0.id?.text == id }?.games?.total == 0)
+            #expect(malformed.status == 400)
+            #expect(String(decoding: malformed.body, as: UTF8.self).contains("territory must be an ISO 3166 code"))
+        }
+    }
+
     /// The first category with more than two pages of games.
     func firstCategory(_ base: URL) async throws -> String {
         let answer = try await get(ProviderRequest.categories(edition).url(relativeTo: base))

@@ -57,6 +57,13 @@ struct GenerationStore: Sendable {
         return pointer
     }
 
+    /// The bytes of generation `name`'s `published.json` (the signed manifest it was installed
+    /// from), or `nil` when it cannot be read within `maxBytes`.
+    func signedManifest(of name: String, maxBytes: Int) -> Data? {
+        try? Self.readRegularFile(
+            generationDirectory(name).appendingPathComponent(Self.publishedName), maxBytes: maxBytes)
+    }
+
     /// `v<version>-<12 hex digits>`: the only generation names made, and read.
     static func isGenerationName(_ name: String) -> Bool {
         let parts = name.split(separator: "-", omittingEmptySubsequences: false)

@@ -117,7 +117,8 @@ extension UpdateRun {
         return SnapshotUpdater.Installation(
             version: published.version, previousVersion: previous?.0.version,
             directory: store.generationDirectory(name),
-            filesDownloaded: tally.downloaded, bytesDownloaded: tally.bytes, filesReused: tally.reused)
+            filesDownloaded: tally.downloaded, bytesDownloaded: tally.bytes, filesReused: tally.reused,
+            withdrawals: published.withdrawals)
     }
 
     /// Writes the generation's ``SnapshotIndex``, derived from its checked manifest here (published

@@ -90,11 +90,20 @@ struct UpdateRun: Sendable {
 
     /// Whether `payload` is the payload of the installed generation `pointer` names.
     private func isInstalledPayload(_ payload: Data, _ pointer: GenerationStore.Pointer) -> Bool {
-        let url = store.generationDirectory(pointer.generation).appendingPathComponent(GenerationStore.publishedName)
-        guard let data = try? GenerationStore.readRegularFile(url, maxBytes: configuration.maxManifestBytes),
+        guard let data = store.signedManifest(of: pointer.generation, maxBytes: configuration.maxManifestBytes),
             let signed = try? JSONDecoder().decode(SignedManifest.self, from: data)
         else { return false }
         return signed.payloadBytes == payload
+    }
+
+    /// The published manifest the current generation was installed from, its signature checked
+    /// again (not its expiry: it was current when installed), or `nil` when there is none or it
+    /// does not verify.
+    func installedManifest() -> PublishedManifest? {
+        guard let pointer = store.pointer(),
+            let data = store.signedManifest(of: pointer.generation, maxBytes: configuration.maxManifestBytes)
+        else { return nil }
+        return try? verify(data, etag: nil, checkingExpiry: false).manifest
     }
 
     // MARK: - The manifest
@@ -107,8 +116,8 @@ struct UpdateRun: Sendable {
     }
 
     /// Checks the signed manifest in order: its four fields, the signature over the embedded
-    /// bytes, and only then what those bytes say.
-    func verify(_ body: Data, etag: String?) throws -> VerifiedManifest {
+    /// bytes, and only then what those bytes say (and, unless told not to, its expiry).
+    func verify(_ body: Data, etag: String?, checkingExpiry: Bool = true) throws -> VerifiedManifest {
         let location = configuration.manifestURL.absoluteString
         func refuse(_ code: SnapshotUpdateError.Code, _ message: String) -> SnapshotUpdateError {
             SnapshotUpdateError(code, message, location: location)
@@ -153,7 +162,7 @@ struct UpdateRun: Sendable {
                 }
             throw refuse(code, problem.message)
         }
-        guard manifest.expiresAt > clock.now else {
+        guard !checkingExpiry || manifest.expiresAt > clock.now else {
             throw refuse(.expired, "version \(manifest.version) expired at \(manifest.expiresAt); publish it again")
         }
         return VerifiedManifest(signedBytes: body, payloadBytes: payload, manifest: manifest, etag: etag)

@@ -16,6 +16,8 @@ struct PublishedSetHistory {
     let directory: URL
     /// The highest version published, or `nil` for a new set.
     let lastVersion: Int?
+    /// The sequence of the withdrawal list the current `manifest.json` signs, or `nil`.
+    let lastWithdrawalSequence: Int?
 
     /// Reads the set in `directory`; a missing or empty directory is a new set.
     ///
@@ -26,6 +28,7 @@ struct PublishedSetHistory {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
             lastVersion = nil
+            lastWithdrawalSequence = nil
             return
         }
         guard isDirectory.boolValue else {
@@ -33,15 +36,19 @@ struct PublishedSetHistory {
         }
         var versions = Self.recordedVersions(in: directory.appendingPathComponent(SnapshotPublisher.historyDirectory))
         let current = directory.appendingPathComponent(SignedManifest.fileName)
+        var withdrawalSequence: Int?
         if FileManager.default.fileExists(atPath: current.path) {
-            versions.append(try Self.version(of: current))
+            let manifest = try Self.manifest(at: current)
+            versions.append(manifest.version)
+            withdrawalSequence = manifest.withdrawals?.sequence
         }
         lastVersion = versions.max()
+        lastWithdrawalSequence = withdrawalSequence
     }
 
-    /// The version of the signed manifest at `url`, without checking its signature (the key may
-    /// have been rotated since).
-    private static func version(of url: URL) throws(PipelineError) -> Int {
+    /// The signed manifest at `url`, without checking its signature (the key may have been rotated
+    /// since).
+    private static func manifest(at url: URL) throws(PipelineError) -> PublishedManifest {
         let data = try FileInput.read(url, limit: SignedManifest.defaultMaxBytes, what: "the published manifest")
         guard let signed = try? CatalogCoding.decoder().decode(SignedManifest.self, from: data),
             signed.format == SignedManifest.currentFormat, let payload = signed.payloadBytes,
@@ -53,7 +60,7 @@ struct PublishedSetHistory {
                     + "catalog publish wrote",
                 file: url.relativePath)
         }
-        return manifest.version
+        return manifest
     }
 
     /// The versions named `<version>.json` in the history folder.

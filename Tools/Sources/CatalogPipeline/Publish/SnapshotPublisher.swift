@@ -71,16 +71,21 @@ public struct SnapshotPublisher: Sendable {
     ///   - version: The version to publish; by default the set's last version + 1 (1 for a new set).
     ///     It must be above every version published in the set.
     ///   - expiresIn: Seconds from `now` after which apps refuse the set: 30 days by default.
+    ///   - withdrawals: The provider's complete withdrawal list, signed with the set so apps apply
+    ///     it at once (``PublishedManifest/withdrawals``), or `nil`. The snapshot must not show a
+    ///     game it withdraws (build it with the same list), and its sequence must not be below the
+    ///     set's current one.
     ///   - now: The publishing time, the wall clock by default.
     /// - Returns: What was written.
     /// - Throws: ``PipelineError``: `.validationFailed` when the snapshot does not validate,
-    ///   `.invalidConfiguration` for a version that does not go up or a bad expiry,
+    ///   `.invalidConfiguration` for a version that does not go up, a withdrawal list older than the
+    ///   set's or a bad expiry,
     ///   `.outputNotReplaceable` when `published` is not a published set or one of its files has
     ///   other bytes than its name says, `.io` when writing fails.
     @discardableResult
     public func publish(
         from snapshot: URL, to published: URL, version: Int? = nil, expiresIn: TimeInterval = 30 * 86_400,
-        now: Date = Date()
+        withdrawals: WithdrawalList? = nil, now: Date = Date()
     ) throws(PipelineError) -> Report {
         guard expiresIn.isFinite, expiresIn >= 60, expiresIn <= 10 * 365 * 86_400 else {
             throw PipelineError(
@@ -96,14 +101,21 @@ public struct SnapshotPublisher: Sendable {
                 file: published.relativePath)
         }
         guard next > 0 else { throw PipelineError(.invalidConfiguration, "versions start at 1, got \(next)") }
+        if let withdrawals, let last = previous.lastWithdrawalSequence, withdrawals.sequence < last {
+            throw PipelineError(
+                .invalidConfiguration,
+                "the withdrawal list's sequence \(withdrawals.sequence) is below \(last), the one the set publishes now; "
+                    + "apps refuse an older list: publish the provider's current one",
+                file: published.relativePath)
+        }
 
-        let (manifestBytes, manifest, files) = try readSnapshot(snapshot)
+        let (manifestBytes, manifest, files) = try readSnapshot(snapshot, withdrawals: withdrawals)
         let manifestFile = PublishedManifest.File(
             path: Manifest.fileName, bytes: manifestBytes.count, sha256: FileNaming.hexSHA256(manifestBytes))
         let payload = PublishedManifest(
             version: next, publishedAt: now, expiresAt: now.addingTimeInterval(expiresIn),
             generatedAt: manifest.generatedAt, contentHash: manifest.contentHash, manifest: manifestFile,
-            files: PublishedManifest.File.listed(in: manifest))
+            files: PublishedManifest.File.listed(in: manifest), withdrawals: withdrawals)
         let signed = try sign(payload)
 
         var report = Report(
@@ -141,13 +153,17 @@ public struct SnapshotPublisher: Sendable {
         }
     }
 
-    /// The validated snapshot: its manifest's exact bytes, the manifest, and every listed file's bytes.
-    private func readSnapshot(_ directory: URL) throws(PipelineError) -> (Data, Manifest, [Data]) {
+    /// The validated snapshot (a game `withdrawals` withdraws must not be shown): its manifest's
+    /// exact bytes, the manifest, and every listed file's bytes.
+    private func readSnapshot(
+        _ directory: URL, withdrawals: WithdrawalList?
+    ) throws(PipelineError) -> (Data, Manifest, [Data]) {
         guard FileInput.isDirectory(directory) else {
             throw PipelineError(
                 .missingInput, "no snapshot directory here (make snapshot writes one)", file: directory.relativePath)
         }
-        try SnapshotValidator(limits: limits).validate(directory: directory)
+        try SnapshotValidator(limits: limits, withdrawals: withdrawals.map(WithdrawalLookup.init))
+            .validate(directory: directory)
             .requireValid("the snapshot", file: directory.relativePath)
         let reader = SnapshotReader(directory: directory, limits: limits)
         let manifestURL = directory.appendingPathComponent(Manifest.fileName)

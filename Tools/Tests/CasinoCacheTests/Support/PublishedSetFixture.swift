@@ -34,6 +34,16 @@ final class PublishedSetFixture {
 
     func stop() async { await simulator.stop() }
 
+    /// Runs `body` with a fresh fixture, stopping the simulator afterwards.
+    static func run(_ body: (PublishedSetFixture) async throws -> Void) async throws {
+        let fixture = try await PublishedSetFixture()
+        try await withCleanup {
+            try await body(fixture)
+        } cleanup: {
+            await fixture.stop()
+        }
+    }
+
     /// The bundle's catalogue with one game renamed: one page file differs, the rest are equal.
     func changedCatalog(name: String = "Renamed for the update") -> Catalog {
         var catalog = bundle.catalog
@@ -41,22 +51,32 @@ final class PublishedSetFixture {
         return catalog
     }
 
-    /// Writes `catalog` as a snapshot directory and publishes it into the set.
+    /// Writes `catalog` as a snapshot directory and publishes it into the set; with `withdrawals`,
+    /// the snapshot is built with them (`catalog snapshot --withdrawals`) and the list signed with it.
     @discardableResult
     func publish(
         _ catalog: Catalog? = nil, images: BundledImages? = nil, version: Int? = nil,
-        expiresIn: TimeInterval = 30 * 86_400,
+        expiresIn: TimeInterval = 30 * 86_400, withdrawals: WithdrawalList? = nil,
         now: Date = Date()
     ) throws -> SnapshotPublisher.Report {
         let source: URL
-        if let catalog {
+        if catalog != nil || withdrawals != nil {
+            var content = catalog ?? bundle.catalog
+            if let withdrawals {
+                let lookup = WithdrawalLookup(withdrawals)
+                for edition in content.editions.indices {
+                    content.editions[edition].pages = content.editions[edition].pages.map {
+                        lookup.applied(to: $0).page
+                    }
+                }
+            }
             source = directory.child("snapshot-\(UUID().uuidString)")
-            try SnapshotWriter(logger: silentLogger).write(catalog, images: images, to: source)
+            try SnapshotWriter(logger: silentLogger).write(content, images: images, to: source)
         } else {
             source = bundle.directory
         }
         return try SnapshotPublisher(key: key, logger: silentLogger).publish(
-            from: source, to: published, version: version, expiresIn: expiresIn, now: now)
+            from: source, to: published, version: version, expiresIn: expiresIn, withdrawals: withdrawals, now: now)
     }
 
     /// The set's current published manifest (signature not checked).
