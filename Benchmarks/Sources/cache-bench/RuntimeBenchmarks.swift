@@ -278,6 +278,13 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
         let pageEntry = manifest.files.first { $0.key == .gamesPage(edition, categoryId: categoryId, offset: 0) }!
         let decoder = CatalogCoding.decoder()
         var sink = 0
+        /// A launch: a new cache on the bundle (saving into `directory`), its categories and first page.
+        func launch(_ directory: URL?) {
+            let cache = CatalogCache(
+                upstream: upstream, cacheDirectory: directory, bundleDirectory: bundleDirectory, logger: logger)
+            sink &+= cache.cachedCategories(edition: edition).value?.items.count ?? 0
+            sink &+= cache.cachedGamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0
+        }
         let (floor, cold) = try measurePair(samples: 200) {
             let manifestData = try Data(contentsOf: bundleDirectory.appendingPathComponent(Manifest.fileName))
             sink &+= try decoder.decode(Manifest.self, from: manifestData).files.count
@@ -288,10 +295,7 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
                 try Data(contentsOf: bundleDirectory.appendingPathComponent(pageEntry.path)), limit: 16 << 20)
             sink &+= try decoder.decode(Snapshot<GamesPage>.self, from: page).payload.count
         } operation: {
-            let cache = CatalogCache(
-                upstream: upstream, cacheDirectory: nil, bundleDirectory: bundleDirectory, logger: logger)
-            sink &+= cache.cachedCategories(edition: edition).value?.items.count ?? 0
-            sink &+= cache.cachedGamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0
+            launch(nil)
         }
         results.append(
             Result(
@@ -303,9 +307,7 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
         // The same with a cache directory holding what an earlier launch saved, a territory and a
         // 1,000-game withdrawal list (read before the first answer, which must honour them), against
         // an empty cache directory: what the saved list costs a launch.
-        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("bench-empty-\(UUID().uuidString)")
-        let saved = FileManager.default.temporaryDirectory.appendingPathComponent("bench-saved-\(UUID().uuidString)")
-        defer { for directory in [empty, saved] { try? FileManager.default.removeItem(at: directory) } }
+        let (empty, saved) = (work.appendingPathComponent("launch-empty"), work.appendingPathComponent("launch-saved"))
         do {
             let cache = CatalogCache(
                 upstream: upstream, cacheDirectory: saved, bundleDirectory: bundleDirectory, logger: logger)
@@ -317,16 +319,10 @@ func twoThreads(_ body: @escaping @Sendable () -> Int) async -> Samples {
                 ))
             await cache.flush()
         }
-        let (emptyLaunch, savedLaunch) = try measurePair(samples: 200) {
-            let cache = CatalogCache(
-                upstream: upstream, cacheDirectory: empty, bundleDirectory: bundleDirectory, logger: logger)
-            sink &+= cache.cachedCategories(edition: edition).value?.items.count ?? 0
-            sink &+= cache.cachedGamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0
+        let (emptyLaunch, savedLaunch) = measurePair(samples: 200) {
+            launch(empty)
         } operation: {
-            let cache = CatalogCache(
-                upstream: upstream, cacheDirectory: saved, bundleDirectory: bundleDirectory, logger: logger)
-            sink &+= cache.cachedCategories(edition: edition).value?.items.count ?? 0
-            sink &+= cache.cachedGamesPage(edition: edition, categoryId: categoryId).value?.count ?? 0
+            launch(saved)
         }
         results.append(
             Result(

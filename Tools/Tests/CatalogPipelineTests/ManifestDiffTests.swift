@@ -69,3 +69,48 @@ import Testing
         #expect(ManifestDiff(from: old, to: old).isEmpty)
     }
 }
+
+/// `CatalogDiff`: what a player would see change, and its Markdown for a pull request.
+@Suite struct CatalogDiffTests {
+    @Test func namesTheCategoriesAndGamesAddedRemovedAndRenamedAndEscapesTheirNames() throws {
+        // Given a snapshot, and one where a category is gone, a game renamed and a game added with markup in its name
+        let directory = try TemporaryDirectory()
+        let recording = RecordingBuilder(root: directory.child("provider"))
+        try recording.writeMetadata(editions: [enIPhone])
+        try recording.writeCategories([("SLOTS", "Slots", 12), ("LIVE", "Live", 3)])
+        try recording.writeCategory("SLOTS", games: 12)
+        try recording.writeCategory("LIVE", games: 3, firstID: 100)
+        let source = try RecordedProviderSource(directory: recording.layout.root)
+        let catalog = try Normalizer(configuration: .default, logger: quietLogger).normalize(source).catalog
+        try SnapshotWriter(logger: quietLogger).write(catalog, to: directory.child("old"))
+        var changed = catalog
+        changed.editions[0].categories.items.removeAll { $0.id == "LIVE" }
+        changed.editions[0].pages.removeAll { $0.categoryId == "LIVE" }
+        let renamed = changed.editions[0].pages[0].items[0]
+        changed.editions[0].pages[0].items[0].name = "Renamed"
+        var added = changed.editions[0].pages[0].items[1]
+        added.id = "900"
+        added.name = "A | <script>x</script> *bold*"
+        changed.editions[0].pages[0].items[1] = added
+        let removedFromPage = catalog.editions[0].pages[0].items[1]
+        try SnapshotWriter(logger: quietLogger).write(changed, to: directory.child("new"))
+        // When compared
+        let diff = try CatalogDiff(old: directory.child("old"), new: directory.child("new"))
+        let markdown = diff.markdown(old: "old", new: "new")
+        // Then the edition's changes are named, and the name cannot break the table or inject markup
+        let edition = try #require(diff.editions.first)
+        #expect(edition.categoriesRemoved.map(\.id) == ["LIVE"] && edition.categoriesAdded.isEmpty)
+        #expect(edition.gamesRenamed.map { [$0.id, $0.old, $0.new] } == [[renamed.id, renamed.name, "Renamed"]])
+        #expect(edition.gamesAdded.map(\.id) == ["900"])
+        #expect(Set(edition.gamesRemoved.map(\.id)) == Set(["100", "101", "102", removedFromPage.id]))
+        #expect(edition.pagesRemoved == 1 && edition.pagesChanged == 2, "\(edition)")
+        #expect(markdown.contains("| en-iPhone | +0 −1 | +1 −4 | 1 | +0 −1 ~2 |"), "\(markdown)")
+        #expect(markdown.contains("| game added | 900 | A \\| \\<script\\>x\\</script\\> \\*bold\\* |"), "\(markdown)")
+        #expect(!markdown.contains("<script>"))
+        #expect(markdown.contains("| game renamed | \(renamed.id) |"))
+        // And two equal snapshots say so
+        #expect(
+            try CatalogDiff(old: directory.child("old"), new: directory.child("old")).markdown(old: "a", new: "b")
+                .contains("No content or image differs"))
+    }
+}

@@ -10,6 +10,7 @@ enum CatalogBinary {
     struct Result {
         var status: Int32
         var standardError: String
+        var standardOutput = ""
     }
 
     /// `catalog` in the test bundle's build directory (`swift build --build-tests` builds both).
@@ -37,11 +38,20 @@ enum CatalogBinary {
         process.environment = environment
         let errorPipe = Pipe()
         process.standardError = errorPipe
-        process.standardOutput = FileHandle.nullDevice
+        // Standard output goes to a file: two pipes read one after the other could each wait on the other.
+        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "catalog-\(UUID().uuidString).out")
+        try Data().write(to: outputURL)
+        defer { try? FileManager.default.removeItem(at: outputURL) }
+        let output = try FileHandle(forWritingTo: outputURL)
+        process.standardOutput = output
         try process.run()
         // Read before waiting: a child that fills the pipe would otherwise never exit.
         let errorData = errorPipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, standardError: String(decoding: errorData, as: UTF8.self))
+        try output.close()
+        return Result(
+            status: process.terminationStatus, standardError: String(decoding: errorData, as: UTF8.self),
+            standardOutput: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self))
     }
 }
