@@ -168,7 +168,7 @@ fixtures: deps
 
 # The suites that hold calls to their deadlines run in a test process of their own: the other
 # suites' synchronous work on the same two cores would otherwise delay the calls they time.
-DEADLINE_SUITES := NoHangSoakTests|SnapshotUpdaterDeadlineTests
+DEADLINE_SUITES := NoHangSoakTests|SnapshotUpdaterDeadlineTests|BackgroundRefreshTests
 
 test: deps lint
 	@echo "== Apple platforms: privacy manifests declare every required-reason API called; the CI files parse"

@@ -170,8 +170,32 @@ struct WithdrawalTests {
         #expect(!RestrictedLobby.ids(Self.shown(relaunched)).contains("g4"))
     }
 
+    @Test func aSavedListReadsBackAsItWasAtTheLargestSequenceWithItsPushAndOddCodes() async throws {
+        // Given a list at Int.max - 1 with a lower-case and a malformed code, and a push at Int.max
+        let first = lobby.makeCache()
+        try first.applyWithdrawals(
+            Self.list(Int.max - 1, Withdrawal(id: "g3"), Withdrawal(id: "g4", territories: ["gb", "G B"])))
+        try first.addWithdrawals(Self.list(Int.max, Withdrawal(id: "g5", territories: ["fr"])))
+        await first.flush()
+        // When the app relaunches in France, and in Germany
+        let relaunched = lobby.makeCache()
+        relaunched.setTerritory(Territory("FR"))
+        let inFrance = RestrictedLobby.ids(Self.shown(relaunched))
+        relaunched.setTerritory(Territory("DE"))
+        let inGermany = RestrictedLobby.ids(Self.shown(relaunched))
+        // Then the list and the push stand as they were: g3 everywhere, g4 wherever its malformed code
+        // might name, g5 in France only
+        #expect(relaunched.withdrawalSequence == Int.max - 1)
+        #expect(!inFrance.contains("g3") && !inFrance.contains("g4") && !inFrance.contains("g5"), "\(inFrance)")
+        #expect(!inGermany.contains("g3") && !inGermany.contains("g4") && inGermany.contains("g5"), "\(inGermany)")
+        // And a push not newer than Int.max is refused
+        #expect(throws: WithdrawalListError.self) {
+            try relaunched.addWithdrawals(Self.list(Int.max, Withdrawal(id: "g6")))
+        }
+    }
+
     enum SavedDamage: String, CaseIterable {
-        case garbage, truncated, symlink, directory, sequencePastIntMax
+        case garbage, truncated, truncatedAtALine, json, symlink, directory, sequencePastIntMax
     }
 
     @Test(arguments: SavedDamage.allCases)
@@ -224,6 +248,11 @@ extension WithdrawalTests.SavedDamage {
         switch self {
         case .garbage: try Data([0xFF, 0x00, 0x7B, 0x0A]).write(to: file)
         case .truncated: try good.prefix(good.count / 2).write(to: file)
+        case .truncatedAtALine:
+            // The last game line and what follows gone: a shorter list, were it read.
+            let lines = String(decoding: good, as: UTF8.self).split(separator: "\n")
+            try Data((lines.dropLast(2).joined(separator: "\n") + "\n").utf8).write(to: file)
+        case .json: try Data(#"{"list":{"sequence":9,"games":[]},"pushes":[]}"#.utf8).write(to: file)
         case .symlink:
             try good.write(to: directory.child("elsewhere-\(file.lastPathComponent)"))
             try FileManager.default.createSymbolicLink(
@@ -231,7 +260,7 @@ extension WithdrawalTests.SavedDamage {
         case .directory: try FileManager.default.createDirectory(at: file, withIntermediateDirectories: false)
         case .sequencePastIntMax:
             let text = String(decoding: good, as: UTF8.self)
-            try Data(text.replacingOccurrences(of: #""sequence":2"#, with: #""sequence":9223372036854775808"#).utf8)
+            try Data(text.replacingOccurrences(of: "\nlist 2 ", with: "\nlist 9223372036854775808 ").utf8)
                 .write(to: file)
         }
     }

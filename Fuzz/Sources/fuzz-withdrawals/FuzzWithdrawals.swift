@@ -1,10 +1,10 @@
-import CasinoCache
+@_spi(Tiers) import CasinoCache
 import CasinoCatalog
 import Foundation
 
 /// What a withdrawal list arrives as: the provider's list (bulk validation, `--withdrawals`, an
-/// over-the-air manifest) and a push's `withdraw` object. Hostile bytes are a named refusal, never
-/// a trap; a list that reads keeps the rules and prints back to itself.
+/// over-the-air manifest), a push's `withdraw` object, and the cache's saved file. Hostile bytes are
+/// a named refusal, never a trap; a list that reads keeps the rules and prints back to itself.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzWithdrawals(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
@@ -15,6 +15,10 @@ public func fuzzWithdrawals(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt
     }
     if let push = try? CatalogInvalidation(json: data), let list = push.withdrawals {
         precondition(push.withdrawalError == nil && list.sequence >= 1, "a refused push kept its withdrawals")
+    }
+    if let saved = try? Withdrawals(savedForm: data) {
+        let form = saved.savedForm()
+        precondition((try? Withdrawals(savedForm: form))?.savedForm() == form, "a saved form does not round-trip")
     }
     return 0
 }

@@ -80,6 +80,8 @@ public final class CatalogCache: Sendable {
     /// The withdrawals in force (``applyWithdrawals(_:)``), and where they are saved, if anywhere.
     let withdrawals: Locked<Withdrawals>
     let withdrawalStore: WithdrawalStore?
+    /// The background refresh in flight, shared by its callers (``refreshInBackground(checking:within:)``).
+    let backgroundRefresh = Locked<BackgroundRefreshRun.Shared?>(nil)
 
     /// Creates a cache over explicit tiers.
     ///

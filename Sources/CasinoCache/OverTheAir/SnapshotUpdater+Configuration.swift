@@ -38,11 +38,13 @@ extension SnapshotUpdater {
         /// The most bytes a set's files may add up to, and so the most one update downloads:
         /// 128 MiB by default.
         public var maxTotalBytes = 128 << 20
-        /// The longest one request may take, body included, in seconds: 30 by default.
-        public var requestTimeout: TimeInterval = 30
-        /// The longest a whole update may take, in seconds: 300 by default. An update cut short
-        /// installs nothing; the next check starts again (reusing nothing it downloaded).
-        public var updateTimeout: TimeInterval = 300
+        /// The longest one request may take, body included, in seconds: 15 by default.
+        public var requestTimeout: TimeInterval = 15
+        /// The longest a whole update may take, in seconds: 25 by default, so a check fits the
+        /// 30 seconds iOS grants a background refresh; raise it for a large set checked in the
+        /// foreground. An update cut short installs nothing; the next check starts again (reusing
+        /// nothing it downloaded).
+        public var updateTimeout: TimeInterval = 25
         /// Files downloaded at once: 4 by default.
         public var maxConcurrentDownloads = 4
         /// Headers added to every request (a user agent, a CDN token): none by default.

@@ -59,18 +59,15 @@ final class WithdrawalStore: Sendable {
         guard let contents = try DiskTierFiles(directory: directory).read(name, limit: Self.maxBytes) else {
             return nil
         }
-        let withdrawals = try CatalogCoding.decoder().decode(Withdrawals.self, from: contents.data)
-        try withdrawals.check()
-        return withdrawals
+        return try Withdrawals(savedForm: contents.data)
     }
 
     /// Saves `withdrawals`, after keeping `previous` as the previous file; returns at once.
     func save(_ withdrawals: Withdrawals, previous: Withdrawals) {
         queue.async { [directory, logger] in
             do {
-                let encoder = CatalogCoding.encoder()
                 for (name, value) in [(Self.previousFileName, previous), (Self.fileName, withdrawals)] {
-                    try DurableFile.write(try encoder.encode(value), to: name, creating: directory)
+                    try DurableFile.write(value.savedForm(), to: name, creating: directory)
                 }
             } catch {
                 logger.error(

@@ -2,11 +2,20 @@ import CasinoCatalog
 
 /// The withdrawals in force: the last complete list, and the games pushed since (a push adds, it
 /// never returns a game). What the cache saves and filters by.
-struct Withdrawals: Codable, Sendable, Hashable {
+@_spi(Tiers) public struct Withdrawals: Sendable, Hashable {
     /// The last complete list (from bulk validation, an over-the-air manifest or the app).
     private(set) var list: WithdrawalList?
     /// The pushes newer than `list`, oldest first: each adds its games.
     private(set) var pushes: [WithdrawalList] = []
+
+    /// None.
+    init() {}
+
+    /// `list` and `pushes` as read back from a file; ``check()`` says whether they keep the rules.
+    init(list: WithdrawalList?, pushes: [WithdrawalList]) {
+        self.list = list
+        self.pushes = pushes
+    }
 
     /// The complete list's sequence (0: none): what bulk validation sends, so the provider answers
     /// with a newer list.

@@ -45,9 +45,12 @@ struct UpdateCommand: AsyncParsableCommand {
         }
         do {
             let verifier = try Ed25519SignatureVerifier(base64PublicKey: publicKey)
-            let configuration = SnapshotUpdater.Configuration(
+            var configuration = SnapshotUpdater.Configuration(
                 manifestURL: url, verifier: verifier, directory: URL(fileURLWithPath: directory),
                 bundleDirectory: bundle.map { URL(fileURLWithPath: $0) })
+            // A terminal is not a background window: the app's defaults fit one.
+            configuration.requestTimeout = 60
+            configuration.updateTimeout = 300
             let updater = SnapshotUpdater(configuration: configuration, logger: logger)
             // The cache never fetches here: its upstream is only needed to make one.
             let catalogCache = cache.map {

@@ -19,7 +19,7 @@ import Darwin
 @Suite(.timeLimit(.minutes(5)))
 struct WithdrawalKillTests {
     /// Games in each round's list: enough that saving it (twice, synced) is a good part of the run.
-    static let listSize = 40_000
+    static let listSize = 20_000
     static let rounds = 12
 
     /// Round `round`'s complete list: the same large list with that round's own game.

@@ -4,15 +4,21 @@ import CatalogPipeline
 import Foundation
 import Testing
 
+/// A recording of en-iPhone with 12 games in SLOTS and 3 (ids from 100) in LIVE.
+func slotsAndLive(in directory: TemporaryDirectory) throws -> RecordingBuilder {
+    let recording = RecordingBuilder(root: directory.child("provider"))
+    try recording.writeMetadata(editions: [enIPhone])
+    try recording.writeCategories([("SLOTS", "Slots", 12), ("LIVE", "Live", 3)])
+    try recording.writeCategory("SLOTS", games: 12)
+    try recording.writeCategory("LIVE", games: 3, firstID: 100)
+    return recording
+}
+
 @Suite struct ManifestDiffTests {
     @Test func findsAddedRemovedAndChangedContentButIgnoresDates() throws {
         // Given a snapshot, and a second one of changed data stamped at another time
         let directory = try TemporaryDirectory()
-        let recording = RecordingBuilder(root: directory.child("provider"))
-        try recording.writeMetadata(editions: [enIPhone])
-        try recording.writeCategories([("SLOTS", "Slots", 12), ("LIVE", "Live", 3)])
-        try recording.writeCategory("SLOTS", games: 12)
-        try recording.writeCategory("LIVE", games: 3, firstID: 100)
+        let recording = try slotsAndLive(in: directory)
         let old = try buildSnapshot(from: recording.layout.root, to: directory.child("old"))
 
         var later = recording
@@ -75,11 +81,7 @@ import Testing
     @Test func namesTheCategoriesAndGamesAddedRemovedAndRenamedAndEscapesTheirNames() throws {
         // Given a snapshot, and one where a category is gone, a game renamed and a game added with markup in its name
         let directory = try TemporaryDirectory()
-        let recording = RecordingBuilder(root: directory.child("provider"))
-        try recording.writeMetadata(editions: [enIPhone])
-        try recording.writeCategories([("SLOTS", "Slots", 12), ("LIVE", "Live", 3)])
-        try recording.writeCategory("SLOTS", games: 12)
-        try recording.writeCategory("LIVE", games: 3, firstID: 100)
+        let recording = try slotsAndLive(in: directory)
         let source = try RecordedProviderSource(directory: recording.layout.root)
         let catalog = try Normalizer(configuration: .default, logger: quietLogger).normalize(source).catalog
         try SnapshotWriter(logger: quietLogger).write(catalog, to: directory.child("old"))

@@ -13,7 +13,7 @@ public import Foundation
 public struct CatalogDiff: Sendable {
     /// The file-level comparison.
     public var files: ManifestDiff
-    /// The two manifests' heads: when each was generated, by what, and how many files.
+    /// The two manifests: when each was generated, and what it lists.
     public var oldManifest: Manifest
     public var newManifest: Manifest
     /// Each edition either directory holds, in id order.
