@@ -41,12 +41,24 @@ extension Withdrawals {
     /// - Throws: ``WithdrawalListError`` naming the line at fault: `.malformed` for a file that is
     ///   not this form, cut short, or holds a number out of range; the list's own errors otherwise.
     @_spi(Tiers) public init(savedForm data: Data) throws(WithdrawalListError) {
-        let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        // Over the raw bytes: slices of `Data` would each allocate.
+        let read = data.withUnsafeBytes { raw in Result { () throws(WithdrawalListError) in try Self.lists(in: raw) } }
+        let lists = try read.get()
+        let complete = lists.first.flatMap { $0.isPush ? nil : $0.list }
+        self.init(list: complete, pushes: lists.dropFirst(complete == nil ? 0 : 1).map(\.list))
+        try check()
+    }
+
+    /// The lists of a saved form, in order, each marked a push or the complete one.
+    private static func lists(
+        in raw: UnsafeRawBufferPointer
+    ) throws(WithdrawalListError) -> [(isPush: Bool, list: WithdrawalList)] {
+        let lines = raw.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         func malformed(_ line: Int, _ what: String) -> WithdrawalListError {
             WithdrawalListError(.malformed, "saved withdrawals, line \(line + 1): \(what)")
         }
-        guard lines.count >= 3, lines[0].elementsEqual(Self.savedHeader.utf8) else {
-            throw malformed(0, "not a saved withdrawal list (the first line is not '\(Self.savedHeader)')")
+        guard lines.count >= 3, lines[0].elementsEqual(savedHeader.utf8) else {
+            throw malformed(0, "not a saved withdrawal list (the first line is not '\(savedHeader)')")
         }
         // Everything after the last line break must be nothing, and the line before it `end`.
         guard lines[lines.count - 1].isEmpty, lines[lines.count - 2].elementsEqual("end".utf8) else {
@@ -57,37 +69,37 @@ extension Withdrawals {
         let end = lines.count - 2
         while index < end {
             let fields = lines[index].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-            guard fields.count == 3, let kind = fields.first,
-                kind.elementsEqual("list".utf8) || kind.elementsEqual("push".utf8),
-                let sequence = Self.wholeNumber(fields[1]), sequence >= 1,
-                let count = Self.wholeNumber(fields[2]), count <= WithdrawalList.maxGames, count <= end - index - 1
+            guard fields.count == 3, fields[0].elementsEqual("list".utf8) || fields[0].elementsEqual("push".utf8),
+                let sequence = wholeNumber(fields[1]), sequence >= 1,
+                let count = wholeNumber(fields[2]), count <= WithdrawalList.maxGames, count <= end - index - 1
             else {
                 throw malformed(
                     index, "expected 'list <sequence> <games>' or 'push …', numbers in range, and as many game lines")
             }
-            let isPush = kind.elementsEqual("push".utf8)
+            let isPush = fields[0].elementsEqual("push".utf8)
             guard isPush || lists.isEmpty else { throw malformed(index, "the complete list comes before the pushes") }
             var games: [Withdrawal] = []
             games.reserveCapacity(count)
             for line in lines[(index + 1)..<(index + 1 + count)] {
-                let parts = line.split(separator: UInt8(ascii: "\t"), maxSplits: 1, omittingEmptySubsequences: false)
+                let tab = line.firstIndex(of: UInt8(ascii: "\t"))
                 let territories =
-                    parts.count == 2
-                    ? parts[1].split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
-                        String(decoding: $0, as: UTF8.self)
-                    } : []
-                games.append(Withdrawal(id: String(decoding: parts[0], as: UTF8.self), territories: territories))
+                    tab.map { tab in
+                        line[(tab + 1)...].split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map {
+                            String(decoding: $0, as: UTF8.self)
+                        }
+                    } ?? []
+                games.append(
+                    Withdrawal(
+                        id: String(decoding: line[..<(tab ?? line.endIndex)], as: UTF8.self), territories: territories))
             }
             lists.append((isPush, WithdrawalList(sequence: sequence, games: games)))
             index += 1 + count
         }
-        let complete = lists.first.flatMap { $0.isPush ? nil : $0.list }
-        self.init(list: complete, pushes: lists.dropFirst(complete == nil ? 0 : 1).map(\.list))
-        try check()
+        return lists
     }
 
     /// The whole number `digits` spell: ASCII digits only, at most `Int.max`.
-    private static func wholeNumber(_ digits: Data.SubSequence) -> Int? {
+    private static func wholeNumber(_ digits: some Collection<UInt8>) -> Int? {
         guard (1...19).contains(digits.count) else { return nil }
         var value = 0
         for digit in digits {
