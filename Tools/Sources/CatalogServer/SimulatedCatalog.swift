@@ -1,6 +1,7 @@
 public import CasinoCatalog
 public import CatalogPipeline
 public import Foundation
+import ProviderAPI
 
 /// The catalogue the simulator serves: per edition, the provider's category objects and, per
 /// category, its game objects in provider order, all as raw JSON.
@@ -97,9 +98,9 @@ public struct SimulatedCatalog: Sendable {
     }
 
     /// `content` as an aggregator answers a request naming `territory` (a territory code): without
-    /// the games restricted there (`restrictedTerritories`: a list, or one string of codes separated
-    /// by spaces or commas) or withdrawn there or everywhere by `withdrawals`; each category's
-    /// `games.total` drops by the games left out.
+    /// the games restricted there (`restrictedTerritories`, read as the app's mapping reads it: a
+    /// list, or one delimited string) or withdrawn there or everywhere by `withdrawals`; each
+    /// category's `games.total` drops by the games left out.
     func content(
         _ content: EditionContent, in territory: String, withdrawals: WithdrawalList?
     ) -> EditionContent {
@@ -131,11 +132,11 @@ public struct SimulatedCatalog: Sendable {
         return result
     }
 
-    /// A game object's `restrictedTerritories`: a list of codes, or one string of them.
+    /// A game object's `restrictedTerritories`, split as ``ProviderAPI/FlexibleList`` splits them.
     static func restrictedTerritories(of game: JSONValue) -> [String] {
         switch game["restrictedTerritories"] {
-        case .array(let codes)?: codes.compactMap(\.text)
-        case .string(let text)?: text.split { $0 == " " || $0 == "," }.map(String.init)
+        case .array(let codes)?: FlexibleList.array(codes.compactMap(\.text)).values
+        case .string(let text)?: FlexibleList.string(text).values
         default: []
         }
     }
