@@ -103,11 +103,24 @@ public final class CatalogCache: Sendable {
     ///   - clock: What "now" is and how to wait; inject `ManualClock` (CasinoCacheTesting) in tests.
     ///   - logger: Where the cache logs (at `.info` and below); nowhere by default.
     @_spi(Tiers)
-    public init(
+    public convenience init(
         configuration: Configuration = .default, upstream: any CatalogUpstream, memory: MemoryTier? = nil,
         disk: DiskTier?, bundled: BundledTier?, mutationQueue: PlayerMutationQueue? = nil,
         territoryDirectory: URL? = nil, clock: any CacheClock = SystemClock(),
         logger: Logger = .casinoCacheDisabled
+    ) {
+        self.init(
+            configuration: configuration, upstream: upstream, memory: memory, disk: disk, bundled: bundled,
+            mutationQueue: mutationQueue, territoryDirectory: territoryDirectory, savesTerritory: true, clock: clock,
+            logger: logger)
+    }
+
+    /// As the initializer above; with `savesTerritory` false, the territory and withdrawals are read
+    /// from `territoryDirectory` but changes to them are never written (an app extension's view).
+    init(
+        configuration: Configuration, upstream: any CatalogUpstream, memory: MemoryTier?, disk: DiskTier?,
+        bundled: BundledTier?, mutationQueue: PlayerMutationQueue?, territoryDirectory: URL?, savesTerritory: Bool,
+        clock: any CacheClock, logger: Logger
     ) {
         self.configuration = configuration
         self.upstream = upstream
@@ -127,8 +140,10 @@ public final class CatalogCache: Sendable {
         }
         let statistics = StatisticsCounter()
         statisticsCounter = statistics
-        territoryStore = territoryDirectory.map { TerritoryStore(directory: $0, logger: logger) }
-        withdrawalStore = territoryDirectory.map { WithdrawalStore(directory: $0, logger: logger) }
+        let territoryStore = territoryDirectory.map { TerritoryStore(directory: $0, logger: logger) }
+        let withdrawalStore = territoryDirectory.map { WithdrawalStore(directory: $0, logger: logger) }
+        self.territoryStore = savesTerritory ? territoryStore : nil
+        self.withdrawalStore = savesTerritory ? withdrawalStore : nil
         let savedWithdrawals = withdrawalStore?.load() ?? WithdrawalStore.Loaded()
         withdrawals = Locked(savedWithdrawals.withdrawals)
         answers = CacheAnswers(

@@ -45,6 +45,11 @@ extension SnapshotUpdater {
         /// foreground. An update cut short installs nothing; the next check starts again (reusing
         /// nothing it downloaded).
         public var updateTimeout: TimeInterval = 25
+        /// How long a generation stays on disk after a newer one replaces it, in seconds, so an app
+        /// extension that opened it (``SharedCatalogReader``) reads it whole: an hour by default.
+        /// At most the 16 last replaced are kept; 0 keeps none. An extension never outlives it by
+        /// reading one ``SharedCatalogReader`` for no longer than that.
+        public var retiredGenerationRetention: TimeInterval = 3600
         /// Files downloaded at once: 4 by default.
         public var maxConcurrentDownloads = 4
         /// Headers added to every request (a user agent, a CDN token): none by default.
@@ -88,6 +93,9 @@ extension SnapshotUpdater {
             for (name, value) in [("requestTimeout", requestTimeout), ("updateTimeout", updateTimeout)]
             where !(value.isFinite && value > 0 && value <= 86_400) {
                 return "\(name) must be more than 0 and at most a day, got \(value)"
+            }
+            if !(retiredGenerationRetention.isFinite && (0...30 * 86_400).contains(retiredGenerationRetention)) {
+                return "retiredGenerationRetention must be 0...30 days in seconds, got \(retiredGenerationRetention)"
             }
             return snapshotLimits.problem
         }

@@ -91,15 +91,9 @@ public actor SnapshotUpdater {
         }
         self.bundleManifest = bundleManifest
         let pointer = store.pointer()
-        var launchGeneration: String?
-        if let pointer,
-            let manifest = try? SnapshotReader(
-                directory: store.generationDirectory(pointer.generation), limits: configuration.snapshotLimits
-            ).head(),
-            manifest.generatedAt >= bundleManifest?.generatedAt ?? .distantPast
-        {
-            launchGeneration = pointer.generation
-        } else if let pointer {
+        let launchGeneration = store.servableGeneration(
+            limits: configuration.snapshotLimits, bundleGeneratedAt: bundleManifest?.generatedAt)?.pointer.generation
+        if launchGeneration == nil, let pointer {
             logger.info(
                 "Installed snapshot generation is unusable or older than the bundle; serving the bundle",
                 metadata: ["ota.generation": "\(pointer.generation)", "ota.version": "\(pointer.version)"])
@@ -107,7 +101,8 @@ public actor SnapshotUpdater {
         self.launchGeneration = launchGeneration
         activeSnapshotDirectory = launchGeneration.map(store.generationDirectory) ?? configuration.bundleDirectory
         activeVersion = launchGeneration == nil ? nil : pointer?.version
-        store.removeLeftovers(keeping: Set([launchGeneration, pointer?.generation].compactMap { $0 }))
+        store.removeLeftovers(
+            launch: launchGeneration, now: clock.now, retention: configuration.retiredGenerationRetention)
     }
 
     /// Checks the published set and installs it when it is newer and acceptable.

@@ -4,6 +4,11 @@ import CatalogPipeline
 import Foundation
 import Logging
 
+/// Writes a line to standard output at once (unbuffered: a script or a test may act on it).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 /// Flags every subcommand shares.
 struct GlobalOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Log progress and repairs (debug level).")

@@ -86,11 +86,6 @@ struct UpdateCommand: AsyncParsableCommand {
         }
     }
 
-    /// Writes a line to standard output at once (unbuffered: a script or a test may act on it).
-    private func say(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
-    }
-
     static func exitStatus(for code: SnapshotUpdateError.Code) -> Int32 {
         switch code {
         case .offline, .transportFailed: 69

@@ -96,14 +96,7 @@ struct SnapshotUpdaterTests {
             _ = try await installFirstVersion(fixture)
             // When version 2 bundles the first game's thumbnail (the content otherwise unchanged)
             let game = fixture.bundle.catalog.editions[0].pages[0].items[0]
-            let png = SyntheticImage.png(width: 8, height: 8) { x, y in (UInt8(x * 30), UInt8(y * 30), 90) }
-            let sha256 = FileNaming.hexSHA256(png)
-            let path = Manifest.Image.path(sha256: sha256, mediaType: .png)
-            var images = BundledImages()
-            images.entries = [
-                Manifest.Image(url: game.thumbnail, path: path, bytes: png.count, sha256: sha256, mediaType: .png)
-            ]
-            images.files = [path: png]
+            let (images, png) = fixture.firstThumbnail()
             try fixture.publish(fixture.bundle.catalog, images: images)
             let second = try installation(try await fixture.launch().checkForUpdate())
             // Then the image came over with the snapshot manifest, and nothing else

@@ -13,17 +13,23 @@ import Musl
 /// The updater's support directory: installed generations and the pointer to the current one.
 ///
 /// ```
-/// <directory>/current.json                      {"etag":…,"generation":"v7-1a2b3c4d5e6f","version":7}
+/// <directory>/current.json                      {"etag":…,"generation":"v7-1a2b3c4d5e6f","version":7,
+///                                                "retired":[{"generation":"v6-…","since":…}]}
 /// <directory>/generations/v7-1a2b3c4d5e6f/      a complete snapshot directory (manifest.json, files)
 ///                                               plus published.json, the signed manifest it came from
 /// <directory>/generations/.incoming-<uuid>/     an install in progress (never served)
+/// <directory>/generations/.removing-<uuid>/     a generation being removed (never served)
 /// ```
 ///
 /// A generation is written under `.incoming-…`, synced, renamed to its final name, and only then
 /// made current by renaming a synced temporary file over `current.json`. A crash at any point
 /// leaves `current.json` naming the previous generation, whole; leftovers are removed at the
-/// next start, and only names this store makes (`.incoming-`, `v<n>-<hex>`, `.current-`) are
-/// ever removed.
+/// next start, and only names this store makes (`.incoming-`, `.removing-`, `v<n>-<hex>`,
+/// `.current-`) are ever removed.
+///
+/// Readers in other processes (an app's widget, ``SharedCatalogReader``) take no lock: a
+/// generation is immutable, a replaced one stays `retired` for the retention, and one is removed
+/// by renaming it to `.removing-…` first, so a reader finds a generation whole or not at all.
 struct GenerationStore: Sendable {
     let directory: URL
 
@@ -40,7 +46,39 @@ struct GenerationStore: Sendable {
         var version: Int
         /// The signed manifest's `ETag`, sent as `If-None-Match` next time.
         var etag: String?
+        /// Generations replaced, newest last, kept for readers in other processes until the
+        /// retention passes. Absent from pointers written before it existed.
+        var retired: [Retired]? = nil
+
+        /// The pointer making `generation` current, retiring this one's, and keeping of the
+        /// retired only those within `retention` of `now` (at most ``maxRetired``).
+        func succeeded(
+            by generation: String, version: Int, etag: String?, now: Date, retention: TimeInterval
+        ) -> Pointer {
+            let replaced = self.generation == generation ? [] : [Retired(generation: self.generation, since: now)]
+            let kept = ((retired ?? []) + replaced).filter {
+                $0.generation != generation && $0.isKept(now: now, retention: retention)
+            }
+            return Pointer(
+                generation: generation, version: version, etag: etag, retired: Array(kept.suffix(maxRetired)))
+        }
     }
+
+    /// A generation that stopped being current at `since`.
+    struct Retired: Codable, Sendable, Hashable {
+        var generation: String
+        var since: Date
+
+        /// Whether it is still within `retention` (a `since` in the future counts as now).
+        func isKept(now: Date, retention: TimeInterval) -> Bool {
+            GenerationStore.isGenerationName(generation) && now.timeIntervalSince(since) < retention
+        }
+    }
+
+    /// The most retired generations a pointer keeps: a burst of installs cannot fill the disk (a
+    /// generation hard-links the files it shares with the one before) or the pointer's 4 KiB.
+    static let maxRetired = 16
+    static let removingPrefix = ".removing-"
 
     var generations: URL { directory.appendingPathComponent(Self.generationsName) }
 
@@ -77,13 +115,35 @@ struct GenerationStore: Sendable {
         "v\(version)-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(12)
     }
 
-    /// Removes what an interrupted install left (`.incoming-…`, pointer temporaries) and every
-    /// generation not in `keeping`. Names this store does not make are left alone.
-    func removeLeftovers(keeping: Set<String>) {
+    /// The current generation, when its manifest reads under `limits` and it was generated no
+    /// earlier than `bundleGeneratedAt`: what serves rather than the bundle.
+    func servableGeneration(limits: SnapshotLimits, bundleGeneratedAt: Date?) -> (pointer: Pointer, head: Manifest)? {
+        guard let pointer = pointer(),
+            let head = try? SnapshotReader(directory: generationDirectory(pointer.generation), limits: limits).head(),
+            head.generatedAt >= bundleGeneratedAt ?? .distantPast
+        else { return nil }
+        return (pointer, head)
+    }
+
+    /// Removes what an interrupted install or removal left (`.incoming-…`, `.removing-…`, pointer
+    /// temporaries) and every generation but `launch`, the current one and those it retired
+    /// within `retention` of `now`. Names this store does not make are left alone. A generation is
+    /// renamed before it is deleted, so no reader ever opens one half-deleted.
+    func removeLeftovers(launch: String?, now: Date, retention: TimeInterval) {
+        let pointer = pointer()
+        var keeping = Set([launch, pointer?.generation].compactMap { $0 })
+        for retired in pointer?.retired ?? [] where retired.isKept(now: now, retention: retention) {
+            keeping.insert(retired.generation)
+        }
         let manager = FileManager.default
-        for name in (try? manager.contentsOfDirectory(atPath: generations.path)) ?? []
-        where name.hasPrefix(Self.incomingPrefix) || (Self.isGenerationName(name) && !keeping.contains(name)) {
-            try? manager.removeItem(at: generations.appendingPathComponent(name))
+        for name in (try? manager.contentsOfDirectory(atPath: generations.path)) ?? [] {
+            let url = generations.appendingPathComponent(name)
+            if name.hasPrefix(Self.incomingPrefix) || name.hasPrefix(Self.removingPrefix) {
+                try? manager.removeItem(at: url)
+            } else if Self.isGenerationName(name), !keeping.contains(name) {
+                let doomed = generations.appendingPathComponent(Self.removingPrefix + UUID().uuidString)
+                if rename(url.path, doomed.path) == 0 { try? manager.removeItem(at: doomed) }
+            }
         }
         for name in (try? manager.contentsOfDirectory(atPath: directory.path)) ?? []
         where name.hasPrefix(Self.pointerTemporaryPrefix) {

@@ -105,7 +105,10 @@ extension UpdateRun {
         guard gate.commit() else { throw CancellationError() }
         try store.commit(
             incoming, as: name,
-            pointer: GenerationStore.Pointer(generation: name, version: published.version, etag: verified.etag))
+            pointer: store.pointer()?.succeeded(
+                by: name, version: published.version, etag: verified.etag, now: clock.now,
+                retention: configuration.retiredGenerationRetention)
+                ?? GenerationStore.Pointer(generation: name, version: published.version, etag: verified.etag))
         isCommitted = true
         logger.info(
             "Installed published snapshot; it serves from the next launch",

@@ -52,7 +52,8 @@ struct UpdateRun: Sendable {
         // A run abandoned before it began must not touch the store another run may be using.
         guard !gate.isAbandoned else { throw CancellationError() }
         let pointer = store.pointer()
-        store.removeLeftovers(keeping: Set([launchGeneration, pointer?.generation].compactMap { $0 }))
+        store.removeLeftovers(
+            launch: launchGeneration, now: clock.now, retention: configuration.retiredGenerationRetention)
         let installed = pointer.flatMap { pointer in
             (try? SnapshotReader(
                 directory: store.generationDirectory(pointer.generation), limits: configuration.snapshotLimits

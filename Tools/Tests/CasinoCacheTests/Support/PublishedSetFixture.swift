@@ -79,6 +79,20 @@ final class PublishedSetFixture {
             from: source, to: published, version: version, expiresIn: expiresIn, withdrawals: withdrawals, now: now)
     }
 
+    /// The first game's thumbnail bundled: an 8×8 PNG, and its bytes.
+    func firstThumbnail() -> (images: BundledImages, png: Data) {
+        let game = bundle.catalog.editions[0].pages[0].items[0]
+        let png = SyntheticImage.png(width: 8, height: 8) { x, y in (UInt8(x * 30), UInt8(y * 30), 90) }
+        let sha256 = FileNaming.hexSHA256(png)
+        let path = Manifest.Image.path(sha256: sha256, mediaType: .png)
+        var images = BundledImages()
+        images.entries = [
+            Manifest.Image(url: game.thumbnail, path: path, bytes: png.count, sha256: sha256, mediaType: .png)
+        ]
+        images.files = [path: png]
+        return (images, png)
+    }
+
     /// The set's current published manifest (signature not checked).
     func currentPayload() throws -> PublishedManifest {
         let data = try Data(contentsOf: published.appendingPathComponent(SignedManifest.fileName))
