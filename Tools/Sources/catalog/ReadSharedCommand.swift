@@ -28,6 +28,11 @@ struct ReadSharedCommand: ParsableCommand {
     @Option(name: .long, help: "The app's cache directory, for the territory and withdrawals it saved (default: none).")
     var territoryDirectory: String?
 
+    @Option(
+        name: .long,
+        help: "What is withheld while no territory is known: hideRestrictedAnywhere (the app's default) or showAll.")
+    var unknownTerritoryPolicy = UnknownTerritoryPolicy.hideRestrictedAnywhere.rawValue
+
     @Option(name: .long, help: "How many passes to make; 0: until --stop-file exists or --seconds pass.")
     var passes = 1
 
@@ -37,10 +42,24 @@ struct ReadSharedCommand: ParsableCommand {
     @Option(name: .long, help: "The longest the passes may take, in seconds.")
     var seconds = 600.0
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Wait a random 0...N ms before each read, as a widget drawing between reads (tests).", visibility: .hidden))
+    var pauseMilliseconds = 0
+
     func validate() throws {
+        guard (0...10_000).contains(pauseMilliseconds) else {
+            throw ValidationError("--pause-milliseconds must be 0...10000, got \(pauseMilliseconds)")
+        }
         guard passes >= 0 else { throw ValidationError("--passes must be 0 or more, got \(passes)") }
         guard passes > 0 || stopFile != nil else { throw ValidationError("--passes 0 needs --stop-file") }
         guard seconds.isFinite, seconds > 0 else { throw ValidationError("--seconds must be more than 0") }
+        guard UnknownTerritoryPolicy(rawValue: unknownTerritoryPolicy) != nil else {
+            throw ValidationError(
+                "--unknown-territory-policy must be one of \(UnknownTerritoryPolicy.allCases.map(\.rawValue)), got '\(unknownTerritoryPolicy)'"
+            )
+        }
     }
 
     func run() throws {
@@ -48,6 +67,8 @@ struct ReadSharedCommand: ParsableCommand {
         var configuration = SharedCatalogReader.Configuration(
             sharedDirectory: URL(fileURLWithPath: shared), bundleDirectory: bundle.map { URL(fileURLWithPath: $0) })
         configuration.territoryDirectory = territoryDirectory.map { URL(fileURLWithPath: $0) }
+        configuration.cache.unknownTerritoryPolicy =
+            UnknownTerritoryPolicy(rawValue: unknownTerritoryPolicy) ?? .hideRestrictedAnywhere
         let deadline = Date().addingTimeInterval(seconds)
         var pass = 0
         while passes == 0 || pass < passes {
@@ -55,7 +76,9 @@ struct ReadSharedCommand: ParsableCommand {
             guard Date() < deadline else { break }
             pass += 1
             let reader = SharedCatalogReader(configuration: configuration, logger: logger)
-            let read = try Self.readAll(reader)
+            let read = try Self.readAll(reader) {
+                if pauseMilliseconds > 0 { usleep(UInt32.random(in: 0...UInt32(pauseMilliseconds)) * 1000) }
+            }
             let source =
                 switch reader.source {
                 case .shared(let version): "shared version \(version)"
@@ -68,14 +91,18 @@ struct ReadSharedCommand: ParsableCommand {
 
     /// Every file the reader answers for: each edition's categories and each category's pages in
     /// order until one is missing, as `key=contentHash` lines.
-    static func readAll(_ reader: SharedCatalogReader) throws -> [String] {
+    static func readAll(_ reader: SharedCatalogReader, pausing pause: () -> Void = {}) throws -> [String] {
         var lines: [String] = []
         for edition in reader.editions {
+            pause()
             guard let categories = reader.categories(edition: edition).value else { continue }
             lines.append("\(SnapshotKey.categories(edition))=\(try CatalogCoding.contentHash(of: categories))")
             for category in categories.items {
                 var offset = 0
-                while let page = reader.gamesPage(edition: edition, categoryId: category.id, offset: offset).value {
+                while true {
+                    pause()
+                    guard let page = reader.gamesPage(edition: edition, categoryId: category.id, offset: offset).value
+                    else { break }
                     let key = SnapshotKey.gamesPage(edition, categoryId: category.id, offset: offset)
                     lines.append("\(key)=\(try CatalogCoding.contentHash(of: page))")
                     offset += page.limit
