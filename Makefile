@@ -8,6 +8,7 @@
 #   validate    check OUT/ against its manifest and the schema (every problem, exit 1 if any;
 #               with MAX_AGE=7d, exit 2 when it was generated longer ago)
 #   inspect     print a summary of OUT/manifest.json
+#   preview     OUT/ → .catalog/preview: each edition's first screen offline as static HTML (index.html)
 #   keygen      write a signing key pair into KEYS (the private key never goes into the repository)
 #   publish     sign OUT/ into the CDN-ready set PUBLISHED (key: KEY=<file>, else $CATALOG_SIGNING_KEY)
 #   schema      regenerate docs/snapshot-contract.schema.json, the snapshot contract as a JSON Schema
@@ -92,7 +93,7 @@ IMAGES_FLAG := $(if $(IS_URL),--fetch-images --image-cache $(WORK)/images,$(if $
 PARAMS_TEXT := $(SOURCE)|$(KIND)|$(CONFIG)|$(SOURCE_DATE_EPOCH)
 $(shell mkdir -p $(WORK) && { [ -f $(PARAMS) ] && [ "$$(cat $(PARAMS))" = '$(PARAMS_TEXT)' ] || printf '%s' '$(PARAMS_TEXT)' > $(PARAMS); })
 
-.PHONY: help deps build snapshot validate inspect keygen publish schema test fixtures soak apple-check sample bench fuzz serve demo format lint clean FORCE
+.PHONY: help deps build snapshot validate inspect preview keygen publish schema test fixtures soak apple-check sample bench fuzz serve demo format lint clean FORCE
 
 help:
 	@sed -n '3,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -102,6 +103,8 @@ help:
 deps:
 	@command -v $(SWIFT) >/dev/null || { echo "missing: swift 6 toolchain (https://www.swift.org/install/)"; exit 1; }
 	@python3 -c 'import jsonschema, yaml' 2>/dev/null || echo "missing: Python 3 with jsonschema and PyYAML, for make test (pip install jsonschema pyyaml)"
+	@[ -n "$${CHROMIUM:-}" ] || command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null || \
+	  echo "missing: Chromium, for make test's preview tests in a headless browser (sudo apt-get install chromium; or set CHROMIUM to a Chrome or Chromium binary)"
 	@if [ "$$(uname)" = Darwin ]; then \
 	  xcrun --show-sdk-path >/dev/null 2>&1 || { echo "missing: Xcode's command-line tools (xcode-select --install): the SDK brings zlib"; exit 1; }; \
 	  { command -v pkg-config >/dev/null && pkg-config --exists libxml-2.0; } || \
@@ -143,6 +146,13 @@ validate: $(RELEASE_CATALOG)
 
 inspect: $(RELEASE_CATALOG)
 	$(RELEASE_CATALOG) inspect $(OUT)
+
+# What ships, to look at: each edition's first screen offline (categories, first-page tiles with their
+# bundled thumbnails, what is withheld, sizes and age), self-contained: zip $(PREVIEW) to share it.
+PREVIEW := $(WORK)/preview
+preview: $(OUT)/manifest.json $(RELEASE_CATALOG)
+	$(RELEASE_CATALOG) preview $(OUT) --output $(PREVIEW)
+	@echo "open $(PREVIEW)/index.html"
 
 keygen: $(RELEASE_CATALOG)
 	$(RELEASE_CATALOG) keygen --output $(KEYS)

@@ -28,7 +28,7 @@ struct CatalogCommand: AsyncParsableCommand {
         subcommands: [
             NormalizeCommand.self, SnapshotCommand.self, ValidateCommand.self, InspectCommand.self, DiffCommand.self,
             SchemaCommand.self, SampleCommand.self, FetchCommand.self, KeygenCommand.self, PublishCommand.self,
-            UpdateCommand.self, ReadSharedCommand.self,
+            UpdateCommand.self, PreviewCommand.self, ReadSharedCommand.self,
         ]
     )
 }

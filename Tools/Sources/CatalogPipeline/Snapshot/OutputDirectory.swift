@@ -3,11 +3,12 @@ public import Foundation
 
 /// The rule for replacing an output directory: only one the pipeline created.
 ///
-/// `catalog snapshot --out`, `catalog sample --output` and `catalog fetch --output` replace a
+/// `catalog snapshot --out`, `catalog sample --output`, `catalog fetch --output` and
+/// `catalog preview --output` replace a
 /// directory as a whole. A mistyped path must never swap away someone's work, so a directory is
 /// replaced only when it is missing, empty, or recognisably ours: a snapshot (a `manifest.json`
 /// of our format, or only the README the writer puts there), a recording (a `recording.json`),
-/// or a directory of recorded images (an `index.json`).
+/// a directory of recorded images (an `index.json`), or a preview (`catalog-preview.txt`).
 /// Commands call ``checkReplaceable(_:holding:)`` before any work, and the publisher calls it
 /// again before it swaps.
 ///
@@ -23,6 +24,8 @@ public enum OutputDirectory {
         case recording
         /// A directory of recorded images (``RecordedImages``, ``ImageFetcher``): an `index.json`.
         case images
+        /// The HTML pages of `catalog preview` (``SnapshotPreview``): a `catalog-preview.txt`.
+        case preview
     }
 
     /// Throws unless `directory` may be replaced by `content`.
@@ -64,6 +67,7 @@ public enum OutputDirectory {
         case .snapshot: [Manifest.fileName, SnapshotLayout.readmeName]
         case .recording: [RecordingLayout.metadataFileName, PreviousRecording.etagsFileName]
         case .images: [RecordedImages.indexFileName]
+        case .preview: [SnapshotPreview.markerName]
         }
     }
 
@@ -91,6 +95,10 @@ public enum OutputDirectory {
             return (try? CatalogCoding.decoder().decode(RecordingLayout.Metadata.self, from: data)) != nil
         case .images:
             return (try? RecordedImages(directory: directory)) != nil
+        case .preview:
+            let marker = directory.appendingPathComponent(SnapshotPreview.markerName)
+            guard let data = try? FileInput.read(marker, limit: 1 << 16, what: "preview marker") else { return false }
+            return String(decoding: data, as: UTF8.self).hasPrefix(SnapshotPreview.markerFirstLine + "\n")
         }
     }
 

@@ -1,6 +1,12 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The repository's root (`data/` lives there).
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -22,36 +28,81 @@ enum CatalogBinary {
             ?? bundleDirectory.appendingPathComponent("catalog")
     }()
 
-    /// Runs `catalog arguments` in the repository's root and waits for it to exit.
-    static func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
+    /// Runs `catalog arguments` in the repository's root and waits for it to exit, at most
+    /// `deadline` (then it is killed and the test fails: a hung child must not hang the suite).
+    static func run(
+        _ arguments: [String], environment extra: [String: String] = [:], deadline: Duration = .seconds(240)
+    ) throws -> Result {
         try #require(
             FileManager.default.isExecutableFile(atPath: url.path),
             "no catalog binary at \(url.path): build it first (swift build --build-tests --package-path Tools)")
-        let process = Process()
-        process.executableURL = url
-        process.arguments = arguments
-        process.currentDirectoryURL = repositoryRoot
         var environment = ProcessInfo.processInfo.environment
         environment["SOURCE_DATE_EPOCH"] = nil
         environment["CATALOG_SIGNING_KEY"] = nil
         environment.merge(extra) { _, new in new }
+        let result = try ChildProcess.run(url, arguments, environment: environment, deadline: deadline)
+        try #require(!result.timedOut, "catalog \(arguments.joined(separator: " ")) ran past \(deadline): killed")
+        return Result(
+            status: result.status, standardError: result.standardError, standardOutput: result.standardOutput)
+    }
+}
+
+/// A child process run to its end or to a deadline: what `CatalogBinary` and `HeadlessChromium` run.
+enum ChildProcess {
+    struct Result {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+        /// Whether the deadline passed first, and the child's process group was killed.
+        var timedOut: Bool
+    }
+
+    /// Runs `executable arguments` in the repository's root, its output and errors going to files
+    /// (a pipe would stay open in a grandchild the child left behind, and two pipes read one after
+    /// the other could each wait on the other); at `deadline` its process group is killed (Foundation
+    /// starts each child in a group of its own, so a browser's helpers go with it).
+    static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String], deadline: Duration
+    ) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = repositoryRoot
         process.environment = environment
-        let errorPipe = Pipe()
-        process.standardError = errorPipe
-        // Standard output goes to a file: two pipes read one after the other could each wait on the other.
-        let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "catalog-\(UUID().uuidString).out")
+        let scratch = FileManager.default.temporaryDirectory
+        let outputURL = scratch.appendingPathComponent("child-\(UUID().uuidString).out")
+        let errorURL = scratch.appendingPathComponent("child-\(UUID().uuidString).err")
         try Data().write(to: outputURL)
-        defer { try? FileManager.default.removeItem(at: outputURL) }
+        try Data().write(to: errorURL)
+        defer {
+            try? FileManager.default.removeItem(at: outputURL)
+            try? FileManager.default.removeItem(at: errorURL)
+        }
         let output = try FileHandle(forWritingTo: outputURL)
+        let errors = try FileHandle(forWritingTo: errorURL)
         process.standardOutput = output
+        process.standardError = errors
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        // Read before waiting: a child that fills the pipe would otherwise never exit.
-        let errorData = errorPipe.fileHandleForReading.readDataToEndOfFile()
+        let seconds = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
+        var timedOut = false
+        if exited.wait(timeout: .now() + seconds) == .timedOut {
+            timedOut = true
+            let group = getpgid(process.processIdentifier)
+            if group == process.processIdentifier {
+                kill(-group, SIGKILL)
+            } else {
+                kill(process.processIdentifier, SIGKILL)
+            }
+            exited.wait()
+        }
         process.waitUntilExit()
         try output.close()
+        try errors.close()
         return Result(
-            status: process.terminationStatus, standardError: String(decoding: errorData, as: UTF8.self),
-            standardOutput: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self))
+            status: process.terminationStatus,
+            standardOutput: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
+            standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self), timedOut: timedOut)
     }
 }
