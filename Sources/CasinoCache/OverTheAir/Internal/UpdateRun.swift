@@ -86,7 +86,11 @@ struct UpdateRun: Sendable {
                 .olderThanBundle, "the published snapshot (version \(manifest.version)) is older than the app's bundle",
                 location: configuration.manifestURL.absoluteString)
         }
-        return .installed(try await install(verified, previous: installed))
+        let installation = try await install(verified, previous: installed)
+        // The generation the new pointer no longer keeps (past the retention, or the 17th replaced).
+        store.removeLeftovers(
+            launch: launchGeneration, now: clock.now, retention: configuration.retiredGenerationRetention)
+        return .installed(installation)
     }
 
     /// Whether `payload` is the payload of the installed generation `pointer` names.
