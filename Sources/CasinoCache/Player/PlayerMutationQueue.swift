@@ -92,9 +92,7 @@ public import Logging
 
     /// Waits until every save so far is on disk (or has failed).
     public func flush() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queue.async { continuation.resume() }
-        }
+        await queue.result {}
     }
 
     /// Files found unusable and deleted so far.

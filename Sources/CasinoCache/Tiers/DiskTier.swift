@@ -359,9 +359,7 @@ public import Logging
     /// The scan runs on the tier's write queue, so no write, removal or clear lands between reading
     /// a file and deciding whether a queued change wins over it.
     public func storedGlobalEntries() async -> [Stored] {
-        await withCheckedContinuation { (continuation: CheckedContinuation<[Stored], Never>) in
-            queue.async { continuation.resume(returning: self.scanGlobalEntries()) }
-        }
+        await queue.result { self.scanGlobalEntries() }
     }
 
     /// ``storedGlobalEntries()``'s scan; called on `queue`.
@@ -428,12 +426,7 @@ public import Logging
     /// Waits until every write and removal queued so far has reached the disk (and the
     /// directory has been scanned, so ``bytesOnDisk`` is current).
     public func flush() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queue.async {
-                self.buildIndexIfNeeded()
-                continuation.resume()
-            }
-        }
+        await queue.result { self.buildIndexIfNeeded() }
     }
 
     /// ``flush()``, waiting at most `limit` (real time, on a dispatch timer: a file system that hangs

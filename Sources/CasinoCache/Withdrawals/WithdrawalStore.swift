@@ -79,8 +79,6 @@ final class WithdrawalStore: Sendable {
 
     /// Waits until the saves asked so far are done.
     func flush() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            queue.async { continuation.resume() }
-        }
+        await queue.result {}
     }
 }

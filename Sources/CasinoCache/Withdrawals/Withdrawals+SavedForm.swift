@@ -1,4 +1,5 @@
 public import CasinoCatalog
+import CatalogSupport
 public import Foundation
 
 /// The withdrawals as the `Withdrawals` file saves them: read at launch, before the first frame, so
@@ -70,8 +71,9 @@ extension Withdrawals {
         while index < end {
             let fields = lines[index].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
             guard fields.count == 3, fields[0].elementsEqual("list".utf8) || fields[0].elementsEqual("push".utf8),
-                let sequence = wholeNumber(fields[1]), sequence >= 1,
-                let count = wholeNumber(fields[2]), count <= WithdrawalList.maxGames, count <= end - index - 1
+                let sequence = CanonicalDecimal.value(of: fields[1]), sequence >= 1,
+                let count = CanonicalDecimal.value(of: fields[2]), count <= WithdrawalList.maxGames,
+                count <= end - index - 1
             else {
                 throw malformed(
                     index, "expected 'list <sequence> <games>' or 'push …', numbers in range, and as many game lines")
@@ -96,19 +98,5 @@ extension Withdrawals {
             index += 1 + count
         }
         return lists
-    }
-
-    /// The whole number `digits` spell: ASCII digits only, at most `Int.max`.
-    private static func wholeNumber(_ digits: some Collection<UInt8>) -> Int? {
-        guard (1...19).contains(digits.count) else { return nil }
-        var value = 0
-        for digit in digits {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(digit) else { return nil }
-            let (tens, overflowed) = value.multipliedReportingOverflow(by: 10)
-            let (sum, overflowedAgain) = tens.addingReportingOverflow(Int(digit - UInt8(ascii: "0")))
-            guard !overflowed, !overflowedAgain else { return nil }
-            value = sum
-        }
-        return value
     }
 }

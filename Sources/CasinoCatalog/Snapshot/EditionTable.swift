@@ -1,3 +1,4 @@
+import CatalogSupport
 import Foundation
 
 /// An edition's manifest entries as the index stores them (`index/<edition>.tsv`): tab-separated
@@ -131,15 +132,13 @@ enum EditionTable {
         String(decoding: field, as: UTF8.self)
     }
 
-    /// A decimal of 1 to 18 digits without sign or leading zero: never overflows.
+    /// A decimal of 1 to 18 digits without sign or leading zero.
     private static func integer(
         _ field: UnsafeBufferPointer<UInt8>, _ name: String, _ line: Int
     ) throws(Refusal) -> Int {
-        guard (1...18).contains(field.count), field[0] != UInt8(ascii: "0") || field.count == 1,
-            field.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
-        else {
+        guard let value = CanonicalDecimal.value(of: field, maxDigits: 18) else {
             throw Refusal(line: line, message: "\(name) '\(text(field).prefix(40))' is not a decimal of 1 to 18 digits")
         }
-        return field.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        return value
     }
 }

@@ -1,3 +1,5 @@
+import CatalogSupport
+
 /// The identity of one piece of bundled or cached content: an edition's category list, or one
 /// page of a category.
 ///
@@ -47,7 +49,7 @@ public enum SnapshotKey: Sendable, Hashable, Comparable, CustomStringConvertible
             self = .categories(edition)
         case 4 where parts[1].elementsEqual("games".utf8):
             guard let categoryId = SnapshotKey.unescape(parts[2]), !categoryId.isEmpty,
-                let offset = SnapshotKey.canonicalOffset(parts[3])
+                let offset = CanonicalDecimal.value(of: parts[3], maxDigits: SnapshotKey.maxOffsetDigits)
             else { return nil }
             self = .gamesPage(edition, categoryId: categoryId, offset: offset)
         default:
@@ -58,19 +60,6 @@ public enum SnapshotKey: Sendable, Hashable, Comparable, CustomStringConvertible
     /// The most digits a page offset may have: 18, so that parsing one can never overflow `Int`. SPI
     /// `ContractRules`: the contract's JSON Schema (the tools' `SnapshotContractSchema`) states it.
     @_spi(ContractRules) public static let maxOffsetDigits = 18
-
-    /// A non-negative decimal without sign or leading zeros ("0", "10"; not "010", "+1", "-0").
-    private static func canonicalOffset(_ digits: Substring.UTF8View) -> Int? {
-        guard let first = digits.first, digits.count <= maxOffsetDigits,
-            first != UInt8(ascii: "0") || digits.count == 1
-        else { return nil }
-        var value = 0
-        for byte in digits {
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
-        }
-        return value
-    }
 
     public static func < (lhs: SnapshotKey, rhs: SnapshotKey) -> Bool {
         switch (lhs, rhs) {

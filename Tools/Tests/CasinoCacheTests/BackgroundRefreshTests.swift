@@ -7,6 +7,10 @@ import Foundation
 import ProviderAPI
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// `refreshInBackground(checking:within:)` as a `BGAppRefreshTask` runs it, over loopback HTTP to the
 /// simulator serving both the provider API and a published set: the whole refresh within its budget,
 /// a budget shorter than the network, the expiration handler mid-download, and a second call. It
@@ -123,6 +127,42 @@ struct BackgroundRefreshTests {
             let error = try #require(report.snapshotError as? SnapshotUpdateError, "\(report)")
             #expect(error.code == .offline || error.code == .transportFailed, "\(error)")
             #expect(!report.hasChanges)
+        }
+    }
+
+    @Test func aServerThatNeverAnswersIsCutAtTheBudgetAndNothingChanges() async throws {
+        try await PublishedSetFixture.run { fixture in
+            // Given a provider and a CDN whose transport never answers (and blocks for 30 s when told
+            // to stop), and a new set published
+            try fixture.publish(fixture.changedCatalog())
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.protocolClasses = [StuckURLProtocol.self]
+            let session = URLSession(configuration: configuration)
+            let base = fixture.manifestURL.deletingLastPathComponent().deletingLastPathComponent()
+            let cache = CatalogCache(
+                configuration: .showingEveryGame,
+                upstream: ProviderHTTPUpstream(configuration: .init(baseURL: base, timeout: 30), session: session),
+                cacheDirectory: fixture.directory.child("cache"), bundleDirectory: fixture.bundle.directory,
+                logger: silentLogger)
+            let edition = fixture.bundle.catalog.editions[0]
+            let shown = cache.cachedGamesPage(edition: edition.edition, categoryId: edition.pages[0].categoryId)
+            var settings = try fixture.configuration()
+            settings.requestTimeout = 30
+            let updater = SnapshotUpdater(configuration: settings, session: session, logger: silentLogger)
+            // When the background task has a second
+            let started = ContinuousClock.now
+            let report = await cache.refreshInBackground(checking: updater, within: .seconds(1))
+            let elapsed = ContinuousClock.now - started
+            // Then it returns by the budget (a hang detector: the guard is 2 s more), cut short, with
+            // nothing installed and the lobby as it was
+            print("background refresh against a server that never answers returned after \(elapsed): \(report)")
+            #expect(elapsed < .seconds(1) + CatalogCache.backgroundGrace + .seconds(5))
+            #expect(report.isCutShort, "\(report)")
+            #expect(report.snapshotUpdate == nil && !report.hasChanges, "\(report)")
+            #expect(!fixture.generationNames().contains { !$0.hasPrefix(".") })
+            #expect(
+                cache.cachedGamesPage(edition: edition.edition, categoryId: edition.pages[0].categoryId).value
+                    == shown.value)
         }
     }
 
