@@ -1,4 +1,5 @@
 @_spi(Internals) public import CasinoCatalog
+import CatalogSupport
 public import Foundation
 public import Logging
 
@@ -51,6 +52,10 @@ public actor SnapshotUpdater {
     private let bundleManifest: Manifest?
     /// The generation served since launch: never removed while this process runs.
     private let launchGeneration: String?
+    /// The withdrawal list of the generation ``installedWithdrawals()`` last read, by its name: a
+    /// generation never changes, and its signed manifest (up to 8 MiB) is read, verified and decoded
+    /// once rather than at every up-to-date check.
+    private let installedList = Locked<(generation: String, list: WithdrawalList?)?>(nil)
     private var inflight: Check?
     private var nextCheckID = 0
 
@@ -150,9 +155,14 @@ public actor SnapshotUpdater {
 
     /// The withdrawal list signed with the newest installed generation (which may serve only from
     /// the next launch), its signature checked again, or `nil` when there is none. Reads that
-    /// generation's signed manifest from disk: call it off the main thread.
+    /// generation's signed manifest from disk the first time it is asked about one: call it off the
+    /// main thread.
     public nonisolated func installedWithdrawals() -> WithdrawalList? {
-        makeRun().installedManifest()?.withdrawals
+        guard let generation = store.pointer()?.generation else { return nil }
+        if let known = installedList.withLock({ $0 }), known.generation == generation { return known.list }
+        guard let manifest = makeRun().installedManifest(of: generation) else { return nil }
+        installedList.withLock { $0 = (generation, manifest.withdrawals) }
+        return manifest.withdrawals
     }
 
     private nonisolated func makeRun() -> UpdateRun {

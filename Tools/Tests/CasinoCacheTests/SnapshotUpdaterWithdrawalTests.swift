@@ -75,6 +75,32 @@ struct SnapshotUpdaterWithdrawalTests {
         }
     }
 
+    @Test func aGenerationsSignedListIsReadOnceAndANewGenerationsAgain() async throws {
+        try await PublishedSetFixture.run { fixture in
+            // Given version 1 installed with list 3, and its list read once
+            try fixture.publish(withdrawals: WithdrawalList(sequence: 3, games: [Withdrawal(id: withdrawn(fixture))]))
+            let updater = try fixture.launch()
+            guard case .installed(let first) = try await updater.checkForUpdate() else {
+                Issue.record("not installed")
+                return
+            }
+            #expect(updater.installedWithdrawals()?.sequence == 3)
+            // When its signed manifest is then unreadable (a generation never changes: it is not read again)
+            let published = first.directory.appendingPathComponent("published.json")
+            try Data("garbage".utf8).write(to: published, options: .atomic)
+            // Then the list read before still answers, until a new generation brings its own
+            #expect(updater.installedWithdrawals()?.sequence == 3)
+            try fixture.publish(
+                fixture.changedCatalog(), withdrawals: WithdrawalList(sequence: 4, games: [Withdrawal(id: "gone")]))
+            guard case .installed = try await updater.checkForUpdate() else {
+                Issue.record("version 2 not installed")
+                return
+            }
+            #expect(updater.installedWithdrawals()?.sequence == 4)
+            #expect(try fixture.launch().installedWithdrawals()?.sequence == 4)
+        }
+    }
+
     @Test func aSignedListOlderThanTheOneHeldChangesNothing() async throws {
         try await PublishedSetFixture.run { fixture in
             // Given an app that learned list 9 (from its provider) with no game withdrawn

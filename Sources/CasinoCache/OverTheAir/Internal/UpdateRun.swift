@@ -101,13 +101,11 @@ struct UpdateRun: Sendable {
         return signed.payloadBytes == payload
     }
 
-    /// The published manifest the current generation was installed from, its signature checked
-    /// again (not its expiry: it was current when installed), or `nil` when there is none or it
-    /// does not verify.
-    func installedManifest() -> PublishedManifest? {
-        guard let pointer = store.pointer(),
-            let data = store.signedManifest(of: pointer.generation, maxBytes: configuration.maxManifestBytes)
-        else { return nil }
+    /// The published manifest generation `name` was installed from, its signature checked again
+    /// (not its expiry: it was current when installed), or `nil` when it cannot be read or does
+    /// not verify.
+    func installedManifest(of name: String) -> PublishedManifest? {
+        guard let data = store.signedManifest(of: name, maxBytes: configuration.maxManifestBytes) else { return nil }
         return try? verify(data, etag: nil, checkingExpiry: false).manifest
     }
 
