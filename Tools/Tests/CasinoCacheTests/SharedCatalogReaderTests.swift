@@ -85,7 +85,7 @@ struct SharedCatalogReaderTests {
     /// A generation the reader must pass over for its bundle, and what is done to it.
     static let damages: [String] = [
         "a page removed", "a page cut short", "a page replaced by a link", "an image removed",
-        "the manifest replaced by a directory", "the generation replaced by a file", "the generation removed",
+        "an edition's table replaced by a directory", "the generation replaced by a file", "the generation removed",
         "the pointer garbled",
     ]
 
@@ -115,8 +115,9 @@ struct SharedCatalogReaderTests {
             case "an image removed":
                 try manager.removeItem(
                     at: generation.appendingPathComponent(try #require(manifest.imageFiles.first).path))
-            case "the manifest replaced by a directory":
-                let file = generation.appendingPathComponent(Manifest.fileName)
+            case "an edition's table replaced by a directory":
+                let file = generation.appendingPathComponent(
+                    SnapshotIndex.path(of: fixture.bundle.catalog.editions[0].edition))
                 try manager.removeItem(at: file)
                 try manager.createDirectory(at: file, withIntermediateDirectories: false)
             case "the generation replaced by a file":
