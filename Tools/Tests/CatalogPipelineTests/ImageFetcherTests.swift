@@ -21,7 +21,9 @@ import Testing
             logger: quietLogger)
     }
 
-    /// A fetcher pointed at the simulator for static.example.com, retrying quickly.
+    /// A fetcher pointed at the simulator for static.example.com, retrying quickly. Its request
+    /// timeout is a hang detector: on a busy machine a short one turned slow answers into retries,
+    /// and the request counts these tests check saw them.
     func fetcher() throws -> ImageFetcher {
         var configuration = ImageFetcher.Configuration(
             bundling: PipelineConfiguration.ImageBundling(allowedHosts: ["static.example.com"]))
@@ -30,7 +32,7 @@ import Testing
         ]
         configuration.retry.initialDelay = .milliseconds(10)
         configuration.retry.maxDelay = .milliseconds(20)
-        configuration.requestTimeout = .seconds(5)
+        configuration.requestTimeout = .seconds(60)
         configuration.isProgressLineEnabled = false
         return ImageFetcher(configuration: configuration, logger: quietLogger)
     }
