@@ -84,7 +84,7 @@ public final class SharedCatalogReader: Sendable {
     private let cache: CatalogCache
 
     /// Picks the snapshot: the shared directory's current generation when it is whole, reads and
-    /// is not older than the bundle, else the bundle. Reads the pointer, the generation's manifest
+    /// is not older than the bundle, else the bundle. Reads the pointer, the generation's index
     /// and each of its files' metadata, and the saved state: make it off the main thread.
     ///
     /// - Parameters:
