@@ -31,7 +31,7 @@ enum HTTPTransfer {
         for request: URLRequest, session: URLSession, maxBytes: Int, within limit: Duration,
         timedOut: @escaping @Sendable () -> any Error
     ) async throws -> (Data, URLResponse) {
-        let control = Control(maxBytes: maxBytes)
+        let control = Control(maxBytes: maxBytes, delegateQueue: session.delegateQueue)
         return try await Deadline.run(
             within: limit, stop: .call { control.abort() }, timedOut: timedOut
         ) {
@@ -67,9 +67,12 @@ enum HTTPTransfer {
 
         private let maxBytes: Int
         private let state = Locked(State())
+        /// The session's delegate queue, where FoundationNetworking completes a task.
+        private let delegateQueue: OperationQueue
 
-        init(maxBytes: Int) {
+        init(maxBytes: Int, delegateQueue: OperationQueue) {
             self.maxBytes = maxBytes
+            self.delegateQueue = delegateQueue
         }
 
         /// Why the transfer was cancelled, when it was for its size.
@@ -81,7 +84,7 @@ enum HTTPTransfer {
                 state.isAborted = true
                 return state.task
             }
-            if let task { Self.cancel(task) }
+            if let task { cancel(task) }
         }
 
         /// Records the session's task; `true` when the transfer was aborted (and the task is now cancelled).
@@ -90,14 +93,20 @@ enum HTTPTransfer {
                 state.task = task
                 return state.isAborted
             }
-            if isAborted { Self.cancel(task) }
+            if isAborted { cancel(task) }
             return isAborted
         }
 
-        /// `URLSessionTask.cancel()` waits for the session's queue: never call it where that queue
-        /// may be waiting for the caller.
-        private static func cancel(_ task: URLSessionTask) {
-            DispatchQueue.global().async { task.cancel() }
+        /// Cancels `task` from the session's delegate queue, asynchronously: never where the
+        /// session's queue may be waiting for the caller (`URLSessionTask.cancel()` waits for it).
+        /// FoundationNetworking completes a task in an operation on that queue, marking it completed
+        /// and then removing it from the session's registry; a `cancel()` from another thread could
+        /// pass its check before the mark and reach the registry after the removal, a fatal error
+        /// (`TaskRegistry.swift`: "a task that in not in the registry", once in a 1,000-round soak).
+        /// On the delegate queue it finds the task completed and does nothing, or runs before the
+        /// completion.
+        private func cancel(_ task: URLSessionTask) {
+            delegateQueue.addOperation { task.cancel() }
         }
 
         func urlSession(_ session: URLSession, didCreateTask task: URLSessionTask) {
@@ -116,7 +125,7 @@ enum HTTPTransfer {
             }
             state.withLock { $0.exceeded = "Content-Length \(expected)" }
             completionHandler(.cancel)
-            Self.cancel(dataTask)  // swift-corelibs-foundation does not act on `.cancel`
+            cancel(dataTask)  // swift-corelibs-foundation does not act on `.cancel`
         }
 
         func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -128,7 +137,7 @@ enum HTTPTransfer {
                 }
                 return state.exceeded != nil || state.isAborted
             }
-            if tooLarge { Self.cancel(dataTask) }
+            if tooLarge { cancel(dataTask) }
         }
     }
 }
