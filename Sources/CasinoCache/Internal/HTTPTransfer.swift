@@ -15,8 +15,8 @@ import FoundationNetworking
 /// the transfer completes (its cancellation handler calls `URLSessionTask.cancel()`, which waits
 /// for the session's queue, while that queue waits to resume the task); so the caller waits through
 /// ``Deadline``, and when it stops waiting (the deadline, its own cancellation) the transfer is
-/// stopped through `URLSession` alone: `URLSessionTask.cancel()` from a dispatch queue, outside any
-/// Swift cancellation handler. The body is capped as it arrives.
+/// stopped through `URLSession` alone: `URLSessionTask.cancel()` on the session's delegate queue,
+/// outside any Swift cancellation handler. The body is capped as it arrives.
 enum HTTPTransfer {
     /// The body was larger than allowed; `detail` says how it showed (`Content-Length 9000000`).
     struct TooLarge: Error {
