@@ -98,7 +98,9 @@ public final class SharedCatalogReader: Sendable {
         }
         let store = GenerationStore(directory: configuration.sharedDirectory)
         var shared: GenerationStore.Pointer?
-        if let (pointer, _) = store.servableGeneration(limits: limits, bundleGeneratedAt: bundleGeneratedAt) {
+        if let pointer = store.pointer(),
+            store.isServable(pointer, limits: limits, bundleGeneratedAt: bundleGeneratedAt)
+        {
             if let problem = Self.problem(with: store.generationDirectory(pointer.generation), limits: limits) {
                 logger.warning(
                     "The shared snapshot generation is not whole; reading the bundle",

@@ -96,8 +96,10 @@ public actor SnapshotUpdater {
         }
         self.bundleManifest = bundleManifest
         let pointer = store.pointer()
-        let launchGeneration = store.servableGeneration(
-            limits: configuration.snapshotLimits, bundleGeneratedAt: bundleManifest?.generatedAt)?.pointer.generation
+        let launchGeneration = pointer.flatMap {
+            store.isServable($0, limits: configuration.snapshotLimits, bundleGeneratedAt: bundleManifest?.generatedAt)
+                ? $0.generation : nil
+        }
         if launchGeneration == nil, let pointer {
             logger.info(
                 "Installed snapshot generation is unusable or older than the bundle; serving the bundle",
@@ -107,7 +109,8 @@ public actor SnapshotUpdater {
         activeSnapshotDirectory = launchGeneration.map(store.generationDirectory) ?? configuration.bundleDirectory
         activeVersion = launchGeneration == nil ? nil : pointer?.version
         store.removeLeftovers(
-            launch: launchGeneration, now: clock.now, retention: configuration.retiredGenerationRetention)
+            launch: launchGeneration, pointer: pointer, now: clock.now,
+            retention: configuration.retiredGenerationRetention)
     }
 
     /// Checks the published set and installs it when it is newer and acceptable.

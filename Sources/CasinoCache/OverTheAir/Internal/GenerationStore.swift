@@ -115,22 +115,20 @@ struct GenerationStore: Sendable {
         "v\(version)-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(12)
     }
 
-    /// The current generation, when its manifest reads under `limits` and it was generated no
-    /// earlier than `bundleGeneratedAt`: what serves rather than the bundle.
-    func servableGeneration(limits: SnapshotLimits, bundleGeneratedAt: Date?) -> (pointer: Pointer, head: Manifest)? {
-        guard let pointer = pointer(),
-            let head = try? SnapshotReader(directory: generationDirectory(pointer.generation), limits: limits).head(),
-            head.generatedAt >= bundleGeneratedAt ?? .distantPast
-        else { return nil }
-        return (pointer, head)
+    /// Whether the generation `pointer` names serves rather than the bundle: its manifest's head
+    /// reads under `limits`, and it was generated no earlier than `bundleGeneratedAt`.
+    func isServable(_ pointer: Pointer, limits: SnapshotLimits, bundleGeneratedAt: Date?) -> Bool {
+        guard let head = try? SnapshotReader(directory: generationDirectory(pointer.generation), limits: limits).head()
+        else { return false }
+        return head.generatedAt >= bundleGeneratedAt ?? .distantPast
     }
 
     /// Removes what an interrupted install or removal left (`.incoming-…`, `.removing-…`, pointer
-    /// temporaries) and every generation but `launch`, the current one and those it retired
-    /// within `retention` of `now`. Names this store does not make are left alone. A generation is
-    /// renamed before it is deleted, so no reader ever opens one half-deleted.
-    func removeLeftovers(launch: String?, now: Date, retention: TimeInterval) {
-        let pointer = pointer()
+    /// temporaries) and every generation but `launch`, the one `pointer` (the current pointer)
+    /// names and those it retired within `retention` of `now`. Names this store does not make are
+    /// left alone. A generation is renamed before it is deleted, so no reader ever opens one
+    /// half-deleted.
+    func removeLeftovers(launch: String?, pointer: Pointer?, now: Date, retention: TimeInterval) {
         var keeping = Set([launch, pointer?.generation].compactMap { $0 })
         for retired in pointer?.retired ?? [] where retired.isKept(now: now, retention: retention) {
             keeping.insert(retired.generation)

@@ -29,10 +29,12 @@ extension UpdateRun {
     }
 
     /// Builds the generation in `generations/.incoming-<uuid>`, checks it as the bundled tier
-    /// will read it, and makes it current. Anything that fails removes the incoming directory;
-    /// the current generation is untouched until the last rename.
+    /// will read it, and makes it current, retiring the one `current` (the pointer read at the
+    /// check's start) names; `previous` is that generation when it reads. Anything that fails
+    /// removes the incoming directory; the current generation is untouched until the last rename.
     func install(
-        _ verified: VerifiedManifest, previous: (GenerationStore.Pointer, Manifest)?
+        _ verified: VerifiedManifest, replacing current: GenerationStore.Pointer?,
+        previous: (GenerationStore.Pointer, Manifest)?
     ) async throws -> SnapshotUpdater.Installation {
         let published = verified.manifest
         let incoming = try store.makeIncoming()
@@ -103,13 +105,16 @@ extension UpdateRun {
 
         let name = GenerationStore.newGenerationName(version: published.version)
         guard gate.commit() else { throw CancellationError() }
-        try store.commit(
-            incoming, as: name,
-            pointer: store.pointer()?.succeeded(
-                by: name, version: published.version, etag: verified.etag, now: clock.now,
-                retention: configuration.retiredGenerationRetention)
-                ?? GenerationStore.Pointer(generation: name, version: published.version, etag: verified.etag))
+        let now = clock.now
+        let retention = configuration.retiredGenerationRetention
+        let pointer =
+            current?.succeeded(
+                by: name, version: published.version, etag: verified.etag, now: now, retention: retention)
+            ?? GenerationStore.Pointer(generation: name, version: published.version, etag: verified.etag)
+        try store.commit(incoming, as: name, pointer: pointer)
         isCommitted = true
+        // What the new pointer no longer keeps (past the retention, or the 17th replaced) goes now.
+        store.removeLeftovers(launch: launchGeneration, pointer: pointer, now: now, retention: retention)
         logger.info(
             "Installed published snapshot; it serves from the next launch",
             metadata: [

@@ -53,7 +53,8 @@ struct UpdateRun: Sendable {
         guard !gate.isAbandoned else { throw CancellationError() }
         let pointer = store.pointer()
         store.removeLeftovers(
-            launch: launchGeneration, now: clock.now, retention: configuration.retiredGenerationRetention)
+            launch: launchGeneration, pointer: pointer, now: clock.now,
+            retention: configuration.retiredGenerationRetention)
         let installed = pointer.flatMap { pointer in
             (try? SnapshotReader(
                 directory: store.generationDirectory(pointer.generation), limits: configuration.snapshotLimits
@@ -86,11 +87,7 @@ struct UpdateRun: Sendable {
                 .olderThanBundle, "the published snapshot (version \(manifest.version)) is older than the app's bundle",
                 location: configuration.manifestURL.absoluteString)
         }
-        let installation = try await install(verified, previous: installed)
-        // The generation the new pointer no longer keeps (past the retention, or the 17th replaced).
-        store.removeLeftovers(
-            launch: launchGeneration, now: clock.now, retention: configuration.retiredGenerationRetention)
-        return .installed(installation)
+        return .installed(try await install(verified, replacing: pointer, previous: installed))
     }
 
     /// Whether `payload` is the payload of the installed generation `pointer` names.
