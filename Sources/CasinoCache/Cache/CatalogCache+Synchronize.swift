@@ -38,11 +38,16 @@ extension CatalogCache {
     public func synchronize() async -> SynchronizationReport {
         async let mutationsSent: Void = sendPendingMutations()
         let queued = scheduler.takeQueued()
-        var held = await heldForValidation()
+        var held = heldInMemory()
         for key in queued where held[key] == nil {
             if let entry = heldEntry(key) { hold(entry, inMemory: true, in: &held) }
         }
-        let report = await validate(held, releasing: queued)
+        var source = HeldSource(held)
+        if let listing = await disk?.globalListing() {
+            source.diskNames = listing.names[...]
+            for stored in listing.queued { source.add(heldOnDisk(stored)) }
+        }
+        let report = await validate(&source, releasing: queued)
         await mutationsSent
         if let disk, !(await disk.flush(within: Self.diskWaitLimit)) {
             logger.warning(
@@ -65,28 +70,35 @@ extension CatalogCache {
         for key in queued {
             if let entry = heldEntry(key) { hold(entry, inMemory: true, in: &held) }
         }
-        await validate(held, releasing: queued)
+        var source = HeldSource(held)
+        await validate(&source, releasing: queued)
     }
 
-    /// Sends `held` in requests of at most ``Configuration/validationBatchSize`` keys and acts on
-    /// the verdicts (see ``synchronize()``); `releasing` (keys taken from the queue) stop counting
-    /// as refreshing once the verdicts are in.
+    /// Sends what `source` holds in requests of at most ``Configuration/validationBatchSize`` keys,
+    /// reading the disk's headers a batch at a time, and acts on the verdicts (see
+    /// ``synchronize()``); `releasing` (keys taken from the queue) stop counting as refreshing once
+    /// the verdicts are in.
     @discardableResult
-    private func validate(_ held: [CacheKey: Held], releasing: Set<CacheKey>) async -> SynchronizationReport {
-        var report = SynchronizationReport(keys: held.count)
+    private func validate(_ source: inout HeldSource, releasing: Set<CacheKey>) async -> SynchronizationReport {
+        var report = SynchronizationReport()
         let generation = writer.generation(of: .global)
         let batchSize = min(max(configuration.validationBatchSize, 1), CacheValidation.maxKeys)
         let inlineBytes = max(configuration.validationInlineBytes, 0)
-        // Batches in no particular order: sorting thousands of keys cost more than the rest of
-        // deciding on them, and the upstream answers each key on its own.
-        let keys = Array(held.keys)
-        var refetch: [CacheKey] = []
+        // What is decided later: keys to fetch (with the entry memory held), and keys to refresh
+        // one by one, those not fresh.
+        var refetch: [(key: CacheKey, entry: CacheEntry?)] = []
         var fallback: [CacheKey] = []
-        for start in stride(from: 0, to: keys.count, by: batchSize) {
+        func fallBack(_ held: some Sequence<Held>) {
+            let now = clock.now
+            fallback += held.lazy.filter { !self.tiers.isFresh($0.stored, now: now) }.map(\.stored.key)
+        }
+        while true {
             if Task.isCancelled { report.isCancelled = true }
             if report.isCancelled { break }
-            let batch = Array(keys[start..<min(start + batchSize, keys.count)])
-            let hashes = Dictionary(uniqueKeysWithValues: batch.map { ($0.content, held[$0]!.stored.contentHash) })
+            let batch = await nextBatch(of: batchSize, from: &source)
+            guard let first = batch.first else { break }
+            report.keys += batch.count
+            let hashes = Dictionary(uniqueKeysWithValues: batch.map { ($0.stored.key.content, $0.stored.contentHash) })
             let verdicts: [SnapshotKey: UpstreamVerdict]
             do {
                 let upstream = self.upstream
@@ -94,7 +106,7 @@ extension CatalogCache {
                 let withdrawalSequence = self.withdrawalSequence
                 guard
                     let answered = try await deadline.run(
-                        batch[0],
+                        first.stored.key,
                         {
                             try await upstream.validate(
                                 contentHashes: hashes, pageSize: pageSize, inlineBytes: inlineBytes,
@@ -103,7 +115,7 @@ extension CatalogCache {
                 else {
                     report.isSupported = false
                     scheduler.stopBatching()
-                    fallback += batch
+                    fallBack(batch)
                     continue
                 }
                 verdicts = answered.verdicts
@@ -125,17 +137,18 @@ extension CatalogCache {
                 logger.info(
                     "bulk validation failed; refreshing key by key",
                     metadata: ["cache.keys": "\(batch.count)", "cache.error": "\(error)"])
-                fallback += batch
+                fallBack(batch)
                 continue
             }
             var renewals: [(stored: DiskTier.Stored, etag: String?)] = []  // disk-only entries: one call
-            for key in batch {
-                let stored = held[key]!.stored
-                let inMemory = held[key]!.inMemory
+            for held in batch {
+                let stored = held.stored
+                let key = stored.key
+                let inMemory = held.inMemory
                 switch verdicts[key.content] {
                 case .current(let etag)?:
                     let etag = etag ?? (stored.origin == .network ? stored.etag : nil)
-                    if let entry = held[key]!.entry {
+                    if let entry = held.entry {
                         _ = writer.renew(entry, etag: etag, ifStill: generation, inMemory: inMemory)
                     } else {
                         renewals.append((stored, etag))
@@ -144,18 +157,18 @@ extension CatalogCache {
                     statisticsCounter.record { $0.validatedCurrent += 1 }
                 case .changed(let content?, let etag)? where (try? check(content, for: key)) != nil:
                     _ = writer.install(
-                        content, etag: etag, for: key, replacing: held[key]!.entry ?? heldEntry(key),
+                        content, etag: etag, for: key, replacing: held.entry ?? heldEntry(key),
                         ifStill: generation, inMemory: inMemory)
                     report.installed += 1
                     statisticsCounter.record { $0.validatedInline += 1 }
                 case .changed?:
-                    refetch.append(key)
+                    refetch.append((key, held.entry))
                 case .removed?:
                     invalidate(key)
                     report.removed += 1
                 case .unknown?, nil:
                     report.unanswered += 1
-                    fallback.append(key)
+                    fallBack(CollectionOfOne(held))
                 }
             }
             writer.renewOnDisk(renewals, ifStill: generation)
@@ -167,8 +180,8 @@ extension CatalogCache {
             return report
         }
         await withTaskGroup(of: Bool.self) { group in
-            for key in refetch {
-                let current = held[key]!.entry ?? heldEntry(key)
+            for (key, entry) in refetch {
+                let current = entry ?? heldEntry(key)
                 group.addTask { (try? await self.fetch(key, current: current)) != nil }
             }
             for await fetched in group {
@@ -181,8 +194,7 @@ extension CatalogCache {
             report.isCancelled = true
             return report
         }
-        report.refreshedKeyByKey = await refreshKeyByKey(
-            fallback.filter { held[$0].map { !tiers.isFresh($0.stored, now: clock.now) } ?? false })
+        report.refreshedKeyByKey = await refreshKeyByKey(fallback)
         return report
     }
 
@@ -203,22 +215,40 @@ extension CatalogCache {
         }
     }
 
-    /// The catalogue entries to validate, with their content hashes: every global key in memory
-    /// or on disk that the cache keeps, as a lookup would find it (without counting an answer or
-    /// filling memory). Disk entries are held by their headers alone: no content is decoded.
-    private func heldForValidation() async -> [CacheKey: Held] {
+    /// The catalogue entries in memory to validate, with their content hashes: every global key
+    /// there that the cache keeps (without counting an answer).
+    private func heldInMemory() -> [CacheKey: Held] {
         var held: [CacheKey: Held] = [:]
         for entry in memory.entries(in: .global) { hold(entry, inMemory: true, in: &held) }
-        for stored in await disk?.storedGlobalEntries() ?? []
-        where held[stored.key] == nil && tiers.isCached(stored.key) {
-            // The bundle answers instead when it is newer than the disk entry (entryBelowMemory).
-            if let newer = tiers.bundledEntry(stored.key, newerThan: stored.storedAt) {
-                hold(newer, inMemory: false, in: &held)
-            } else {
-                held[stored.key] = Held(stored: stored, entry: nil, inMemory: false)
+        return held
+    }
+
+    /// What validation holds for the disk entry `stored` (known by its header, its content not
+    /// decoded), as a lookup would find it: `nil` when the cache does not keep its key, the bundle's
+    /// entry when that is newer (``CacheTiers/bundledEntry(_:newerThan:)``, as `entryBelowMemory`).
+    private func heldOnDisk(_ stored: DiskTier.Stored) -> Held? {
+        guard tiers.isCached(stored.key) else { return nil }
+        guard let newer = tiers.bundledEntry(stored.key, newerThan: stored.storedAt) else {
+            return Held(stored: stored, entry: nil, inMemory: false)
+        }
+        var held: [CacheKey: Held] = [:]
+        hold(newer, inMemory: false, in: &held)
+        return held[stored.key]
+    }
+
+    /// The next batch of at most `size` entries from `source`: those memory held first, then the
+    /// disk's, whose headers are read here, a batch at a time, so that a synchronize of thousands of
+    /// entries never holds all their headers at once. Empty when `source` is spent.
+    private func nextBatch(of size: Int, from source: inout HeldSource) async -> [Held] {
+        var batch = source.take(size)
+        while batch.count < size, let disk, !source.diskNames.isEmpty {
+            let names = source.diskNames.prefix(size - batch.count)
+            source.diskNames.removeFirst(names.count)
+            for stored in await disk.storedGlobalEntries(named: Array(names)) where !source.hasSeen(stored.key) {
+                if let held = heldOnDisk(stored) { batch.append(held) }
             }
         }
-        return held
+        return batch
     }
 
     /// What the tiers hold for `key`, as a lookup would find it, without counting an answer or
@@ -238,6 +268,35 @@ extension CatalogCache {
         var stored: DiskTier.Stored
         var entry: CacheEntry?
         var inMemory: Bool
+    }
+
+    /// What a validation has still to send: entries in hand (memory's, and queued stores), then the
+    /// disk's files not read yet. A key is sent once: a disk file of a key in hand is passed over.
+    private struct HeldSource {
+        private var entries: [Held]
+        private var seen: Set<CacheKey>
+        /// The disk's global entry files whose headers are not read yet (``DiskTier/globalListing()``).
+        var diskNames: ArraySlice<String> = []
+
+        init(_ held: [CacheKey: Held]) {
+            entries = Array(held.values)
+            seen = Set(held.keys)
+        }
+
+        /// Adds `held` to the entries in hand, unless its key is there already.
+        mutating func add(_ held: Held?) {
+            guard let held, seen.insert(held.stored.key).inserted else { return }
+            entries.append(held)
+        }
+
+        /// Takes up to `count` of the entries in hand.
+        mutating func take(_ count: Int) -> [Held] {
+            let taken = Array(entries.suffix(count))
+            entries.removeLast(taken.count)
+            return taken
+        }
+
+        func hasSeen(_ key: CacheKey) -> Bool { seen.contains(key) }
     }
 
     /// Refreshes `keys` one request each (the fallback when bulk validation cannot answer) and

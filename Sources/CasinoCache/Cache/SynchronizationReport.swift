@@ -1,6 +1,7 @@
 /// What one ``CatalogCache/synchronize()`` sent and what each verdict did.
 public struct SynchronizationReport: Sendable, Hashable, CustomStringConvertible {
-    /// Catalogue entries held (memory and disk) and sent for validation.
+    /// Catalogue entries held (memory and disk) and sent for validation (those read before a
+    /// cancellation, when it was cancelled).
     public var keys = 0
     /// Bulk validation requests made, failed ones included.
     public var requests = 0

@@ -288,8 +288,8 @@ public import Logging
     /// since the scan, is left alone: that is newer.
     public func renew(_ renewals: [(stored: Stored, etag: String?)], at storedAt: Date) {
         let names = renewals.map { $0.stored.fileName ?? DiskTierFileName.name(for: $0.stored.key) }  // off the lock
-        let queued = state.withLock { state -> [(key: CacheKey, renewal: Renewal, sequence: UInt64)] in
-            var queued: [(key: CacheKey, renewal: Renewal, sequence: UInt64)] = []
+        let queued = state.withLock { state -> [(key: CacheKey, name: String, renewal: Renewal, sequence: UInt64)] in
+            var queued: [(key: CacheKey, name: String, renewal: Renewal, sequence: UInt64)] = []
             queued.reserveCapacity(renewals.count)
             for ((stored, etag), name) in zip(renewals, names) {
                 let key = stored.key
@@ -305,13 +305,18 @@ public import Logging
                     keepsHeader: isHeaderAsScanned && etag == stored.etag && stored.origin == .network)
                 let sequence = state.nextSequence()
                 state.pending[key] = Pending(sequence: sequence, change: .renewal(renewal))
-                queued.append((key, renewal, sequence))
+                queued.append((key, name, renewal, sequence))
             }
             return queued
         }
         guard !queued.isEmpty else { return }
         queue.async {
-            for (key, renewal, sequence) in queued { self.write(renewal, of: key, sequence: sequence) }
+            self.buildIndexIfNeeded()
+            self.files.withOpenDirectory { directory in
+                for (key, name, renewal, sequence) in queued {
+                    self.write(renewal, of: key, named: name, sequence: sequence, in: directory)
+                }
+            }
         }
     }
 
@@ -335,13 +340,7 @@ public import Logging
         let prefix = DiskTierFileName.prefix(for: scope)
         var keys = Set<CacheKey>()
         for name in files.entryNames(where: { $0.hasPrefix(prefix) }) {
-            guard let file = try? files.read(name, limit: maxEntryBytes),
-                let parsed = try? DiskTierEnvelope.parse(
-                    file, cacheVersion: configuration.cacheVersion, maxBytes: maxEntryBytes),
-                let key = DiskTierEnvelope.globalKey(of: parsed.header),
-                DiskTierFileName.name(for: key) == name
-            else { continue }
-            keys.insert(key)
+            if let (key, _, _) = globalHeader(named: name) { keys.insert(key) }
         }
         let pending = state.withLock { state in
             state.pending.values.compactMap { $0.entry?.key }.filter { $0.scope == scope }
@@ -350,31 +349,63 @@ public import Logging
         return keys.sorted(byDescriptionOf: \.self)
     }
 
-    /// The ``CacheScope/global`` entries held on disk, in no order, as ``entry(for:)`` would answer
-    /// them (a queued write or clear wins over the file), each read as far as its header: what
-    /// ``CatalogCache/synchronize()`` validates besides memory. A file of the first format (no
-    /// content hash) is decoded, hashed and written again in the current one, once. Files that do
-    /// not read are skipped here and dealt with when their key is read.
-    ///
-    /// The scan runs on the tier's write queue, so no write, removal or clear lands between reading
-    /// a file and deciding whether a queued change wins over it.
-    public func storedGlobalEntries() async -> [Stored] {
-        await queue.result { self.scanGlobalEntries() }
+    /// The ``CacheScope/global`` entry files on disk, listed for ``storedGlobalEntries(named:)`` to
+    /// read a batch at a time, and the stores of global entries still queued (a read would answer
+    /// them; their files may not exist yet).
+    public struct GlobalListing: Sendable {
+        public var names: [String]
+        public var queued: [Stored]
     }
 
-    /// ``storedGlobalEntries()``'s scan; called on `queue`.
-    private func scanGlobalEntries() -> [Stored] {
-        buildIndexIfNeeded()
+    /// Lists the global entry files (their names only: nothing is read) and the queued stores: what
+    /// ``CatalogCache/synchronize()`` validates besides memory, reading the headers batch by batch.
+    public func globalListing() async -> GlobalListing {
+        let (names, queued) = await queue.result { () -> ([String], [CacheEntry]) in
+            self.buildIndexIfNeeded()
+            let names = self.files.entryNames(where: { $0.hasPrefix(DiskTierFileName.prefix(for: .global)) })
+            let queued = self.state.withLock { state in
+                state.pending.values.compactMap(\.entry).filter { $0.key.scope == .global }
+            }
+            return (names, queued)
+        }
+        return GlobalListing(names: names, queued: queued.compactMap(Self.stored))
+    }
+
+    /// The entries in the files `names` (of a ``globalListing()``), in no order, as ``entry(for:)``
+    /// would answer them (a queued write or clear wins over the file), each read as far as its
+    /// header. A file of the first format (no content hash) is decoded, hashed and written again in
+    /// the current one, once. Files that do not read, or are gone, are skipped here and dealt with
+    /// when their key is read.
+    ///
+    /// The files are read on the tier's write queue, so no write, removal or clear lands between
+    /// reading a file and deciding whether a queued change wins over it.
+    public func storedGlobalEntries(named names: [String]) async -> [Stored] {
+        await queue.result { self.scanGlobalEntries(named: names) }
+    }
+
+    /// Every global entry on disk (``globalListing()``, then ``storedGlobalEntries(named:)`` of all
+    /// of it), one per key: a queued store stands for a key whose file does not read.
+    public func storedGlobalEntries() async -> [Stored] {
+        let listing = await globalListing()
         var stored: [CacheKey: Stored] = [:]
-        for name in files.entryNames(where: { $0.hasPrefix(DiskTierFileName.prefix(for: .global)) }) {
-            guard let file = try? files.read(name, limit: maxEntryBytes),
-                let parsed = try? DiskTierEnvelope.parse(
-                    file, cacheVersion: configuration.cacheVersion, maxBytes: maxEntryBytes),
-                let key = DiskTierEnvelope.globalKey(of: parsed.header), DiskTierFileName.name(for: key) == name
-            else { continue }
+        for found in await storedGlobalEntries(named: listing.names) { stored[found.key] = found }
+        for queued in listing.queued where stored[queued.key] == nil { stored[queued.key] = queued }
+        return Array(stored.values)
+    }
+
+    /// ``storedGlobalEntries(named:)``'s reads; called on `queue`.
+    private func scanGlobalEntries(named names: [String]) -> [Stored] {
+        files.withOpenDirectory { directory in scanGlobalEntries(named: names, in: directory) }
+    }
+
+    private func scanGlobalEntries(named names: [String], in directory: DiskTierFiles.OpenDirectory?) -> [Stored] {
+        var stored: [Stored] = []
+        stored.reserveCapacity(names.count)
+        for name in names {
+            guard let (key, file, parsed) = globalHeader(named: name, in: directory) else { continue }
             switch plan(for: key, name: name) {
             case .answer(let queued):
-                stored[key] = queued.flatMap(Self.stored)
+                if let found = queued.flatMap(Self.stored) { stored.append(found) }
             case .read(let generation, let contentGeneration, let renewal):
                 var header = parsed.header
                 if parsed.payloadStart == nil {
@@ -393,15 +424,23 @@ public import Logging
                 found.fileGeneration = generation
                 found.contentGeneration = contentGeneration
                 found.fileName = name
-                stored[key] = renewal?.applied(to: found) ?? found
+                stored.append(renewal?.applied(to: found) ?? found)
             }
         }
-        // Queued writes of keys that have no file yet: a read would answer them.
-        let queued = state.withLock { state in
-            state.pending.values.compactMap(\.entry).filter { $0.key.scope == .global }
-        }
-        for entry in queued where stored[entry.key] == nil { stored[entry.key] = Self.stored(entry) }
-        return Array(stored.values)
+        return stored
+    }
+
+    /// The global key the file `name` holds, the file and its parsed header; `nil` when it does not
+    /// read, is not of this tier's cache version, or holds a key whose file has another name.
+    private func globalHeader(
+        named name: String, in directory: DiskTierFiles.OpenDirectory? = nil
+    ) -> (key: CacheKey, file: DiskTierFiles.Contents, parsed: DiskTierEnvelope.Parsed)? {
+        guard let file = try? files.read(name, limit: maxEntryBytes, in: directory),
+            let parsed = try? DiskTierEnvelope.parse(
+                file, cacheVersion: configuration.cacheVersion, maxBytes: maxEntryBytes),
+            let key = DiskTierEnvelope.globalKey(of: parsed.header), DiskTierFileName.name(for: key) == name
+        else { return nil }
+        return (key, file, parsed)
     }
 
     private static func stored(_ entry: CacheEntry) -> Stored? {
@@ -521,13 +560,15 @@ public import Logging
             cacheVersion: configuration.cacheVersion, maxBytes: maxEntryBytes)
     }
 
-    private func write(_ renewal: Renewal, of key: CacheKey, sequence: UInt64) {
-        buildIndexIfNeeded()
+    /// Renews the file `name` of `key` (its age, or its header); called on `queue`, the index built.
+    private func write(
+        _ renewal: Renewal, of key: CacheKey, named name: String, sequence: UInt64,
+        in directory: DiskTierFiles.OpenDirectory?
+    ) {
         guard state.withLock({ $0.pending[key]?.sequence == sequence }) else { return }
-        let name = DiskTierFileName.name(for: key)
         if renewal.keepsHeader {
             // Gone meanwhile (a condemned file): nothing to renew.
-            files.setModified(name, to: renewal.storedAt)
+            files.setModified(name, to: renewal.storedAt, in: directory)
             state.withLock { $0.settle(key, sequence: sequence) }
             return
         }

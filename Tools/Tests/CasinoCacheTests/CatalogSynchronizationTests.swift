@@ -251,6 +251,40 @@ struct CatalogSynchronizationTests {
         try Gzip.compress(try JSONSerialization.data(withJSONObject: object)).write(to: file)
     }
 
+    @Test func aRelaunchReadsTheDiskHeadersOneBatchAtATimeAsItSendsThem() async throws {
+        try await withSimulator { server in
+            // Given a previous session that left every category's first page on disk
+            let first = try makeCache(server)
+            clock.advance(by: .seconds(max(server.catalog.generatedAt.timeIntervalSince(clock.now), 0) + 86_400))
+            let keys = server.bundledCategories.items.map { CacheKey.gamesPage(english, categoryId: $0.id, offset: 0) }
+            for key in keys { _ = try await first.content(for: key) }
+            await first.waitForRefreshes()
+            await first.flush()
+            let cacheDirectory = directory.child("cache")
+            let names = try FileManager.default.contentsOfDirectory(atPath: cacheDirectory.path)
+                .filter { $0.hasSuffix(".json.gz") }
+            #expect(names.count == keys.count && keys.count > 2)
+            // When the app is relaunched with batches of one key, and the files vanish while its first
+            // request is out
+            let upstream = ValidationObserver(base: server.upstream()) { call in
+                guard call == 1 else { return }
+                for name in names {
+                    try? FileManager.default.removeItem(at: cacheDirectory.appendingPathComponent(name))
+                }
+            }
+            var configuration = CatalogCache.Configuration.showingEveryGame
+            configuration.validationBatchSize = 1
+            let cache = CatalogCache(
+                configuration: configuration, upstream: upstream, cacheDirectory: cacheDirectory,
+                bundleDirectory: directory.child("out"), clock: clock, logger: silentLogger)
+            let report = await cache.synchronize()
+            // Then only the first batch's header had been read: the rest were read after it, and
+            // were gone (holding every header before the first request would have sent them all)
+            #expect(report.keys == 1 && report.requests == 1 && report.current == 1)
+            #expect(upstream.keysSent == [1])
+        }
+    }
+
     @Test func manyKeysGoOutInBatchesUnderTheConfiguredSize() async throws {
         try await withSimulator { server in
             // Given five shown entries and batches of two
@@ -487,5 +521,44 @@ private enum CatalogSynchronizationFallback {
             configuration: configuration, upstream: upstream, cacheDirectory: directory.child("cache"),
             bundleDirectory: bundle.directory, clock: clock, logger: silentLogger)
         return (cache, upstream, bundle.firstCategoryId)
+    }
+}
+
+/// An upstream that passes every call to `base`, and tells `beforeValidation` (with the call's
+/// number, from 1) before each bulk validation it passes on.
+private final class ValidationObserver: CatalogUpstream {
+    private let base: any CatalogUpstream
+    private let beforeValidation: @Sendable (Int) -> Void
+    private let sent = TestLocked<[Int]>([])
+
+    init(base: any CatalogUpstream, beforeValidation: @escaping @Sendable (Int) -> Void) {
+        self.base = base
+        self.beforeValidation = beforeValidation
+    }
+
+    /// How many keys each validation carried, in order.
+    var keysSent: [Int] { sent.withLock { $0 } }
+
+    func categories(edition: Edition, etag: String?) async throws -> UpstreamResponse<CategoryList> {
+        try await base.categories(edition: edition, etag: etag)
+    }
+
+    func gamesPage(
+        edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?
+    ) async throws -> UpstreamResponse<GamesPage> {
+        try await base.gamesPage(edition: edition, categoryId: categoryId, offset: offset, limit: limit, etag: etag)
+    }
+
+    func validate(
+        contentHashes: [SnapshotKey: String], pageSize: Int, inlineBytes: Int, withdrawalSequence: Int
+    ) async throws -> UpstreamValidation? {
+        let call = sent.withLock { sent in
+            sent.append(contentHashes.count)
+            return sent.count
+        }
+        beforeValidation(call)
+        return try await base.validate(
+            contentHashes: contentHashes, pageSize: pageSize, inlineBytes: inlineBytes,
+            withdrawalSequence: withdrawalSequence)
     }
 }

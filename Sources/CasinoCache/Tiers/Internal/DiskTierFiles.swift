@@ -43,15 +43,31 @@ struct DiskTierFiles: Sendable {
         var modifiedSeconds: Int64
     }
 
+    /// The directory, opened for a run of calls on its files (a batch of a scan's reads, of
+    /// renewals): each call given it resolves one name instead of the whole path again. `body` gets
+    /// `nil` when the directory cannot be opened, and the calls then take the path.
+    func withOpenDirectory<Result>(_ body: (OpenDirectory?) -> Result) -> Result {
+        let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return body(nil) }
+        defer { close(descriptor) }
+        return body(OpenDirectory(descriptor: descriptor))
+    }
+
+    /// An open descriptor of the directory, valid inside ``withOpenDirectory(_:)``.
+    struct OpenDirectory {
+        fileprivate let descriptor: Int32
+    }
+
     /// The bytes of the file `name`, or `nil` when it does not exist.
     ///
-    /// One `open(O_NOFOLLOW)`, one `fstat` and a read of the file's size into one buffer. A file
-    /// that `fstat` shows over `limit` is not read at all.
+    /// One `open(O_NOFOLLOW)` (`openat` in `directory`), one `fstat` and a read of the file's size
+    /// into one buffer. A file that `fstat` shows over `limit` is not read at all.
     ///
     /// - Throws: ``Failure`` when the file exists but cannot be read (permissions, a directory, a
     ///   symbolic link planted in the cache directory), or is over `limit` (``Failure/isOversized``).
-    func read(_ name: String, limit: Int) throws(Failure) -> Contents? {
-        let descriptor = open(pathPrefix + name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+    func read(_ name: String, limit: Int, in directory: OpenDirectory? = nil) throws(Failure) -> Contents? {
+        let flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
+        let descriptor = directory.map { openat($0.descriptor, name, flags) } ?? open(pathPrefix + name, flags)
         guard descriptor >= 0 else {
             let error = errno
             if error == ENOENT { return nil }
@@ -149,9 +165,9 @@ struct DiskTierFiles: Sendable {
     }
 
     /// Sets when the file `name` was last modified to `date` (whole seconds), without following a
-    /// link; `false` when it cannot (the file is gone).
+    /// link (relative to `directory` when given); `false` when it cannot (the file is gone).
     @discardableResult
-    func setModified(_ name: String, to date: Date) -> Bool {
+    func setModified(_ name: String, to date: Date, in directory: OpenDirectory? = nil) -> Bool {
         let seconds = date.timeIntervalSince1970.rounded(.down)
         // Outside what a time_t holds, or not a number: the time of the write stays.
         guard seconds.isFinite, seconds > -1e15, seconds < 1e15 else { return true }
@@ -160,7 +176,11 @@ struct DiskTierFiles: Sendable {
         var times = (time, time)
         return withUnsafePointer(to: &times) {
             $0.withMemoryRebound(to: timespec.self, capacity: 2) {
-                utimensat(AT_FDCWD, pathPrefix + name, $0, AT_SYMLINK_NOFOLLOW) == 0
+                if let directory {
+                    utimensat(directory.descriptor, name, $0, AT_SYMLINK_NOFOLLOW) == 0
+                } else {
+                    utimensat(AT_FDCWD, pathPrefix + name, $0, AT_SYMLINK_NOFOLLOW) == 0
+                }
             }
         }
     }
