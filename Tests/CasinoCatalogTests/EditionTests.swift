@@ -3,7 +3,10 @@ import Foundation
 import Testing
 
 @Suite struct EditionTests {
-    @Test(arguments: [("en-iPhone", "en", Platform.iPhone), ("fr-Android", "fr", .android), ("pt-BR-PC", "pt-BR", .pc)])
+    @Test(arguments: [
+        ("en-iPhone", "en", Platform.iPhone), ("fr-Android", "fr", .android), ("pt-BR-PC", "pt-BR", .pc),
+        ("zh-Hant-iPad", "zh-Hant", .iPad), ("es-419-Android", "es-419", .android), ("haw-iPhone", "haw", .iPhone),
+    ])
     func parsesLanguageAndPlatform(id: String, language: String, platform: Platform) throws {
         let edition = try Edition(id: id)
         #expect(edition.language == language)
@@ -13,7 +16,8 @@ import Testing
 
     @Test(arguments: [
         "", "en", "en-", "-iPhone", "en-iphone", "EN-iPhone", "../en-iPhone", "en/x-iPhone", "e\u{0}n-iPhone",
-        "english-iPhone",
+        "english-iPhone", "en-B-iPhone", "en-ABCDEFGHI-iPhone", "en--iPhone", "\u{E9}-iPhone", "en-iPhone\u{301}",
+        "pt-BR-\u{301}iPhone", "e-iPhone", "en-BR-",
     ])
     func rejectsMalformedIDs(id: String) {
         #expect(throws: Edition.InvalidID.self) { try Edition(id: id) }

@@ -69,15 +69,19 @@ func synchronizeBenchmarks(work: URL, items: [Game]) async throws -> [Result] {
     return results
 }
 
-/// Reads every entry file of `directory` (`open`, `fstat`, `read`, `close`) and sets its
-/// modification time (to what it was): what a scan for bulk validation and a renewal cost one file each.
+/// Reads every entry file of `directory` (`openat` in the opened directory, `fstat`, `read`,
+/// `close`) and sets its modification time (to what it was; `utimensat` on the directory's
+/// descriptor): what a scan for bulk validation and a renewal cost one file each, each resolving
+/// one name, not the whole path.
 private func readAndTouch(_ directory: URL) -> Int {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return 0 }
+    let folder = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard folder >= 0 else { return 0 }
+    defer { close(folder) }
     var buffer = [UInt8](repeating: 0, count: 64 << 10)
     var total = 0
     for name in names where name.hasSuffix(".json.gz") {
-        let path = directory.path + "/" + name
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let descriptor = openat(folder, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else { continue }
         var info = stat()
         fstat(descriptor, &info)
@@ -85,7 +89,7 @@ private func readAndTouch(_ directory: URL) -> Int {
         close(descriptor)
         var times = (info.st_mtim, info.st_mtim)
         withUnsafePointer(to: &times) {
-            $0.withMemoryRebound(to: timespec.self, capacity: 2) { _ = utimensat(AT_FDCWD, path, $0, 0) }
+            $0.withMemoryRebound(to: timespec.self, capacity: 2) { _ = utimensat(folder, name, $0, 0) }
         }
     }
     return total

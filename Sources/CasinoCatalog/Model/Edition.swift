@@ -28,8 +28,9 @@ public struct Edition: Sendable, Hashable, Comparable, CustomStringConvertible {
     ///
     /// - Throws: ``Edition/InvalidID`` for anything else.
     public init(id: String) throws(InvalidID) {
-        guard let dash = id.lastIndex(of: "-"),
-            let platform = Platform(rawValue: String(id[id.index(after: dash)...]))
+        // Bytes, not `Character`s: every key a launch reads names an edition.
+        guard let dash = id.utf8.lastIndex(of: UInt8(ascii: "-")),
+            let platform = Platform(rawValue: String(id[id.utf8.index(after: dash)...]))
         else { throw InvalidID(text: id) }
         try self.init(language: String(id[..<dash]), platform: platform)
     }
@@ -49,16 +50,24 @@ public struct Edition: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// Whether `text` is a language tag this schema accepts (`en`, `fr`, `pt-BR`, `zh-Hant`).
     public static func isLanguageTag(_ text: String) -> Bool {
-        let parts = text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
-        let isLower = { (byte: UInt8) in (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) }
-        let isAlphanumeric = { (byte: UInt8) in
-            isLower(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+        // One pass over the bytes, each subtag's length checked at the `-` or the end that closes it.
+        var length = 0
+        var isFirst = true
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "-") {
+                guard (isFirst ? primarySubtagLength : subtagLength).contains(length) else { return false }
+                isFirst = false
+                length = 0
+                continue
+            }
+            let isLower = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+            let isAlphanumeric =
+                isLower || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            guard isFirst ? isLower : isAlphanumeric else { return false }
+            length += 1
         }
-        guard let first = parts.first, primarySubtagLength.contains(first.count), first.allSatisfy(isLower) else {
-            return false
-        }
-        return parts.dropFirst().allSatisfy { subtagLength.contains($0.count) && $0.allSatisfy(isAlphanumeric) }
+        return (isFirst ? primarySubtagLength : subtagLength).contains(length)
     }
 
     /// The error thrown for an edition identifier that is not `language-platform`.
