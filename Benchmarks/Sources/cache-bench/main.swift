@@ -70,12 +70,11 @@ if sections.contains("disk-index") {
     printTable(try await diskIndexBenchmarks(work: work.appendingPathComponent("disk-index")))
 }
 if sections.contains("sync") {
-    let items = (0..<200).map { index in
-        Game(
-            id: "g\(index)", name: "Game \(index)", slug: "game-\(index)", launchUrl: "https://l.example.com/\(index)",
-            thumbnail: "https://t.example.com/\(index).jpg")
-    }
-    printTable(try await synchronizeBenchmarks(work: work.appendingPathComponent("sync"), items: items))
+    // The runtime section's games: the SHA-256 floor is of the pages' JSON, so it moves with their size.
+    let catalog = try sampleCatalog(games: 2000, categories: 20, in: work.appendingPathComponent("sync-catalog"))
+    printTable(
+        try await synchronizeBenchmarks(
+            work: work.appendingPathComponent("sync"), items: catalog.editions[0].pages.flatMap(\.items)))
 }
 if sections.contains("profile-hit") { try await profileMemoryHit() }
 if sections.contains("profile-disk") { try await profileDiskHit(work: work) }
