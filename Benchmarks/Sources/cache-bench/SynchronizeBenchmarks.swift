@@ -66,7 +66,87 @@ func synchronizeBenchmarks(work: URL, items: [Game]) async throws -> [Result] {
         }
     }
     if sink == 42 { print("") }
+    let growth = [1_000, 3_000].compactMap { count -> String? in
+        let directory = work.appendingPathComponent("synchronize-\(count)")
+        let warm = work.appendingPathComponent("synchronize-100")
+        guard let index = residentGrowth(of: directory, warm: warm, synchronizing: false),
+            let synchronize = residentGrowth(of: directory, warm: warm, synchronizing: true)
+        else { return nil }
+        return "\(count) pages +\(synchronize) KiB (the disk index alone: +\(index) KiB)"
+    }
+    if !growth.isEmpty {
+        print(
+            "synchronize() at launch, peak resident memory above before it, in a process of its own "
+                + "(validationBatchSize \(CatalogCache.Configuration().validationBatchSize)): \(growth.joined(separator: ", "))"
+        )
+    }
     return results
+}
+
+/// The argument that makes `cache-bench` the child of ``residentGrowth(of:warm:)``.
+let synchronizeMemoryChild = "--synchronize-memory"
+
+/// How much a relaunched cache's `synchronize()` of `directory` (or its disk index alone) raises the
+/// peak resident memory of a process of its own (this executable, running
+/// ``synchronizeMemory(of:warm:synchronizing:)``), in KiB; `nil` when the child fails or `/proc` is
+/// missing.
+private func residentGrowth(of directory: URL, warm: URL, synchronizing: Bool) -> Int? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+    process.arguments = [synchronizeMemoryChild, directory.path, warm.path, synchronizing ? "synchronize" : "index"]
+    let output = Pipe()
+    process.standardOutput = output
+    guard (try? process.run()) != nil else { return nil }
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { return nil }
+    return Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+}
+
+/// The child's work: synchronizes a relaunched cache on `warm` (so that the code and the runtime's
+/// own tables are in), then on `directory` (or, `synchronizing` false, only builds its disk index),
+/// against an upstream that finds everything current, and returns the peak resident memory
+/// (`VmHWM`) above the resident memory before the second (`VmRSS`), in KiB.
+func synchronizeMemory(of directory: URL, warm: URL, synchronizing: Bool) async -> Int? {
+    let clock = ManualClock(now: Date(timeIntervalSince1970: 1_900_000_000))
+    for (index, target) in [warm, directory].enumerated() {
+        let before = index == 1 ? statusKilobytes("VmRSS") : nil
+        let cache = CatalogCache(
+            upstream: AllCurrentUpstream(), cacheDirectory: target, bundleDirectory: nil, clock: clock,
+            logger: benchLogger)
+        if synchronizing || index == 0 { await cache.synchronize() }
+        await cache.flush()
+        if let before, let peak = statusKilobytes("VmHWM") { return peak - before }
+    }
+    return nil
+}
+
+/// A field of `/proc/self/status` in kB (`VmRSS`, `VmHWM`).
+private func statusKilobytes(_ field: String) -> Int? {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+    for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+        return Int(line.dropFirst(field.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+    }
+    return nil
+}
+
+/// An upstream that finds every page current.
+private struct AllCurrentUpstream: CatalogUpstream {
+    func categories(edition: Edition, etag: String?) async throws -> UpstreamResponse<CategoryList> {
+        throw BenchFailure("no categories here")
+    }
+
+    func gamesPage(
+        edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?
+    ) async throws -> UpstreamResponse<GamesPage> {
+        throw BenchFailure("no pages here")
+    }
+
+    func validate(
+        contentHashes: [SnapshotKey: String], pageSize: Int, inlineBytes: Int
+    ) async throws -> [SnapshotKey: UpstreamVerdict]? {
+        contentHashes.mapValues { _ in .current(etag: nil) }
+    }
 }
 
 /// Reads every entry file of `directory` (`openat` in the opened directory, `fstat`, `read`,

@@ -9,6 +9,13 @@ import CasinoCatalog
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.count == 4, arguments[0] == synchronizeMemoryChild {
+    let growth = await synchronizeMemory(
+        of: URL(fileURLWithPath: arguments[1]), warm: URL(fileURLWithPath: arguments[2]),
+        synchronizing: arguments[3] == "synchronize")
+    print(growth.map(String.init) ?? "")
+    exit(growth == nil ? 1 : 0)
+}
 let outputPath = arguments.first { $0.hasSuffix(".json") } ?? "benchmarks.json"
 let sections = Set(arguments.filter { !$0.hasSuffix(".json") })
 func wants(_ section: String) -> Bool { sections.isEmpty || sections.contains(section) }
