@@ -46,6 +46,23 @@ struct CatalogSynchronizationTests {
         return keys
     }
 
+    /// A previous session's cache that fetches every category's first page onto disk, after the
+    /// bundle's date (a disk entry older than the bundle gives way to it): their keys, and the names
+    /// of the files, sorted.
+    private func fillDiskAsAPreviousSession(
+        _ server: SimulatorFixture
+    ) async throws -> (keys: [CacheKey], names: [String]) {
+        let first = try makeCache(server)
+        clock.advance(by: .seconds(max(server.catalog.generatedAt.timeIntervalSince(clock.now), 0) + 86_400))
+        let keys = server.bundledCategories.items.map { CacheKey.gamesPage(english, categoryId: $0.id, offset: 0) }
+        for key in keys { _ = try await first.content(for: key) }
+        await first.waitForRefreshes()
+        await first.flush()
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.child("cache").path)
+            .filter { $0.hasSuffix(".json.gz") }.sorted()
+        return (keys, names)
+    }
+
     private func withSimulator(
         serving change: (inout SimulatedCatalog) -> Void = { _ in }, _ body: (SimulatorFixture) async throws -> Void
     ) async throws {
@@ -177,17 +194,9 @@ struct CatalogSynchronizationTests {
 
     @Test func aRelaunchValidatesDiskEntriesByTheirHeadersAndHasRenewedThemWhenItReturns() async throws {
         try await withSimulator { server in
-            // Given a previous session that fetched every category's first page onto disk (after
-            // the bundle's date: a disk entry older than the bundle gives way to it)
-            let first = try makeCache(server)
-            clock.advance(by: .seconds(max(server.catalog.generatedAt.timeIntervalSince(clock.now), 0) + 86_400))
-            let keys = server.bundledCategories.items.map { CacheKey.gamesPage(english, categoryId: $0.id, offset: 0) }
-            for key in keys { _ = try await first.content(for: key) }
-            await first.waitForRefreshes()
-            await first.flush()
+            // Given a previous session that fetched every category's first page onto disk
+            let (keys, names) = try await fillDiskAsAPreviousSession(server)
             let cacheDirectory = directory.child("cache")
-            let names = try FileManager.default.contentsOfDirectory(atPath: cacheDirectory.path)
-                .filter { $0.hasSuffix(".json.gz") }.sorted()
             #expect(names.count == keys.count)
             // And one of them written by the previous version: one gzip'd object, no content hash
             let previous = cacheDirectory.appendingPathComponent(names[0])
@@ -254,15 +263,8 @@ struct CatalogSynchronizationTests {
     @Test func aRelaunchReadsTheDiskHeadersOneBatchAtATimeAsItSendsThem() async throws {
         try await withSimulator { server in
             // Given a previous session that left every category's first page on disk
-            let first = try makeCache(server)
-            clock.advance(by: .seconds(max(server.catalog.generatedAt.timeIntervalSince(clock.now), 0) + 86_400))
-            let keys = server.bundledCategories.items.map { CacheKey.gamesPage(english, categoryId: $0.id, offset: 0) }
-            for key in keys { _ = try await first.content(for: key) }
-            await first.waitForRefreshes()
-            await first.flush()
+            let (keys, names) = try await fillDiskAsAPreviousSession(server)
             let cacheDirectory = directory.child("cache")
-            let names = try FileManager.default.contentsOfDirectory(atPath: cacheDirectory.path)
-                .filter { $0.hasSuffix(".json.gz") }
             #expect(names.count == keys.count && keys.count > 2)
             // When the app is relaunched with batches of one key, and the files vanish while its first
             // request is out
