@@ -285,6 +285,45 @@ struct BundledTierTests {
         #expect(tier.corruptFiles == 1)
     }
 
+    @Test func randomConcurrentReadsOfFreshTiersServeEveryPageAndLeaveNoDescriptorOpen() async throws {
+        // Given the lobby's pages and what each holds
+        let fixture = try BundledSnapshotFixture()
+        let keys = fixture.manifest.files.filter { $0.kind == .gamesPage }.map(\.key)
+        let expected = Dictionary(uniqueKeysWithValues: keys.map { ($0, fixture.page($0)) })
+        var generator = SystemRandomNumberGenerator()
+        // When, 200 times, a fresh tier is read by 2 to 16 tasks at once, each reading random pages
+        // (the directories it keeps are opened by whichever task comes first)
+        for _ in 0..<200 {
+            let tier = fixture.tier()
+            let readers = Int.random(in: 2...16, using: &generator)
+            let plans = (0..<readers).map { _ in
+                (0..<Int.random(in: 1...6, using: &generator)).map { _ in keys.randomElement()! }
+            }
+            let served = await withTaskGroup(of: [(SnapshotKey, GamesPage?)].self) { group in
+                for plan in plans {
+                    group.addTask {
+                        plan.map { key in
+                            guard case .gamesPage(let page)? = tier.entry(for: CacheKey(key))?.content else {
+                                return (key, nil)
+                            }
+                            return (key, page)
+                        }
+                    }
+                }
+                var served: [(SnapshotKey, GamesPage?)] = []
+                for await reads in group { served += reads }
+                return served
+            }
+            // Then every read is the page its key names
+            #expect(served.allSatisfy { expected[$0.0] == $0.1 })
+            #expect(tier.corruptFiles == 0)
+            // And the tier keeps at most 8 of the snapshot's directories open
+            if let open = openDescriptors(under: fixture.out) { #expect(open <= 8) }
+        }
+        // And once the tiers are gone, so are the descriptors they kept
+        if let open = openDescriptors(under: fixture.out) { #expect(open == 0) }
+    }
+
     // MARK: - Scopes and writes
 
     @Test func neverServesUserScopedKeys() throws {
@@ -475,6 +514,26 @@ struct BundledTierTests {
         #expect(tier.corruptFiles == 1)
     }
 
+    @Test func aDirectoryKeptOpenThatIsSwappedForALinkIsNotFollowed() throws {
+        // Given a tier that has read a page, so keeps its edition's games directory open
+        let fixture = try BundledSnapshotFixture()
+        let tier = fixture.tier()
+        #expect(tier.entry(for: CacheKey(fixture.firstPage)) != nil)
+        // When that directory is swapped for a link to a copy of it
+        let games = fixture.url(of: fixture.firstPage).deletingLastPathComponent().deletingLastPathComponent()
+        let copy = fixture.root.appendingPathComponent("games-copy", isDirectory: true)
+        try FileManager.default.copyItem(at: games, to: copy)
+        try FileManager.default.removeItem(at: games)
+        try FileManager.default.createSymbolicLink(at: games, withDestinationURL: copy)
+        // Then another category's page is not read through the link, by that tier or a new one
+        let second = SnapshotKey.gamesPage(
+            bundledEnglish, categoryId: fixture.categories(bundledEnglish).items[1].id, offset: 0)
+        #expect(tier.entry(for: CacheKey(second)) == nil)
+        #expect(fixture.tier().entry(for: CacheKey(second)) == nil)
+        // And a page of the original directory it had read stays as it was served
+        #expect(tier.entry(for: CacheKey(fixture.firstPage)) != nil)
+    }
+
     @Test func readsADirectoryReachedThroughASymbolicLink() throws {
         // Given the snapshot directory handed over through a link (as /var on Apple platforms is)
         let fixture = try BundledSnapshotFixture()
@@ -493,6 +552,18 @@ struct BundledTierTests {
 
 private let bundledEnglish = try! Edition(language: "en", platform: .iPhone)
 private let bundledFrench = try! Edition(language: "fr", platform: .iPhone)
+
+/// How many of this process's descriptors name `directory` or something in it (`/proc/self/fd`'s
+/// links); `nil` where there is no `/proc`.
+private func openDescriptors(under directory: URL) -> Int? {
+    let files = FileManager.default
+    guard let numbers = try? files.contentsOfDirectory(atPath: "/proc/self/fd") else { return nil }
+    let path = directory.resolvingSymlinksInPath().path
+    return numbers.filter { number in
+        guard let target = try? files.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(number)") else { return false }
+        return target == path || target.hasPrefix(path + "/")
+    }.count
+}
 
 private func bundledQuietLogger() -> Logger {
     Logger(label: "t") { _ in SwiftLogNoOpLogHandler() }
@@ -743,7 +814,8 @@ enum BundledBrokenIndex: String, CaseIterable, Sendable {
 enum BundledTampering: String, CaseIterable, Sendable {
     case flippedDeflateByte, flippedCRCByte, truncated, truncatedWithEntryUpdated, emptyWithEntryUpdated
     case trailingBytesWithEntryUpdated, missing, directoryInPlace, fifoInPlace, symbolicLinkToACopy
-    case symbolicLinkedCategoryDirectory, gzipBombManifestUnchanged, gzipBombWithCompressedSizeAndDigestUpdated
+    case symbolicLinkedCategoryDirectory, symbolicLinkedGamesDirectory, gzipBombManifestUnchanged,
+        gzipBombWithCompressedSizeAndDigestUpdated
     case anotherPagesBytesWithEntryUpdated
 
     fileprivate func apply(to fixture: BundledSnapshotFixture, key: SnapshotKey) throws {
@@ -783,6 +855,13 @@ enum BundledTampering: String, CaseIterable, Sendable {
         case .symbolicLinkedCategoryDirectory:
             let directory = url.deletingLastPathComponent()
             let copy = fixture.root.appendingPathComponent("category-copy", isDirectory: true)
+            try files.copyItem(at: directory, to: copy)
+            try files.removeItem(at: directory)
+            try files.createSymbolicLink(at: directory, withDestinationURL: copy)
+        case .symbolicLinkedGamesDirectory:
+            // A directory a tier keeps open, above the category's.
+            let directory = url.deletingLastPathComponent().deletingLastPathComponent()
+            let copy = fixture.root.appendingPathComponent("games-copy", isDirectory: true)
             try files.copyItem(at: directory, to: copy)
             try files.removeItem(at: directory)
             try files.createSymbolicLink(at: directory, withDestinationURL: copy)

@@ -38,6 +38,8 @@ import Testing
 
     @Test(arguments: [
         ("FR", true), ("CA-ON", true), ("GB-ENG", true), ("fr", false), ("FRA", false), ("CA-", false), ("", false),
+        ("US-1", true), ("FR-75C", true), ("F", false), ("F1", false), ("CA-ONTA", false), ("CA-on", false),
+        ("CA_ON", false), ("CA-O-N", false), ("-CA", false), ("ÉS", false), ("CA-\u{301}", false),
     ])
     func recognizesTerritoryCodes(code: String, valid: Bool) {
         #expect(CatalogRules.isTerritoryCode(code) == valid)

@@ -105,7 +105,8 @@ public import Logging
     ///   - configuration: Where the snapshot directory is, and the size caps.
     ///   - logger: Where unusable files are reported (`.error`), with `cache.key` and `cache.file`.
     public init(configuration: Configuration, logger: Logger = .casinoCacheDisabled) {
-        let reader = SnapshotReader(directory: configuration.directory, limits: configuration.limits)
+        let reader = SnapshotReader(
+            directory: configuration.directory, limits: configuration.limits, keepsDirectoriesOpen: true)
         self.reader = reader
         self.logger = logger
         var table: Table?

@@ -39,7 +39,8 @@ extension SnapshotReader {
                 "the manifest gives it \(image.bytes) bytes; the cap (maxImageBytes) is 1...\(limits.maxImageBytes)")
         }
         let data = try ContainedFileReader.contents(
-            of: image.path, in: directory, maxBytes: limits.maxImageBytes, expectedBytes: image.bytes)
+            of: image.path, in: directory, maxBytes: limits.maxImageBytes, expectedBytes: image.bytes,
+            directories: directories)
         if verifyingChecksum { try requireDigest(of: data, is: image.sha256, file: image.path) }
         switch ImageSniffer.sniff(data) {
         case .success(let type) where type == image.mediaType:

@@ -29,6 +29,8 @@ public struct SnapshotReader: Sendable {
     public var requiresCanonicalBytes: Bool
     /// A file's SHA-256 as 64 lowercase hex digits.
     private let sha256Hex: @Sendable (Data) -> String
+    /// The directories kept open for reading files, when the reader was made to keep them.
+    let directories: ContainedDirectories?
 
     /// - Parameters:
     ///   - directory: The snapshot directory.
@@ -37,14 +39,20 @@ public struct SnapshotReader: Sendable {
     ///   - requiresCanonicalBytes: Whether a file's JSON must be canonical; `false` by default.
     ///   - sha256Hex: How a file's SHA-256 is computed, as lowercase hex: the runtime's own by
     ///     default (CryptoKit's on Apple platforms); the pipeline passes swift-crypto's.
+    ///   - keepsDirectoriesOpen: Whether the directories that several files lie below (an edition's,
+    ///     its `games`) stay open for the reader's lifetime (at most 8, shared by its copies), so that
+    ///     reading a file opens two directories instead of every one on its path: for a reader of many
+    ///     files, as the app's bundled tier is. `false` by default. Either way no symbolic link on a
+    ///     file's path is followed.
     public init(
         directory: URL, limits: SnapshotLimits = .default, requiresCanonicalBytes: Bool = false,
-        sha256Hex: (@Sendable (Data) -> String)? = nil
+        sha256Hex: (@Sendable (Data) -> String)? = nil, keepsDirectoriesOpen: Bool = false
     ) {
         self.directory = directory
         self.limits = limits
         self.requiresCanonicalBytes = requiresCanonicalBytes
         self.sha256Hex = sha256Hex ?? { SHA256Digest.hex($0) }
+        directories = keepsDirectoriesOpen ? ContainedDirectories(directory: directory) : nil
     }
 
     // MARK: - Manifest
@@ -90,7 +98,8 @@ public struct SnapshotReader: Sendable {
             )
         }
         return try ContainedFileReader.contents(
-            of: entry.path, in: directory, maxBytes: limits.maxFileBytes, expectedBytes: entry.compressedBytes)
+            of: entry.path, in: directory, maxBytes: limits.maxFileBytes, expectedBytes: entry.compressedBytes,
+            directories: directories)
     }
 
     /// ``packedBytes(of:)``, refused unless their SHA-256 is the manifest's: the bytes to copy or

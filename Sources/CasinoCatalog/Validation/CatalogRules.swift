@@ -97,14 +97,26 @@ public enum CatalogRules {
     /// Whether `code` looks like an ISO 3166-1 alpha-2 code, optionally with a subdivision
     /// (`FR`, `CA-ON`, `GB-ENG`).
     public static func isTerritoryCode(_ code: String) -> Bool {
+        // One pass over the bytes, no array of parts: every restricted code of every game a page
+        // holds is checked when the page is read.
         let bytes = code.utf8
-        guard bytes.count <= 6 else { return false }
-        let isUpper = { (byte: UInt8) in (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) }
-        let isDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
-        let parts = bytes.split(separator: UInt8(ascii: "-"), maxSplits: 2, omittingEmptySubsequences: false)
-        guard (1...2).contains(parts.count), parts[0].count == 2, parts[0].allSatisfy(isUpper) else { return false }
-        return parts.count == 1
-            || ((1...3).contains(parts[1].count) && parts[1].allSatisfy { isUpper($0) || isDigit($0) })
+        guard (2...6).contains(bytes.count) else { return false }
+        var index = 0
+        var subdivisionLength = -1  // -1 before the `-`
+        for byte in bytes {
+            let isUpper = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            if index < 2 {
+                guard isUpper else { return false }
+            } else if index == 2 {
+                guard byte == UInt8(ascii: "-") else { return false }
+                subdivisionLength = 0
+            } else {
+                guard isUpper || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return false }
+                subdivisionLength += 1
+            }
+            index += 1
+        }
+        return subdivisionLength == -1 || (1...3).contains(subdivisionLength)
     }
 
     /// `code` with ASCII letters in upper case, if it is then a territory code (`ca-on`: `CA-ON`);

@@ -26,32 +26,39 @@ enum ContainedFileReader {
     ///   - directory: The snapshot directory.
     ///   - maxBytes: The largest file accepted.
     ///   - expectedBytes: The size the manifest announces, or `nil` when it has none.
+    ///   - directories: The directories of `directory` kept open (``ContainedDirectories``), to
+    ///     resolve the file from the deepest one kept; `nil`: every directory on the path is opened.
     /// - Throws: ``SnapshotReadError`` for an unsafe path, a missing file, a link or other
     ///   non-regular file, a file over `maxBytes` or not `expectedBytes` long, or a failed read.
     static func contents(
-        of relativePath: String, in directory: URL, maxBytes: Int, expectedBytes: Int? = nil
+        of relativePath: String, in directory: URL, maxBytes: Int, expectedBytes: Int? = nil,
+        directories: ContainedDirectories? = nil
     ) throws(SnapshotReadError) -> Data {
         guard CatalogRules.isSafeRelativePath(relativePath) else {
             throw SnapshotReadError(
                 .unsafePath, file: relativePath, "not a safe relative path: it could leave the directory")
         }
-        var descriptor = directory.withUnsafeFileSystemRepresentation { path -> Int32 in
-            guard let path else { return -1 }
-            return open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let components = relativePath.utf8.split(separator: UInt8(ascii: "/")).map(Substring.init)
+        guard let name = components.last else {
+            throw SnapshotReadError(.unsafePath, file: relativePath, "no file name")
         }
-        guard descriptor >= 0 else {
-            throw failure(errno, file: relativePath, opening: "the snapshot directory \(directory.path)")
+        var (parent, isOwned): (Int32, Bool)
+        if let directories, directories.directory == directory {
+            (parent, isOwned) = try directories.descriptor(of: components.dropLast(), for: relativePath)
+        } else {
+            (parent, isOwned) = (try openDirectory(directory, for: relativePath), true)
+            for component in components.dropLast() {
+                let next = openat(parent, String(component), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_DIRECTORY)
+                let error = errno
+                close(parent)
+                guard next >= 0 else { throw failure(error, file: relativePath, opening: "the file") }
+                parent = next
+            }
         }
-        let components = relativePath.split(separator: "/").map(String.init)
-        for (index, component) in components.enumerated() {
-            let isLast = index == components.count - 1
-            let flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | (isLast ? O_NONBLOCK : O_DIRECTORY)
-            let next = openat(descriptor, component, flags)
-            let error = errno
-            close(descriptor)
-            guard next >= 0 else { throw failure(error, file: relativePath, opening: "the file") }
-            descriptor = next
-        }
+        let descriptor = openat(parent, String(name), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        let error = errno
+        if isOwned { close(parent) }
+        guard descriptor >= 0 else { throw failure(error, file: relativePath, opening: "the file") }
         defer { close(descriptor) }
 
         var info = stat()
@@ -80,7 +87,20 @@ enum ContainedFileReader {
         return outcome.data
     }
 
-    private static func failure(_ error: Int32, file: String, opening what: String) -> SnapshotReadError {
+    /// A descriptor of the snapshot directory itself (links followed: the app chose it), which the
+    /// caller closes.
+    static func openDirectory(_ directory: URL, for file: String) throws(SnapshotReadError) -> Int32 {
+        let descriptor = directory.withUnsafeFileSystemRepresentation { path -> Int32 in
+            guard let path else { return -1 }
+            return open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
+        guard descriptor >= 0 else {
+            throw failure(errno, file: file, opening: "the snapshot directory \(directory.path)")
+        }
+        return descriptor
+    }
+
+    static func failure(_ error: Int32, file: String, opening what: String) -> SnapshotReadError {
         switch error {
         case ENOENT:
             SnapshotReadError(.notFound, file: file, "missing: \(what) does not exist")
