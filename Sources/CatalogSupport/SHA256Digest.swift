@@ -2,36 +2,65 @@ package import Foundation
 
 #if canImport(CryptoKit)
 import CryptoKit
+#elseif canImport(CSHA256)
+import CSHA256
 #endif
 
 /// SHA-256 for the runtime: content hashes of cached entries (what the bulk validation sends), and
 /// the check of every snapshot file read and every over-the-air file installed.
 ///
-/// CryptoKit's on Apple platforms (hardware where the device has it). Elsewhere FIPS 180-4 in plain
-/// Swift: the runtime depends on nothing but Foundation, zlib and swift-log, and neither Foundation
-/// on Linux nor zlib has a SHA-256; the tools use swift-crypto, and a test holds this one to it.
+/// CryptoKit's on Apple platforms (hardware where the device has it). Elsewhere FIPS 180-4: the
+/// compression with the x86-64 SHA instructions when the processor has them (`CSHA256`), else in
+/// plain Swift. The runtime depends on nothing but Foundation, zlib and swift-log, and neither
+/// Foundation on Linux nor zlib has a SHA-256; the tools use swift-crypto, and tests hold both of
+/// these to it.
 package enum SHA256Digest {
     /// The 32-byte digest of `data`.
     package static func hash(_ data: Data) -> [UInt8] {
         #if canImport(CryptoKit)
         Array(SHA256.hash(data: data))
         #else
-        portableHash(data)
+        isHardwareAvailable ? digest(data, inHardware: true) : portableHash(data)
         #endif
     }
 
+    /// Whether ``hash(_:)`` runs on the processor's SHA instructions (off Apple platforms).
+    static let isHardwareAvailable: Bool = {
+        #if canImport(CSHA256) && !canImport(CryptoKit)
+        csha256_hardware_available() == 1
+        #else
+        false
+        #endif
+    }()
+
     /// The digest in plain Swift (FIPS 180-4).
     static func portableHash(_ data: Data) -> [UInt8] {
+        digest(data, inHardware: false)
+    }
+
+    /// The digest, each run of blocks compressed by the processor's SHA instructions (only when
+    /// ``isHardwareAvailable``) or in plain Swift.
+    static func digest(_ data: Data, inHardware: Bool) -> [UInt8] {
         var state = Words(initialState)
         let length = data.count
         roundConstants.withUnsafeBufferPointer { constants in
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
-                data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-                    var offset = 0
-                    while offset + 64 <= length {
-                        compress(&state, buffer.baseAddress! + offset, constants, schedule)
-                        offset += 64
+                /// Compresses `blocks` 64-byte blocks at `start` into `state`.
+                func compress(_ start: UnsafeRawPointer, blocks: Int) {
+                    #if canImport(CSHA256) && !canImport(CryptoKit)
+                    if inHardware {
+                        var words = [state.a, state.b, state.c, state.d, state.e, state.f, state.g, state.h]
+                        csha256_hardware_blocks(&words, start.assumingMemoryBound(to: UInt8.self), blocks)
+                        state = Words(words)
+                        return
                     }
+                    #endif
+                    for block in 0..<blocks { Self.compress(&state, start + 64 * block, constants, schedule) }
+                }
+                data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+                    let whole = length / 64
+                    if whole > 0 { compress(buffer.baseAddress!, blocks: whole) }
+                    let offset = whole * 64
                     // The tail, the 0x80 marker and the bit length: one or two more blocks.
                     var tail = [UInt8](buffer[offset..<length])
                     tail.append(0x80)
@@ -40,13 +69,7 @@ package enum SHA256Digest {
                     for shift in stride(from: 56, through: 0, by: -8) {
                         tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
                     }
-                    tail.withUnsafeBytes { padded in
-                        var start = 0
-                        while start < padded.count {
-                            compress(&state, padded.baseAddress! + start, constants, schedule)
-                            start += 64
-                        }
-                    }
+                    tail.withUnsafeBytes { padded in compress(padded.baseAddress!, blocks: padded.count / 64) }
                 }
             }
         }

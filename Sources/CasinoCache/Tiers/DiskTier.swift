@@ -82,8 +82,10 @@ public import Logging
         var storedAt: Date
         var etag: String?
         /// The file's header already says all but the age (its ETag, network content): only its
-        /// modification time moves.
+        /// modification time moves, if the file is still the write the scan read (`fileGeneration`)
+        /// when the renewal runs.
         var keepsHeader: Bool
+        var fileGeneration: UInt64
 
         /// `entry` renewed, if it holds the renewed content.
         func applied(to entry: CacheEntry) -> CacheEntry {
@@ -302,7 +304,8 @@ public import Logging
                 let isHeaderAsScanned = state.writeGenerations[name] ?? 0 == stored.fileGeneration
                 let renewal = Renewal(
                     contentHash: stored.contentHash, storedAt: storedAt, etag: etag,
-                    keepsHeader: isHeaderAsScanned && etag == stored.etag && stored.origin == .network)
+                    keepsHeader: isHeaderAsScanned && etag == stored.etag && stored.origin == .network,
+                    fileGeneration: stored.fileGeneration)
                 let sequence = state.nextSequence()
                 state.pending[key] = Pending(sequence: sequence, change: .renewal(renewal))
                 queued.append((key, name, renewal, sequence))
@@ -565,8 +568,13 @@ public import Logging
         _ renewal: Renewal, of key: CacheKey, named name: String, sequence: UInt64,
         in directory: DiskTierFiles.OpenDirectory?
     ) {
-        guard state.withLock({ $0.pending[key]?.sequence == sequence }) else { return }
-        if renewal.keepsHeader {
+        let writeGeneration = state.withLock { state -> UInt64? in
+            state.pending[key]?.sequence == sequence ? state.writeGenerations[name] ?? 0 : nil
+        }
+        guard let writeGeneration else { return }
+        // Checked again here, in the writes' order: an earlier renewal's new header may have landed
+        // since this one was queued, and only a new header then says this renewal's ETag.
+        if renewal.keepsHeader, writeGeneration == renewal.fileGeneration {
             // Gone meanwhile (a condemned file): nothing to renew.
             files.setModified(name, to: renewal.storedAt, in: directory)
             state.withLock { $0.settle(key, sequence: sequence) }
