@@ -231,9 +231,7 @@ extension CatalogCache {
         guard let newer = tiers.bundledEntry(stored.key, newerThan: stored.storedAt) else {
             return Held(stored: stored, entry: nil, inMemory: false)
         }
-        var held: [CacheKey: Held] = [:]
-        hold(newer, inMemory: false, in: &held)
-        return held[stored.key]
+        return held(newer, inMemory: false)
     }
 
     /// The next batch of at most `size` entries from `source`: those memory held first, then the
@@ -258,8 +256,13 @@ extension CatalogCache {
     }
 
     private func hold(_ entry: CacheEntry, inMemory: Bool, in held: inout [CacheKey: Held]) {
-        guard tiers.isCached(entry.key), let hash = try? entry.contentHash() else { return }
-        held[entry.key] = Held(stored: DiskTier.Stored(entry, contentHash: hash), entry: entry, inMemory: inMemory)
+        if let found = self.held(entry, inMemory: inMemory) { held[entry.key] = found }
+    }
+
+    /// What validation holds for `entry`, with its content hash; `nil` when the cache does not keep its key.
+    private func held(_ entry: CacheEntry, inMemory: Bool) -> Held? {
+        guard tiers.isCached(entry.key), let hash = try? entry.contentHash() else { return nil }
+        return Held(stored: DiskTier.Stored(entry, contentHash: hash), entry: entry, inMemory: inMemory)
     }
 
     /// An entry held: what validation sends and decides on (`stored`), the entry itself unless

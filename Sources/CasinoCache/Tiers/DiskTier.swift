@@ -301,10 +301,10 @@ public import Logging
                 }
                 if state.pendingClears.values.contains(where: { $0 == nil || $0 == key.scope }) { continue }
                 guard state.contentGenerations[name] ?? 0 == stored.contentGeneration else { continue }
-                let isHeaderAsScanned = state.writeGenerations[name] ?? 0 == stored.fileGeneration
+                // Whether the file is still the write the scan read is decided when the renewal runs.
                 let renewal = Renewal(
                     contentHash: stored.contentHash, storedAt: storedAt, etag: etag,
-                    keepsHeader: isHeaderAsScanned && etag == stored.etag && stored.origin == .network,
+                    keepsHeader: etag == stored.etag && stored.origin == .network,
                     fileGeneration: stored.fileGeneration)
                 let sequence = state.nextSequence()
                 state.pending[key] = Pending(sequence: sequence, change: .renewal(renewal))
@@ -572,8 +572,8 @@ public import Logging
             state.pending[key]?.sequence == sequence ? state.writeGenerations[name] ?? 0 : nil
         }
         guard let writeGeneration else { return }
-        // Checked again here, in the writes' order: an earlier renewal's new header may have landed
-        // since this one was queued, and only a new header then says this renewal's ETag.
+        // Checked here, in the writes' order, not when it was queued: an earlier renewal's new header
+        // may have landed since, and only a new header then says this renewal's ETag.
         if renewal.keepsHeader, writeGeneration == renewal.fileGeneration {
             // Gone meanwhile (a condemned file): nothing to renew.
             files.setModified(name, to: renewal.storedAt, in: directory)

@@ -18,7 +18,7 @@ import Musl
 /// again: two `openat` and two `close` instead of five of each. A file's own directory is opened
 /// for each read and closed after it, so that the descriptors kept stay few (at most
 /// ``maxKept``) whatever the number of categories. A descriptor is never closed while this lives:
-/// no read can find its number reused.
+/// no read can find its number reused. A reader that keeps none walks through one made for that read.
 final class ContainedDirectories: Sendable {
     /// The snapshot directory.
     let directory: URL
@@ -47,24 +47,27 @@ final class ContainedDirectories: Sendable {
     ) throws(SnapshotReadError) -> (
         descriptor: Int32, isOwned: Bool
     ) {
-        // The deepest ancestor kept; the directory itself is opened (and kept when it has room) too.
-        var depth = components.count
-        var current: (descriptor: Int32, isOwned: Bool)?
-        while depth >= 0, current == nil {
-            let key = Self.key(components.prefix(depth))
-            if let descriptor = kept.withLock({ $0[key] }) { current = (descriptor, false) } else { depth -= 1 }
+        // From the deepest directory kept, or the snapshot directory itself (kept when there is room).
+        // A file's own directory is never kept, so the search starts above it.
+        var depth = max(components.count - 1, 0)
+        var descriptor: Int32
+        var isOwned = false
+        while true {
+            if let found = kept.withLock({ $0[Self.key(components.prefix(depth))] }) {
+                descriptor = found
+                break
+            }
+            if depth == 0 {
+                (descriptor, isOwned) = keep(try ContainedFileReader.openDirectory(directory, for: file), as: "")
+                break
+            }
+            depth -= 1
         }
-        if current == nil {
-            let root = try ContainedFileReader.openDirectory(directory, for: file)
-            current = keep(root, as: "")
-            depth = 0
-        }
-        guard var (descriptor, isOwned) = current else { preconditionFailure("opened above") }
         for index in (components.startIndex + depth)..<components.endIndex {
             let next = openat(descriptor, String(components[index]), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_DIRECTORY)
             let error = errno
             if isOwned { close(descriptor) }
-            guard next >= 0 else { throw ContainedFileReader.failure(error, file: file, opening: "a directory") }
+            guard next >= 0 else { throw ContainedFileReader.failure(error, file: file, opening: "the file") }
             // A file's own directory is not kept (a page's category: there are as many as categories).
             (descriptor, isOwned) =
                 index < components.endIndex - 1

@@ -42,22 +42,17 @@ enum ContainedFileReader {
         guard let name = components.last else {
             throw SnapshotReadError(.unsafePath, file: relativePath, "no file name")
         }
-        var (parent, isOwned): (Int32, Bool)
-        if let directories, directories.directory == directory {
-            (parent, isOwned) = try directories.descriptor(of: components.dropLast(), for: relativePath)
-        } else {
-            (parent, isOwned) = (try openDirectory(directory, for: relativePath), true)
-            for component in components.dropLast() {
-                let next = openat(parent, String(component), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_DIRECTORY)
-                let error = errno
-                close(parent)
-                guard next >= 0 else { throw failure(error, file: relativePath, opening: "the file") }
-                parent = next
-            }
+        // Without directories kept for `directory`, ones kept for this read alone: the same walk, its
+        // descriptors closed when the file is open (they must live until then: `parent` may be one).
+        let walk =
+            directories.flatMap { $0.directory == directory ? $0 : nil } ?? ContainedDirectories(directory: directory)
+        let (descriptor, error) = try withExtendedLifetime(walk) { () throws(SnapshotReadError) -> (Int32, Int32) in
+            let (parent, isOwned) = try walk.descriptor(of: components.dropLast(), for: relativePath)
+            let descriptor = openat(parent, String(name), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            let error = errno
+            if isOwned { close(parent) }
+            return (descriptor, error)
         }
-        let descriptor = openat(parent, String(name), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        let error = errno
-        if isOwned { close(parent) }
         guard descriptor >= 0 else { throw failure(error, file: relativePath, opening: "the file") }
         defer { close(descriptor) }
 
