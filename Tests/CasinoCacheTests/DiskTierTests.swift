@@ -119,6 +119,36 @@ struct DiskTierTests {
         #expect(await diskTier(root).storedGlobalEntries() == [diskStored(newer)])
     }
 
+    @Test func aListingReadsAheadAndNamesTheRestEachGlobalFileOnceAndSeesFilesWrittenSinceTheIndex() async throws {
+        // Given five global pages and a player's entry on disk, and a relaunched tier
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let pages = (0..<5).map { number in
+            diskEntry(.gamesPage(diskEdition, categoryId: "C\(number)", offset: 0), etag: "e\(number)")
+        }
+        let first = diskTier(root)
+        for page in pages { first.store(page) }
+        first.store(DiskSampleKind.categories.entry(scope: .user("player-1")))
+        await first.flush()
+        let tier = diskTier(root)
+
+        // When it lists the global files reading the first two (its index built in the same turn)
+        let listing = await tier.globalListing(readingFirst: 2)
+
+        // Then two are read, the other three named, and no file is both or left out
+        #expect(listing.read.count == 2 && listing.names.count == 3 && listing.queued.isEmpty)
+        let rest = await tier.storedGlobalEntries(named: listing.names)
+        #expect(Set(listing.read + rest) == Set(pages.map(diskStored)))
+        // And once another tier has written a page, a listing of this one (its index built before)
+        // names it too, and reading ahead of every file reads them all
+        let added = diskEntry(.gamesPage(diskEdition, categoryId: "C5", offset: 0))
+        first.store(added)
+        await first.flush()
+        let again = await tier.globalListing(readingFirst: 10)
+        #expect(again.names.isEmpty && Set(again.read) == Set((pages + [added]).map(diskStored)))
+        #expect(await tier.globalListing(readingFirst: 0).names.count == 6)
+    }
+
     @Test func aFileOfThePreviousFormatIsServedThenHashedOnceAndWrittenInTheCurrentOne() async throws {
         // Given a page written by the previous version: one gzip'd object, no content hash
         let root = try diskTemporaryDirectory()

@@ -173,3 +173,36 @@ func profileXMLFeedSource(work: URL) throws {
             + " editions \(median(editionTimes)), pages \(median(pageTimes)), freeing \(median(freeTimes)), total \(median(totals))"
             + " (\(records / loops) records per run)")
 }
+
+/// Relaunches a cache on `PROFILE_PAGES` pages on disk (100 by default) and synchronizes it,
+/// `PROFILE_LOOPS` times (2,000 by default), for `perf record`: `cache-bench profile-sync`. Prints
+/// the median of each phase: the new cache, `synchronize()`, and the flush after it.
+func profileSynchronize(work: URL) async throws {
+    let environment = ProcessInfo.processInfo.environment
+    let pages = Int(environment["PROFILE_PAGES"] ?? "") ?? 100
+    let loops = Int(environment["PROFILE_LOOPS"] ?? "") ?? 2_000
+    let catalog = try sampleCatalog(games: 2000, categories: 20, in: work.appendingPathComponent("sync-catalog"))
+    let fixture = try await SynchronizeFixture(
+        pages: pages, items: catalog.editions[0].pages.flatMap(\.items),
+        directory: work.appendingPathComponent("profile-sync"))
+    var phases: [[Double]] = [[], [], []]
+    for _ in 0..<loops {
+        let start = clock.now
+        let cache = CatalogCache(
+            upstream: fixture.upstream, cacheDirectory: fixture.directory, bundleDirectory: nil, logger: benchLogger)
+        let created = clock.now
+        let report = await cache.synchronize()
+        let synchronized = clock.now
+        await cache.flush()
+        guard report.current == pages else { throw BenchFailure("synchronize found \(report.current) of \(pages)") }
+        for (phase, duration) in zip(
+            phases.indices, [created - start, synchronized - created, clock.now - synchronized])
+        {
+            phases[phase].append(nanoseconds(duration))
+        }
+    }
+    func median(_ values: [Double]) -> String { format(values.sorted()[values.count / 2]) }
+    print(
+        "profile-sync, \(pages) pages: init \(median(phases[0])), synchronize \(median(phases[1])),"
+            + " flush \(median(phases[2]))")
+}

@@ -15,47 +15,26 @@ import Glibc
 /// file per entry cannot do without: listing and `fstatat` (the relaunched disk index), reading
 /// each file and moving its modification time (the renewal).
 func synchronizeBenchmarks(work: URL, items: [Game]) async throws -> [Result] {
-    let edition = try Edition(id: "en-iPhone")
     var results: [Result] = []
     var sink = 0
     for count in [100, 1_000, 3_000] {
-        let pages = (0..<count).map { number in
-            // Each page its own content: the games of the catalogue in another order.
-            let start = number % max(items.count - 10, 1)
-            return GamesPage(
-                categoryId: "C\(number)", offset: 0, limit: 10, total: 10, items: Array(items[start..<start + 10]))
-        }
-        let payloads = try pages.map { try CanonicalJSON.encode($0) }
-        var hashes: [SnapshotKey: String] = [:]
-        for (page, payload) in zip(pages, payloads) {
-            let digest = SHA256.hash(data: payload).map { String(format: "%02x", $0) }.joined()
-            hashes[.gamesPage(edition, categoryId: page.categoryId, offset: 0)] =
-                CatalogRules.contentHashPrefix + digest
-        }
-        let directory = work.appendingPathComponent("synchronize-\(count)")
-        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_800_000_000))
-        let upstream = CurrentUpstream(
-            hashes: hashes, pages: Dictionary(uniqueKeysWithValues: pages.map { ($0.categoryId, $0) }))
-        let previous = CatalogCache(
-            upstream: upstream, cacheDirectory: directory, bundleDirectory: nil, clock: clock, logger: benchLogger)
-        for page in pages { _ = try await previous.gamesPage(edition: edition, categoryId: page.categoryId) }
-        await previous.flush()
-
+        let fixture = try await SynchronizeFixture(
+            pages: count, items: items, directory: work.appendingPathComponent("synchronize-\(count)"))
+        let directory = fixture.directory
         let samples = count > 1_000 ? 7 : 15
         let floor = measure(samples: samples, warmup: 2) {
-            for payload in payloads { sink &+= Int(SHA256.hash(data: payload).first { _ in true } ?? 0) }
+            for payload in fixture.payloads { sink &+= Int(SHA256.hash(data: payload).first { _ in true } ?? 0) }
         }
         let systemCalls = measure(samples: samples, warmup: 2) {
             sink &+= listAndStat(directory) &+ readAndTouch(directory)
         }
         let synchronize = try await measureAsync(samples: samples, warmup: 2) {
-            clock.advance(by: .seconds(60))
             let cache = CatalogCache(
-                upstream: upstream, cacheDirectory: directory, bundleDirectory: nil, clock: clock, logger: benchLogger)
-            let report = await cache.synchronize()
-            await cache.flush()  // what it wrote, on disk (it waits for that itself; an older build did not)
+                upstream: fixture.upstream, cacheDirectory: directory, bundleDirectory: nil, logger: benchLogger)
+            let report = await cache.synchronize()  // returns with its renewals on disk (checked below)
             guard report.current == count else { throw BenchFailure("synchronize found \(report.current) of \(count)") }
         }
+        try await fixture.checkRenewedWhenSynchronizeReturns()
         for (name, samples) in [("SHA-256 of the page's JSON", floor), ("list, stat, read, utimensat", systemCalls)] {
             results.append(
                 Result(
@@ -81,6 +60,63 @@ func synchronizeBenchmarks(work: URL, items: [Game]) async throws -> [Result] {
         )
     }
     return results
+}
+
+/// A previous session's disk cache of `pages` pages, each its own content, and an upstream that
+/// finds them all current: what a relaunched cache synchronizes. On the system clock, as in an app
+/// (an injected clock's deadlines wait in a task of their own).
+struct SynchronizeFixture {
+    let payloads: [Data]
+    let directory: URL
+    let upstream: any CatalogUpstream
+
+    init(pages count: Int, items: [Game], directory: URL) async throws {
+        let edition = try Edition(id: "en-iPhone")
+        let pages = (0..<count).map { number in
+            // Each page its own content: the games of the catalogue in another order.
+            let start = number % max(items.count - 10, 1)
+            return GamesPage(
+                categoryId: "C\(number)", offset: 0, limit: 10, total: 10, items: Array(items[start..<start + 10]))
+        }
+        payloads = try pages.map { try CanonicalJSON.encode($0) }
+        var hashes: [SnapshotKey: String] = [:]
+        for (page, payload) in zip(pages, payloads) {
+            let digest = SHA256.hash(data: payload).map { String(format: "%02x", $0) }.joined()
+            hashes[.gamesPage(edition, categoryId: page.categoryId, offset: 0)] =
+                CatalogRules.contentHashPrefix + digest
+        }
+        self.directory = directory
+        upstream = CurrentUpstream(
+            hashes: hashes, pages: Dictionary(uniqueKeysWithValues: pages.map { ($0.categoryId, $0) }))
+        let previous = CatalogCache(
+            upstream: upstream, cacheDirectory: directory, bundleDirectory: nil, logger: benchLogger)
+        for page in pages { _ = try await previous.gamesPage(edition: edition, categoryId: page.categoryId) }
+        await previous.flush()
+    }
+
+    /// Sets every entry file's modification time a day back, relaunches and synchronizes once more,
+    /// and checks, without a flush, that each has moved: the row's time includes its renewals.
+    func checkRenewedWhenSynchronizeReturns() async throws {
+        let files = FileManager.default
+        let names = try files.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json.gz") }
+        guard names.count == payloads.count else {
+            throw BenchFailure("\(names.count) files for \(payloads.count) pages")
+        }
+        let dayBack = Date() - 86_400
+        for name in names {
+            try files.setAttributes(
+                [.modificationDate: dayBack], ofItemAtPath: directory.appendingPathComponent(name).path)
+        }
+        let cache = CatalogCache(
+            upstream: upstream, cacheDirectory: directory, bundleDirectory: nil, logger: benchLogger)
+        await cache.synchronize()
+        for name in names {
+            let attributes = try files.attributesOfItem(atPath: directory.appendingPathComponent(name).path)
+            guard let modified = attributes[.modificationDate] as? Date, modified > dayBack + 3_600 else {
+                throw BenchFailure("\(name) was not renewed when synchronize() returned")
+            }
+        }
+    }
 }
 
 /// The argument that makes `cache-bench` the child of ``residentGrowth(of:warm:)``.
@@ -176,7 +212,7 @@ private func readAndTouch(_ directory: URL) -> Int {
 }
 
 /// An upstream that serves the benchmark's pages and finds every page whose hash it knows current.
-private struct CurrentUpstream: CatalogUpstream {
+struct CurrentUpstream: CatalogUpstream {
     let hashes: [SnapshotKey: String]
     let pages: [String: GamesPage]
 
@@ -203,7 +239,7 @@ private struct CurrentUpstream: CatalogUpstream {
     }
 }
 
-private struct BenchFailure: Error, CustomStringConvertible {
+struct BenchFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }

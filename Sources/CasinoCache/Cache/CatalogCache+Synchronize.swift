@@ -22,8 +22,9 @@ extension CatalogCache {
     /// to refreshing the entries that are not fresh key by key; nothing held is lost. Call it at
     /// launch and when the app returns to the foreground.
     ///
-    /// When it returns, what its verdicts wrote is on disk (it waits for that at most
-    /// ``diskWaitLimit``, for a file system that hangs). Cancelling the calling task stops it early:
+    /// When it returns, what it wrote is on disk: what its verdicts changed, a withdrawal list it
+    /// received, the queues of the players whose changes it sent (it waits for that at most
+    /// ``diskWaitLimit`` in all, for a file system that hangs). Cancelling the calling task stops it early:
     /// the request in flight is abandoned and nothing more is sent, fetched or refreshed
     /// (``SynchronizationReport/isCancelled``); the verdicts already acted on stay, written. A fetch
     /// of changed content already under way finishes as any fetch whose caller left: it fills the
@@ -36,30 +37,64 @@ extension CatalogCache {
     /// - Returns: What was sent and what each verdict did.
     @discardableResult
     public func synchronize() async -> SynchronizationReport {
-        async let mutationsSent: Void = sendPendingMutations()
+        let report: SynchronizationReport
+        let sendsMutations = players.hasPending
+        if sendsMutations {
+            async let mutationsSent: Void = players.sendPending()
+            report = await validateHeld()
+            await mutationsSent
+        } else {
+            report = await validateHeld()  // most launches: no task started for the players' changes
+        }
+        await waitForWrites(withdrawals: report.withdrawalSequence != nil, playerQueues: sendsMutations)
+        return report
+    }
+
+    /// The longest ``synchronize()`` waits for the writes it caused: 10 seconds. Real time, on a
+    /// dispatch timer: a file system that hangs holds the writes, not the caller.
+    public static let diskWaitLimit: Duration = .seconds(10)
+
+    /// Validates every catalogue entry held in memory and on disk (``synchronize()``).
+    private func validateHeld() async -> SynchronizationReport {
         let queued = scheduler.takeQueued()
         var held = heldInMemory()
         for key in queued where held[key] == nil {
             if let entry = heldEntry(key) { hold(entry, inMemory: true, in: &held) }
         }
         var source = HeldSource(held)
-        if let listing = await disk?.globalListing() {
+        // The first disk batch is read with the listing: one turn of the disk's queue fewer.
+        let firstRead = validationBatchSize - held.count % validationBatchSize
+        if let listing = await disk?.globalListing(readingFirst: firstRead) {
             source.diskNames = listing.names[...]
             for stored in listing.queued { source.add(heldOnDisk(stored)) }
+            for stored in listing.read where !source.hasSeen(stored.key) { source.add(heldOnDisk(stored)) }
         }
-        let report = await validate(&source, releasing: queued)
-        await mutationsSent
-        if let disk, !(await disk.flush(within: Self.diskWaitLimit)) {
-            logger.warning(
-                "synchronize: the disk did not take the verdicts' writes within the limit; they land later",
-                metadata: ["cache.limit": "\(Self.diskWaitLimit)"])
-        }
-        return report
+        return await validate(&source, releasing: queued)
     }
 
-    /// The longest ``synchronize()`` waits for the disk writes its verdicts caused: 10 seconds. Real
-    /// time, on a dispatch timer: a file system that hangs holds the writes, not the caller.
-    public static let diskWaitLimit: Duration = .seconds(10)
+    /// Waits, at most ``diskWaitLimit`` in all, until the writes a synchronize caused have landed:
+    /// the verdicts' on disk, the withdrawal list it received, the queues of the players whose
+    /// changes it sent.
+    private func waitForWrites(withdrawals: Bool, playerQueues: Bool) async {
+        let end = ContinuousClock.now + Self.diskWaitLimit
+        let waits: [(name: String, drained: (Duration) async -> Bool)?] = [
+            disk.map { disk in ("the disk tier", disk.flush(within:)) },
+            withdrawals ? withdrawalStore.map { store in ("the withdrawal list", store.flush(within:)) } : nil,
+            playerQueues ? players.queue.map { queue in ("the players' queues", queue.flush(within:)) } : nil,
+        ]
+        var late: [String] = []
+        for case (let name, let drained)? in waits where !(await drained(max(end - .now, .zero))) { late.append(name) }
+        if !late.isEmpty {
+            logger.warning(
+                "synchronize: its writes did not land within the limit; they land later",
+                metadata: ["cache.limit": "\(Self.diskWaitLimit)", "cache.stores": "\(late.joined(separator: ", "))"])
+        }
+    }
+
+    /// ``Configuration/validationBatchSize`` within `1...CacheValidation.maxKeys`.
+    private var validationBatchSize: Int {
+        min(max(configuration.validationBatchSize, 1), CacheValidation.maxKeys)
+    }
 
     /// Validates the keys that stale and bundled answers queued (``Configuration/refreshBatchWindow``)
     /// in one request: what the batch timer and ``waitForRefreshes()`` call.
@@ -82,7 +117,7 @@ extension CatalogCache {
     private func validate(_ source: inout HeldSource, releasing: Set<CacheKey>) async -> SynchronizationReport {
         var report = SynchronizationReport()
         let generation = writer.generation(of: .global)
-        let batchSize = min(max(configuration.validationBatchSize, 1), CacheValidation.maxKeys)
+        let batchSize = validationBatchSize
         let inlineBytes = max(configuration.validationInlineBytes, 0)
         // What is decided later: keys to fetch (with the entry memory held), and keys to refresh
         // one by one, those not fresh.

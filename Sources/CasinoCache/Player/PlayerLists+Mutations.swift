@@ -92,6 +92,11 @@ extension PlayerLists {
         return overlay.withLock { $0.pending[player] ?? [] }
     }
 
+    /// Whether a player has changes not sent yet.
+    var hasPending: Bool {
+        overlay.withLock { $0.pending.values.contains { !$0.isEmpty } }
+    }
+
     /// Sends every player's queued changes now and returns when the senders stop.
     func sendPending() async {
         let players = overlay.withLock { Array($0.pending.filter { !$0.value.isEmpty }.keys) }

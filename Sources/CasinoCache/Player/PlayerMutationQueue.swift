@@ -95,6 +95,11 @@ public import Logging
         await queue.result {}
     }
 
+    /// ``flush()``, waiting at most `limit`; `false` when the limit came first.
+    func flush(within limit: Duration) async -> Bool {
+        await queue.drained(within: limit)
+    }
+
     /// Files found unusable and deleted so far.
     public var corruptFiles: Int { state.withLock { $0.corruptFiles } }
     /// Writes that failed so far (the mutations stay queued in memory and are written again with

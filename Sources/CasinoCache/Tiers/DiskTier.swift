@@ -353,25 +353,34 @@ public import Logging
     }
 
     /// The ``CacheScope/global`` entry files on disk, listed for ``storedGlobalEntries(named:)`` to
-    /// read a batch at a time, and the stores of global entries still queued (a read would answer
-    /// them; their files may not exist yet).
+    /// read a batch at a time (`read`: those read with the listing), and the stores of global
+    /// entries still queued (a read would answer them; their files may not exist yet).
     public struct GlobalListing: Sendable {
+        /// The files not read yet.
         public var names: [String]
+        /// ``storedGlobalEntries(named:)`` of the files listed first.
+        public var read: [Stored]
         public var queued: [Stored]
     }
 
-    /// Lists the global entry files (their names only: nothing is read) and the queued stores: what
-    /// ``CatalogCache/synchronize()`` validates besides memory, reading the headers batch by batch.
-    public func globalListing() async -> GlobalListing {
-        let (names, queued) = await queue.result { () -> ([String], [CacheEntry]) in
-            self.buildIndexIfNeeded()
-            let names = self.files.entryNames(where: { $0.hasPrefix(DiskTierFileName.prefix(for: .global)) })
+    /// Lists the global entry files (their names only) and the queued stores, and reads the first
+    /// `count` files as ``storedGlobalEntries(named:)`` does, in the same turn of the tier's queue:
+    /// what ``CatalogCache/synchronize()`` validates besides memory, reading the headers batch by
+    /// batch. A relaunched tier lists its directory once, for its index and for this.
+    public func globalListing(readingFirst count: Int = 0) async -> GlobalListing {
+        let (names, read, queued) = await queue.result { () -> ([String], [Stored], [CacheEntry]) in
+            let isGlobal = { (name: String) in name.hasPrefix(DiskTierFileName.prefix(for: .global)) }
+            var names =
+                self.buildIndexIfNeeded()?.filter(isGlobal) ?? self.files.entryNames(where: isGlobal)
+            let first = Array(names.prefix(max(count, 0)))
+            names.removeFirst(first.count)
+            let read = self.scanGlobalEntries(named: first)
             let queued = self.state.withLock { state in
                 state.pending.values.compactMap(\.entry).filter { $0.key.scope == .global }
             }
-            return (names, queued)
+            return (names, read, queued)
         }
-        return GlobalListing(names: names, queued: queued.compactMap(Self.stored))
+        return GlobalListing(names: names, read: read, queued: queued.compactMap(Self.stored))
     }
 
     /// The entries in the files `names` (of a ``globalListing()``), in no order, as ``entry(for:)``
@@ -391,7 +400,7 @@ public import Logging
     public func storedGlobalEntries() async -> [Stored] {
         let listing = await globalListing()
         var stored: [CacheKey: Stored] = [:]
-        for found in await storedGlobalEntries(named: listing.names) { stored[found.key] = found }
+        for found in await storedGlobalEntries(named: listing.names) + listing.read { stored[found.key] = found }
         for queued in listing.queued where stored[queued.key] == nil { stored[queued.key] = queued }
         return Array(stored.values)
     }
@@ -468,28 +477,14 @@ public import Logging
     /// Waits until every write and removal queued so far has reached the disk (and the
     /// directory has been scanned, so ``bytesOnDisk`` is current).
     public func flush() async {
-        await queue.result { self.buildIndexIfNeeded() }
+        await queue.result { _ = self.buildIndexIfNeeded() }
     }
 
     /// ``flush()``, waiting at most `limit` (real time, on a dispatch timer: a file system that hangs
     /// holds the writes, not the caller); `false` when the limit came first and the writes are still
     /// queued. The caller's cancellation does not cut the wait short.
     public func flush(within limit: Duration) async -> Bool {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let waiting = Locked<CheckedContinuation<Bool, Never>?>(continuation)
-            let resume: @Sendable (Bool) -> Void = { isFlushed in
-                waiting.withLock { continuation in
-                    defer { continuation = nil }
-                    return continuation
-                }?.resume(returning: isFlushed)
-            }
-            let alarm = Deadline.schedule(after: limit, on: .realTime) { resume(false) }
-            queue.async {
-                self.buildIndexIfNeeded()
-                alarm.cancel()
-                resume(true)
-            }
-        }
+        await queue.drained(within: limit) { self.buildIndexIfNeeded() }
     }
 
     /// Files found corrupt, truncated, oversized, from another schema or cache version, or
@@ -504,10 +499,15 @@ public import Logging
 
     // MARK: - Writer queue
 
-    private func buildIndexIfNeeded() {
-        guard !state.withLock({ $0.index.isBuilt }) else { return }
-        var scanned = DiskTierIndex(scanned: files.scan(maxEntryBytes: maxEntryBytes))
+    /// Scans the directory for the index unless it is built; returns the entry files the scan found
+    /// (`nil` when the index was built before).
+    @discardableResult
+    private func buildIndexIfNeeded() -> [String]? {
+        guard !state.withLock({ $0.index.isBuilt }) else { return nil }
+        let files = files.scan(maxEntryBytes: maxEntryBytes)
+        var scanned = DiskTierIndex(scanned: files)
         state.withLock { $0.index.adopt(&scanned) }  // `scanned`, now the index before, is released off the lock
+        return files.map(\.name)
     }
 
     private func write(_ entry: CacheEntry, sequence: UInt64) {

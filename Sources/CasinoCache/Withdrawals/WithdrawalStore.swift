@@ -81,4 +81,9 @@ final class WithdrawalStore: Sendable {
     func flush() async {
         await queue.result {}
     }
+
+    /// ``flush()``, waiting at most `limit`; `false` when the limit came first.
+    func flush(within limit: Duration) async -> Bool {
+        await queue.drained(within: limit)
+    }
 }

@@ -191,16 +191,17 @@ struct PlayerLobbyScenarioTests {
             _ = try await relaunched.playerList(.favourites, edition: english, player: alice)
             #expect(fixture.requests(PlayerFixture.put) == 0)  // reads send nothing
             await relaunched.synchronize()
-            await relaunched.waitUntilSent(alice)
-            // Then the change was sent once, and the list matches the server's
+            // Then, when that returns, the change was sent once and its queue file is gone (nothing flushed)
             #expect(fixture.requests(PlayerFixture.put) == 1)
-            let server = try await fixture.serverList(.favourites, of: alice)
-            #expect(server.ids == [game.id, fixture.games[1].id])
-            #expect(relaunched.cachedPlayerList(.favourites, edition: english, player: alice).value == server)
             #expect(
                 !FileManager.default.fileExists(
                     atPath: fixture.queueDirectory.appendingPathComponent(PlayerMutationQueueFile.fileName(for: alice))
                         .path))
+            await relaunched.waitUntilSent(alice)
+            // And the list matches the server's
+            let server = try await fixture.serverList(.favourites, of: alice)
+            #expect(server.ids == [game.id, fixture.games[1].id])
+            #expect(relaunched.cachedPlayerList(.favourites, edition: english, player: alice).value == server)
         }
     }
 
