@@ -149,6 +149,48 @@ struct DiskTierTests {
         #expect(await tier.globalListing(readingFirst: 0).names.count == 6)
     }
 
+    @Test func aRelaunchedTiersListingReadsInItsScanAndCountsAndRefusesAsAPlainScanDoes() async throws {
+        // Given three global pages, one of them written by the previous version, a player's entry,
+        // and, under global entry names, a file past the entry cap, a link to a page and a directory
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let pages = (0..<3).map { diskEntry(.gamesPage(diskEdition, categoryId: "C\($0)", offset: 0), etag: "e\($0)") }
+        let writer = diskTier(root, maxEntryBytes: 1 << 20)
+        for page in pages { writer.store(page) }
+        writer.store(DiskSampleKind.categories.entry(scope: .user("player-1")))
+        await writer.flush()
+        let names = diskEntryFiles(root)
+        let first = try #require(names.first { $0.hasPrefix("g_") && $0.contains("C0") })
+        try diskDowngrade(root.appendingPathComponent(first))
+        func name(_ readable: String) -> String { "g_\(readable)_00000000000000ff.json.gz" }
+        let oversized = root.appendingPathComponent(name("big"))
+        try Data(count: (1 << 20) + 1).write(to: oversized)
+        let link = root.appendingPathComponent(name("link"))
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: root.appendingPathComponent(first))
+        let folder = root.appendingPathComponent(name("folder"))
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+
+        // When a relaunched tier lists the global files reading every one in its scan
+        let tier = diskTier(root, maxEntryBytes: 1 << 20)
+        let listing = await tier.globalListing(readingFirst: 100)
+
+        // Then the three pages are read, the old one in the current format now, and nothing is left named
+        #expect(Set(listing.read) == Set(pages.map(diskStored)) && listing.names.isEmpty)
+        let (header, _) = try diskSplit(root.appendingPathComponent(first))
+        #expect(header.first { $0.name == "hash" }?.value == (try pages[0].content.contentHash()))
+        // And the oversized file is deleted, the link and the directory left alone, and the index
+        // counts what a tier that only scans counts
+        #expect(!FileManager.default.fileExists(atPath: oversized.path))
+        #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) != nil)
+        #expect(FileManager.default.fileExists(atPath: folder.path))
+        let scanning = diskTier(root, maxEntryBytes: 1 << 20)
+        await scanning.flush()
+        #expect(tier.bytesOnDisk == scanning.bytesOnDisk)
+        let counted = diskEntryFiles(root).filter { ![name("link"), name("folder")].contains($0) }
+        #expect(tier.bytesOnDisk == counted.map { diskFileSize(root, $0) }.reduce(0, +) && counted.count == 4)
+        #expect(tier.corruptEntries == 0)
+    }
+
     @Test func aFileOfThePreviousFormatIsServedThenHashedOnceAndWrittenInTheCurrentOne() async throws {
         // Given a page written by the previous version: one gzip'd object, no content hash
         let root = try diskTemporaryDirectory()

@@ -343,7 +343,11 @@ public import Logging
         let prefix = DiskTierFileName.prefix(for: scope)
         var keys = Set<CacheKey>()
         for name in files.entryNames(where: { $0.hasPrefix(prefix) }) {
-            if let (key, _, _) = globalHeader(named: name) { keys.insert(key) }
+            if let file = try? files.read(name, limit: maxEntryBytes),
+                let (key, _) = globalHeader(of: file, named: name)
+            {
+                keys.insert(key)
+            }
         }
         let pending = state.withLock { state in
             state.pending.values.compactMap { $0.entry?.key }.filter { $0.scope == scope }
@@ -366,15 +370,34 @@ public import Logging
     /// Lists the global entry files (their names only) and the queued stores, and reads the first
     /// `count` files as ``storedGlobalEntries(named:)`` does, in the same turn of the tier's queue:
     /// what ``CatalogCache/synchronize()`` validates besides memory, reading the headers batch by
-    /// batch. A relaunched tier lists its directory once, for its index and for this.
+    /// batch. A relaunched tier lists its directory once, for its index and for this, and reads
+    /// those files in its scan (their `fstat` standing in for the scan's).
     public func globalListing(readingFirst count: Int = 0) async -> GlobalListing {
         let (names, read, queued) = await queue.result { () -> ([String], [Stored], [CacheEntry]) in
             let isGlobal = { (name: String) in name.hasPrefix(DiskTierFileName.prefix(for: .global)) }
-            var names =
-                self.buildIndexIfNeeded()?.filter(isGlobal) ?? self.files.entryNames(where: isGlobal)
-            let first = Array(names.prefix(max(count, 0)))
-            names.removeFirst(first.count)
-            let read = self.scanGlobalEntries(named: first)
+            var names: [String]
+            var read: [Stored] = []
+            var readInScan = Set<String>()
+            var firstFormat: [String] = []  // upgraded after the scan: an upgrade writes into the directory listed
+            if let scanned = self.buildIndexIfNeeded(
+                reading: count, where: isGlobal,
+                { name, file in
+                    readInScan.insert(name)
+                    switch self.globalEntry(named: name, in: file, upgrading: false) {
+                    case .found(let found): read.append(found)
+                    case .firstFormat: firstFormat.append(name)
+                    case .nothing: break
+                    }
+                })
+            {
+                names = scanned.filter { isGlobal($0) && !readInScan.contains($0) }
+                read += self.scanGlobalEntries(named: firstFormat)
+            } else {
+                names = self.files.entryNames(where: isGlobal)
+                let first = Array(names.prefix(max(count, 0)))
+                names.removeFirst(first.count)
+                read = self.scanGlobalEntries(named: first)
+            }
             let queued = self.state.withLock { state in
                 state.pending.values.compactMap(\.entry).filter { $0.key.scope == .global }
             }
@@ -414,45 +437,62 @@ public import Logging
         var stored: [Stored] = []
         stored.reserveCapacity(names.count)
         for name in names {
-            guard let (key, file, parsed) = globalHeader(named: name, in: directory) else { continue }
-            switch plan(for: key, name: name) {
-            case .answer(let queued):
-                if let found = queued.flatMap(Self.stored) { stored.append(found) }
-            case .read(let generation, let contentGeneration, let renewal):
-                var header = parsed.header
-                if parsed.payloadStart == nil {
-                    // The first format: hash the content once and keep the hash from now on.
-                    guard
-                        let entry = try? DiskTierEnvelope.entry(
-                            in: file.data, parsed, for: key, maxBytes: maxEntryBytes),
-                        let written = upgrade(entry, named: name)
-                    else { continue }
-                    header.contentHash = written
-                }
-                guard let contentHash = header.contentHash else { continue }
-                var found = Stored(
-                    key: key, storedAt: parsed.storedAt, etag: header.etag, origin: header.origin,
-                    contentHash: contentHash)
-                found.fileGeneration = generation
-                found.contentGeneration = contentGeneration
-                found.fileName = name
-                stored.append(renewal?.applied(to: found) ?? found)
-            }
+            guard let file = try? files.read(name, limit: maxEntryBytes, in: directory) else { continue }
+            if case .found(let found) = globalEntry(named: name, in: file, upgrading: true) { stored.append(found) }
         }
         return stored
     }
 
-    /// The global key the file `name` holds, the file and its parsed header; `nil` when it does not
-    /// read, is not of this tier's cache version, or holds a key whose file has another name.
+    /// What the file `name`, whose bytes are `file`, holds for bulk validation, as ``entry(for:)``
+    /// would answer it (a queued write or clear wins over the file). A file of the first format (no
+    /// content hash) is decoded, hashed and written again in the current one, once, when `upgrading`.
+    /// Called on `queue`.
+    private func globalEntry(named name: String, in file: DiskTierFiles.Contents, upgrading: Bool) -> GlobalEntry {
+        guard let (key, parsed) = globalHeader(of: file, named: name) else { return .nothing }
+        switch plan(for: key, name: name) {
+        case .answer(let queued):
+            return queued.flatMap(Self.stored).map(GlobalEntry.found) ?? .nothing
+        case .read(let generation, let contentGeneration, let renewal):
+            var header = parsed.header
+            if parsed.payloadStart == nil {
+                // The first format: hash the content once and keep the hash from now on.
+                guard upgrading else { return .firstFormat }
+                guard
+                    let entry = try? DiskTierEnvelope.entry(in: file.data, parsed, for: key, maxBytes: maxEntryBytes),
+                    let written = upgrade(entry, named: name)
+                else { return .nothing }
+                header.contentHash = written
+            }
+            guard let contentHash = header.contentHash else { return .nothing }
+            var found = Stored(
+                key: key, storedAt: parsed.storedAt, etag: header.etag, origin: header.origin, contentHash: contentHash)
+            found.fileGeneration = generation
+            found.contentGeneration = contentGeneration
+            found.fileName = name
+            return .found(renewal?.applied(to: found) ?? found)
+        }
+    }
+
+    /// ``globalEntry(named:in:upgrading:)``'s answer.
+    private enum GlobalEntry {
+        case found(Stored)
+        /// Nothing to validate: the file does not read, or a queued removal or clear wins over it.
+        case nothing
+        /// A file of the first format, not upgraded.
+        case firstFormat
+    }
+
+    /// The global key the file `name` (its bytes, `file`) holds and its parsed header; `nil` when it is
+    /// not an entry of this tier's cache version, or holds a key whose file has another name.
     private func globalHeader(
-        named name: String, in directory: DiskTierFiles.OpenDirectory? = nil
-    ) -> (key: CacheKey, file: DiskTierFiles.Contents, parsed: DiskTierEnvelope.Parsed)? {
-        guard let file = try? files.read(name, limit: maxEntryBytes, in: directory),
+        of file: DiskTierFiles.Contents, named name: String
+    ) -> (key: CacheKey, parsed: DiskTierEnvelope.Parsed)? {
+        guard
             let parsed = try? DiskTierEnvelope.parse(
                 file, cacheVersion: configuration.cacheVersion, maxBytes: maxEntryBytes),
             let key = DiskTierEnvelope.globalKey(of: parsed.header), DiskTierFileName.name(for: key) == name
         else { return nil }
-        return (key, file, parsed)
+        return (key, parsed)
     }
 
     private static func stored(_ entry: CacheEntry) -> Stored? {
@@ -500,11 +540,15 @@ public import Logging
     // MARK: - Writer queue
 
     /// Scans the directory for the index unless it is built; returns the entry files the scan found
-    /// (`nil` when the index was built before).
+    /// (`nil` when the index was built before). The scan reads the first `count` files that
+    /// `isRead` selects, and gives each to `body` (``DiskTierFiles/scan(maxEntryBytes:now:reading:where:_:)``).
     @discardableResult
-    private func buildIndexIfNeeded() -> [String]? {
+    private func buildIndexIfNeeded(
+        reading count: Int = 0, where isRead: (String) -> Bool = { _ in false },
+        _ body: (String, DiskTierFiles.Contents) -> Void = { _, _ in }
+    ) -> [String]? {
         guard !state.withLock({ $0.index.isBuilt }) else { return nil }
-        let files = files.scan(maxEntryBytes: maxEntryBytes)
+        let files = files.scan(maxEntryBytes: maxEntryBytes, reading: count, where: isRead, body)
         var scanned = DiskTierIndex(scanned: files)
         state.withLock { $0.index.adopt(&scanned) }  // `scanned`, now the index before, is released off the lock
         return files.map(\.name)
