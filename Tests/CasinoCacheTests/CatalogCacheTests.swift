@@ -27,6 +27,57 @@ struct CatalogCacheTests: CacheFixtureSuite {
         #expect(cache.statistics().misses == 2)
     }
 
+    @Test func aSynchronizeOnADiskThatHangsEndsAtTheDiskLimitOrWhenCancelledAndValidatesWhatMemoryHolds() async throws {
+        // Given pages a previous session stored on disk, and a relaunched cache showing one bundled page
+        let page = bundle.firstPage()
+        let previous = makeCache(bundled: false)
+        _ = try await previous.categories(edition: english)
+        _ = try await previous.gamesPage(edition: english, categoryId: page.categoryId)
+        await previous.flush()
+        var configuration = CatalogCache.Configuration.default
+        configuration.diskWaitLimit = .milliseconds(100)
+        let cache = makeCache(configuration)
+        _ = cache.cachedGamesPage(edition: english, categoryId: page.categoryId)
+        // And a disk that hangs
+        let release = try #require(cache.disk).holdQueue()
+        defer { release() }
+
+        // When it synchronizes
+        let report = try await Self.endsWithin(.seconds(60)) { await cache.synchronize() }
+
+        // Then it gives up on the disk at its limit and sends what memory holds
+        #expect(report.keys == 1 && !report.isCancelled, "\(report)")
+        // And a synchronize that would wait a day for the disk ends when its task is cancelled
+        var patient = configuration
+        patient.diskWaitLimit = .seconds(86_400)
+        let waiting = makeCache(patient)
+        let releaseAgain = try #require(waiting.disk).holdQueue()
+        defer { releaseAgain() }
+        let cancelled = try await Self.endsWithin(.seconds(60), cancellingAfter: .milliseconds(20)) {
+            await waiting.synchronize()
+        }
+        #expect(cancelled.isCancelled && cancelled.keys == 0, "\(cancelled)")
+    }
+
+    /// `work`'s result, run in a task (cancelled after `cancellingAfter`, when given) that must end
+    /// within `limit`: a hang fails the test instead of holding it.
+    private static func endsWithin<Value: Sendable>(
+        _ limit: Duration, cancellingAfter delay: Duration? = nil, _ work: @escaping @Sendable () async -> Value
+    ) async throws -> Value {
+        let ended = TestLocked(false)
+        let task = Task {
+            defer { ended.withLock { $0 = true } }
+            return await work()
+        }
+        if let delay {
+            try await Task.sleep(for: delay)
+            task.cancel()
+        }
+        await eventually(timeout: limit) { ended.withLock { $0 } }
+        try #require(ended.withLock { $0 }, "still running after \(limit)")
+        return await task.value
+    }
+
     @Test func aBundledFileChangedSinceTheBuildIsRefusedCountedAndFetchedFromTheUpstream() async throws {
         // Given a bundle whose first page was rewritten, same content pretty-printed, and whose manifest
         // was given the new sizes but not the new SHA-256: only the digest tells

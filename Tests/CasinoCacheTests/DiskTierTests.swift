@@ -133,20 +133,20 @@ struct DiskTierTests {
         let tier = diskTier(root)
 
         // When it lists the global files reading the first two (its index built in the same turn)
-        let listing = await tier.globalListing(readingFirst: 2)
+        let listing = try #require(await tier.globalListing(readingFirst: 2, within: .seconds(60)))
 
         // Then two are read, the other three named, and no file is both or left out
         #expect(listing.read.count == 2 && listing.names.count == 3 && listing.queued.isEmpty)
-        let rest = await tier.storedGlobalEntries(named: listing.names)
+        let rest = try #require(await tier.storedGlobalEntries(named: listing.names, within: .seconds(60)))
         #expect(Set(listing.read + rest) == Set(pages.map(diskStored)))
         // And once another tier has written a page, a listing of this one (its index built before)
         // names it too, and reading ahead of every file reads them all
         let added = diskEntry(.gamesPage(diskEdition, categoryId: "C5", offset: 0))
         first.store(added)
         await first.flush()
-        let again = await tier.globalListing(readingFirst: 10)
+        let again = try #require(await tier.globalListing(readingFirst: 10, within: .seconds(60)))
         #expect(again.names.isEmpty && Set(again.read) == Set((pages + [added]).map(diskStored)))
-        #expect(await tier.globalListing(readingFirst: 0).names.count == 6)
+        #expect(await tier.globalListing(readingFirst: 0, within: .seconds(60))?.names.count == 6)
     }
 
     @Test func aRelaunchedTiersListingReadsInItsScanAndCountsAndRefusesAsAPlainScanDoes() async throws {
@@ -172,7 +172,7 @@ struct DiskTierTests {
 
         // When a relaunched tier lists the global files reading every one in its scan
         let tier = diskTier(root, maxEntryBytes: 1 << 20)
-        let listing = await tier.globalListing(readingFirst: 100)
+        let listing = try #require(await tier.globalListing(readingFirst: 100, within: .seconds(60)))
 
         // Then the three pages are read, the old one in the current format now, and nothing is left named
         #expect(Set(listing.read) == Set(pages.map(diskStored)) && listing.names.isEmpty)
@@ -191,14 +191,41 @@ struct DiskTierTests {
         #expect(tier.corruptEntries == 0)
     }
 
+    @Test func aListingOfAHungTierEndsAtItsLimitOrWhenCancelledAndTheTierAnswersOnceReleased() async throws {
+        // Given a page on disk, and a tier whose queue is held as a file system that hangs holds it
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let (tier, page) = await diskTierWithAPage(root)
+        let release = tier.holdQueue()
+        defer { release() }
+
+        // When a listing waits at most 50 ms
+        let start = ContinuousClock.now
+        let timedOut = await tier.globalListing(readingFirst: 1, within: .milliseconds(50))
+
+        // Then it ends at the limit without an answer
+        #expect(timedOut == nil && ContinuousClock.now - start >= .milliseconds(50))
+        // And one that would wait a day ends when its task is cancelled
+        let ended = TestLocked(false)
+        let waiting = Task {
+            defer { ended.withLock { $0 = true } }
+            return await tier.globalListing(readingFirst: 1, within: .seconds(86_400)) == nil
+        }
+        waiting.cancel()
+        await eventually(timeout: .seconds(60)) { ended.withLock { $0 } }
+        #expect(ended.withLock { $0 })
+        #expect(await waiting.value)
+        // And once released, the tier answers
+        release()
+        let listing = try #require(await tier.globalListing(readingFirst: 1, within: .seconds(60)))
+        #expect(listing.read == [diskStored(page)])
+    }
+
     @Test func aFileOfThePreviousFormatIsServedThenHashedOnceAndWrittenInTheCurrentOne() async throws {
         // Given a page written by the previous version: one gzip'd object, no content hash
         let root = try diskTemporaryDirectory()
         defer { diskRemove(root) }
-        let page = DiskSampleKind.gamesPage.entry(etag: "p1")
-        let writer = diskTier(root)
-        writer.store(page)
-        await writer.flush()
+        let (_, page) = await diskTierWithAPage(root)
         let file = root.appendingPathComponent(try #require(diskEntryFiles(root).first))
         try diskDowngrade(file)
         #expect(try Data(contentsOf: file).prefix(2) == Data([0x1F, 0x8B]))
@@ -222,10 +249,7 @@ struct DiskTierTests {
         // Given a page on disk, its file modified when it was stored
         let root = try diskTemporaryDirectory()
         defer { diskRemove(root) }
-        let tier = diskTier(root)
-        let page = DiskSampleKind.gamesPage.entry(etag: "p1")
-        tier.store(page)
-        await tier.flush()
+        let (tier, page) = await diskTierWithAPage(root)
         let file = root.appendingPathComponent(try #require(diskEntryFiles(root).first))
         let before = try Data(contentsOf: file)
         #expect(try diskModified(file) == diskStoredAt)
@@ -249,10 +273,7 @@ struct DiskTierTests {
         // Given a page on disk whose file's modification time was set back a year
         let root = try diskTemporaryDirectory()
         defer { diskRemove(root) }
-        let tier = diskTier(root)
-        let page = DiskSampleKind.gamesPage.entry(etag: "p1")
-        tier.store(page)
-        await tier.flush()
+        let (_, page) = await diskTierWithAPage(root)
         let file = root.appendingPathComponent(try #require(diskEntryFiles(root).first))
         try FileManager.default.setAttributes(
             [.modificationDate: diskStoredAt.addingTimeInterval(-365 * 86_400)], ofItemAtPath: file.path)
@@ -264,10 +285,7 @@ struct DiskTierTests {
         // Given a page on disk
         let root = try diskTemporaryDirectory()
         defer { diskRemove(root) }
-        let tier = diskTier(root)
-        let page = DiskSampleKind.gamesPage.entry(etag: "p1")
-        tier.store(page)
-        await tier.flush()
+        let (tier, page) = await diskTierWithAPage(root)
         let file = root.appendingPathComponent(try #require(diskEntryFiles(root).first))
         let (_, payload) = try diskSplit(file)
         // When a scan finds it, and the upstream confirms it a day later with a new ETag
@@ -290,10 +308,7 @@ struct DiskTierTests {
         // Given a page on disk, as a scan found it
         let root = try diskTemporaryDirectory()
         defer { diskRemove(root) }
-        let tier = diskTier(root)
-        let page = DiskSampleKind.gamesPage.entry(etag: "p1")
-        tier.store(page)
-        await tier.flush()
+        let (tier, page) = await diskTierWithAPage(root)
         let file = root.appendingPathComponent(try #require(diskEntryFiles(root).first))
         let before = try Data(contentsOf: file)
         let scanned = try #require(await tier.storedGlobalEntries().first)
@@ -1001,6 +1016,15 @@ private func diskTier(
         configuration: .init(
             directory: directory, cacheVersion: cacheVersion, sizeLimit: sizeLimit, maxEntryBytes: maxEntryBytes),
         logger: diskLogger)
+}
+
+/// A tier on `directory` with a page (ETag `p1`) stored and on disk.
+private func diskTierWithAPage(_ directory: URL) async -> (tier: DiskTier, page: CacheEntry) {
+    let page = DiskSampleKind.gamesPage.entry(etag: "p1")
+    let tier = diskTier(directory)
+    tier.store(page)
+    await tier.flush()
+    return (tier, page)
 }
 
 /// The entry files in `directory`, sorted.

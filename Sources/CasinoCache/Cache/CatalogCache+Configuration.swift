@@ -52,6 +52,11 @@ extension CatalogCache {
         /// Bytes of changed content a bulk validation answer may carry inline: 256 KiB by default
         /// (dozens of pages); what does not fit is fetched key by key. 0 asks for none.
         public var validationInlineBytes = 256 << 10
+        /// The longest ``CatalogCache/synchronize()`` waits for the disk: for each read of the
+        /// entries it holds, and for the writes it caused: 10 seconds by default. Real time, on a
+        /// dispatch timer: a file system that hangs holds the disk's work, not the caller, and the
+        /// entries not read are left to the usual refresh.
+        public var diskWaitLimit: Duration = .seconds(10)
         /// How long stale and bundled answers gather before they are validated together, in one
         /// bulk request instead of one refresh each: `nil` by default (one refresh per key, at
         /// once). Set it (1 second suits a lobby opening its screens) with an upstream that has

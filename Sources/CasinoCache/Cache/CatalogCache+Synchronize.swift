@@ -23,8 +23,8 @@ extension CatalogCache {
     /// launch and when the app returns to the foreground.
     ///
     /// When it returns, what it wrote is on disk: what its verdicts changed, a withdrawal list it
-    /// received, the queues of the players whose changes it sent (it waits for that at most
-    /// ``diskWaitLimit`` in all, for a file system that hangs). Cancelling the calling task stops it early:
+    /// received, the queues of the players whose changes it sent. It waits for the disk at most
+    /// ``Configuration/diskWaitLimit`` at a time, for a file system that hangs. Cancelling the calling task stops it early:
     /// the request in flight is abandoned and nothing more is sent, fetched or refreshed
     /// (``SynchronizationReport/isCancelled``); the verdicts already acted on stay, written. A fetch
     /// of changed content already under way finishes as any fetch whose caller left: it fills the
@@ -37,25 +37,24 @@ extension CatalogCache {
     /// - Returns: What was sent and what each verdict did.
     @discardableResult
     public func synchronize() async -> SynchronizationReport {
-        let report: SynchronizationReport
+        let (report, diskAnswered): (SynchronizationReport, Bool)
         let sendsMutations = players.hasPending
         if sendsMutations {
             async let mutationsSent: Void = players.sendPending()
-            report = await validateHeld()
+            (report, diskAnswered) = await validateHeld()
             await mutationsSent
         } else {
-            report = await validateHeld()  // most launches: no task started for the players' changes
+            (report, diskAnswered) = await validateHeld()  // most launches: no task for the players' changes
         }
-        await waitForWrites(withdrawals: report.withdrawalSequence != nil, playerQueues: sendsMutations)
+        await waitForWrites(
+            disk: diskAnswered, withdrawals: report.withdrawalSequence != nil, playerQueues: sendsMutations)
         return report
     }
 
-    /// The longest ``synchronize()`` waits for the writes it caused: 10 seconds. Real time, on a
-    /// dispatch timer: a file system that hangs holds the writes, not the caller.
-    public static let diskWaitLimit: Duration = .seconds(10)
-
-    /// Validates every catalogue entry held in memory and on disk (``synchronize()``).
-    private func validateHeld() async -> SynchronizationReport {
+    /// Validates every catalogue entry held in memory and on disk (``synchronize()``); `diskAnswered`
+    /// is false when a read of the disk was abandoned (at the limit, or on the caller's cancellation):
+    /// the writes are not waited for on a disk that hangs.
+    private func validateHeld() async -> (report: SynchronizationReport, diskAnswered: Bool) {
         let queued = scheduler.takeQueued()
         var held = heldInMemory()
         for key in queued where held[key] == nil {
@@ -64,21 +63,31 @@ extension CatalogCache {
         var source = HeldSource(held)
         // The first disk batch is read with the listing: one turn of the disk's queue fewer.
         let firstRead = validationBatchSize - held.count % validationBatchSize
-        if let listing = await disk?.globalListing(readingFirst: firstRead) {
-            source.diskNames = listing.names[...]
-            for stored in listing.queued { source.add(heldOnDisk(stored)) }
-            for stored in listing.read where !source.hasSeen(stored.key) { source.add(heldOnDisk(stored)) }
+        if let disk {
+            if let listing = await disk.globalListing(readingFirst: firstRead, within: configuration.diskWaitLimit) {
+                source.diskNames = listing.names[...]
+                for stored in listing.queued { source.add(heldOnDisk(stored)) }
+                for stored in listing.read where !source.hasSeen(stored.key) { source.add(heldOnDisk(stored)) }
+            } else {
+                source.diskDidNotAnswer()
+            }
         }
-        return await validate(&source, releasing: queued)
+        let report = await validate(&source, releasing: queued)
+        if source.isDiskAbandoned && !Task.isCancelled {
+            logger.warning(
+                "synchronize: the disk did not answer within the limit; what it holds and was not sent is refreshed as read",
+                metadata: ["cache.limit": "\(configuration.diskWaitLimit)"])
+        }
+        return (report, !source.isDiskAbandoned)
     }
 
-    /// Waits, at most ``diskWaitLimit`` in all, until the writes a synchronize caused have landed:
-    /// the verdicts' on disk, the withdrawal list it received, the queues of the players whose
-    /// changes it sent.
-    private func waitForWrites(withdrawals: Bool, playerQueues: Bool) async {
-        let end = ContinuousClock.now + Self.diskWaitLimit
+    /// Waits, at most ``Configuration/diskWaitLimit`` in all, until the writes a synchronize caused
+    /// have landed: the verdicts' on disk (unless the disk did not answer its reads), the withdrawal
+    /// list it received, the queues of the players whose changes it sent.
+    private func waitForWrites(disk waitsForDisk: Bool, withdrawals: Bool, playerQueues: Bool) async {
+        let end = ContinuousClock.now + configuration.diskWaitLimit
         let waits: [(name: String, drained: (Duration) async -> Bool)?] = [
-            disk.map { disk in ("the disk tier", disk.flush(within:)) },
+            waitsForDisk ? disk.map { disk in ("the disk tier", disk.flush(within:)) } : nil,
             withdrawals ? withdrawalStore.map { store in ("the withdrawal list", store.flush(within:)) } : nil,
             playerQueues ? players.queue.map { queue in ("the players' queues", queue.flush(within:)) } : nil,
         ]
@@ -87,7 +96,9 @@ extension CatalogCache {
         if !late.isEmpty {
             logger.warning(
                 "synchronize: its writes did not land within the limit; they land later",
-                metadata: ["cache.limit": "\(Self.diskWaitLimit)", "cache.stores": "\(late.joined(separator: ", "))"])
+                metadata: [
+                    "cache.limit": "\(configuration.diskWaitLimit)", "cache.stores": "\(late.joined(separator: ", "))",
+                ])
         }
     }
 
@@ -277,7 +288,12 @@ extension CatalogCache {
         while batch.count < size, let disk, !source.diskNames.isEmpty {
             let names = source.diskNames.prefix(size - batch.count)
             source.diskNames.removeFirst(names.count)
-            for stored in await disk.storedGlobalEntries(named: Array(names)) where !source.hasSeen(stored.key) {
+            guard let read = await disk.storedGlobalEntries(named: Array(names), within: configuration.diskWaitLimit)
+            else {
+                source.diskDidNotAnswer()
+                break
+            }
+            for stored in read where !source.hasSeen(stored.key) {
                 if let held = heldOnDisk(stored) { batch.append(held) }
             }
         }
@@ -313,8 +329,17 @@ extension CatalogCache {
     private struct HeldSource {
         private var entries: [Held]
         private var seen: Set<CacheKey>
-        /// The disk's global entry files whose headers are not read yet (``DiskTier/globalListing()``).
+        /// The disk's global entry files whose headers are not read yet (``DiskTier/globalListing(readingFirst:within:)``).
         var diskNames: ArraySlice<String> = []
+        /// A read of the disk was abandoned: it did not end within the limit, or the caller left first.
+        private(set) var isDiskAbandoned = false
+
+        /// The disk did not answer a read within the limit, or the caller left first: its entries
+        /// not read are not sent; they are left to the usual refresh, as any read finds them.
+        mutating func diskDidNotAnswer() {
+            diskNames = []
+            isDiskAbandoned = true
+        }
 
         init(_ held: [CacheKey: Held]) {
             entries = Array(held.values)

@@ -11,25 +11,43 @@ extension DispatchQueue {
         }
     }
 
-    /// Waits until what is queued on this serial queue so far has run (then `work`, on the queue),
-    /// at most `limit`: real time, on a dispatch timer, so a file system that hangs holds the
-    /// queue's writes, not the caller. `false` when the limit came first and the work is still
-    /// queued. The caller's cancellation does not cut the wait short.
-    func drained(within limit: Duration, then work: @escaping @Sendable () -> Void = {}) async -> Bool {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let waiting = Locked<CheckedContinuation<Bool, Never>?>(continuation)
-            let resume: @Sendable (Bool) -> Void = { isDrained in
-                waiting.withLock { continuation in
-                    defer { continuation = nil }
-                    return continuation
-                }?.resume(returning: isDrained)
-            }
-            let alarm = Deadline.schedule(after: limit, on: .realTime) { resume(false) }
-            self.async {
-                work()
-                alarm.cancel()
-                resume(true)
-            }
+    /// ``result(of:)``, waiting at most `limit`: real time, on a dispatch timer, so a file system that
+    /// hangs holds the queue's work, not the caller. `nil` when the limit came first (the work still
+    /// runs when the queue gets to it; its result is dropped), or, when `isCancellable`, when the
+    /// calling task is cancelled first.
+    func result<Value: Sendable>(
+        within limit: Duration, isCancellable: Bool = true, of work: @escaping @Sendable () -> Value
+    ) async -> Value? {
+        let waiting = Locked<CheckedContinuation<Value?, Never>?>(nil)
+        let resume: @Sendable (Value?) -> Void = { value in
+            waiting.withLock { continuation in
+                defer { continuation = nil }
+                return continuation
+            }?.resume(returning: value)
         }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+                waiting.withLock { $0 = continuation }
+                if isCancellable && Task.isCancelled {
+                    resume(nil)
+                    return
+                }
+                let alarm = Deadline.schedule(after: limit, on: .realTime) { resume(nil) }
+                self.async {
+                    let value = work()
+                    alarm.cancel()
+                    resume(value)
+                }
+            }
+        } onCancel: {
+            if isCancellable { resume(nil) }
+        }
+    }
+
+    /// Waits until what is queued on this serial queue so far has run (then `work`, on the queue),
+    /// at most `limit` (``result(within:isCancellable:of:)``); `false` when the limit came first and
+    /// the work is still queued. The caller's cancellation does not cut the wait short.
+    func drained(within limit: Duration, then work: @escaping @Sendable () -> Void = {}) async -> Bool {
+        await result(within: limit, isCancellable: false, of: work) != nil
     }
 }

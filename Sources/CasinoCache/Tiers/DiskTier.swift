@@ -372,8 +372,11 @@ public import Logging
     /// what ``CatalogCache/synchronize()`` validates besides memory, reading the headers batch by
     /// batch. A relaunched tier lists its directory once, for its index and for this, and reads
     /// those files in its scan (their `fstat` standing in for the scan's).
-    public func globalListing(readingFirst count: Int = 0) async -> GlobalListing {
-        let (names, read, queued) = await queue.result { () -> ([String], [Stored], [CacheEntry]) in
+    ///
+    /// Waits at most `limit` (real time: a file system that hangs holds the tier's queue, not the
+    /// caller); `nil` when the limit or the caller's cancellation comes first.
+    public func globalListing(readingFirst count: Int = 0, within limit: Duration) async -> GlobalListing? {
+        let answer = await queue.result(within: limit) { () -> ([String], [Stored], [CacheEntry]) in
             let isGlobal = { (name: String) in name.hasPrefix(DiskTierFileName.prefix(for: .global)) }
             var names: [String]
             var read: [Stored] = []
@@ -403,27 +406,33 @@ public import Logging
             }
             return (names, read, queued)
         }
+        guard let (names, read, queued) = answer else { return nil }
         return GlobalListing(names: names, read: read, queued: queued.compactMap(Self.stored))
     }
 
-    /// The entries in the files `names` (of a ``globalListing()``), in no order, as ``entry(for:)``
+    /// The entries in the files `names` (of a ``globalListing(readingFirst:within:)``), in no order, as ``entry(for:)``
     /// would answer them (a queued write or clear wins over the file), each read as far as its
     /// header. A file of the first format (no content hash) is decoded, hashed and written again in
     /// the current one, once. Files that do not read, or are gone, are skipped here and dealt with
     /// when their key is read.
     ///
     /// The files are read on the tier's write queue, so no write, removal or clear lands between
-    /// reading a file and deciding whether a queued change wins over it.
-    public func storedGlobalEntries(named names: [String]) async -> [Stored] {
-        await queue.result { self.scanGlobalEntries(named: names) }
+    /// reading a file and deciding whether a queued change wins over it. Waits at most `limit`, as
+    /// ``globalListing(readingFirst:within:)`` does; `nil` when the limit or a cancellation comes first.
+    public func storedGlobalEntries(named names: [String], within limit: Duration) async -> [Stored]? {
+        await queue.result(within: limit) { self.scanGlobalEntries(named: names) }
     }
 
-    /// Every global entry on disk (``globalListing()``, then ``storedGlobalEntries(named:)`` of all
-    /// of it), one per key: a queued store stands for a key whose file does not read.
-    public func storedGlobalEntries() async -> [Stored] {
-        let listing = await globalListing()
+    /// Every global entry on disk (``globalListing(readingFirst:within:)``, then
+    /// ``storedGlobalEntries(named:within:)`` of all of it), one per key: a queued store stands for
+    /// a key whose file does not read. Empty when the disk does not answer within `limit` (10
+    /// seconds by default).
+    public func storedGlobalEntries(within limit: Duration = .seconds(10)) async -> [Stored] {
+        guard let listing = await globalListing(within: limit),
+            let found = await storedGlobalEntries(named: listing.names, within: limit)
+        else { return [] }
         var stored: [CacheKey: Stored] = [:]
-        for found in await storedGlobalEntries(named: listing.names) + listing.read { stored[found.key] = found }
+        for entry in found + listing.read { stored[entry.key] = entry }
         for queued in listing.queued where stored[queued.key] == nil { stored[queued.key] = queued }
         return Array(stored.values)
     }
@@ -525,6 +534,14 @@ public import Logging
     /// queued. The caller's cancellation does not cut the wait short.
     public func flush(within limit: Duration) async -> Bool {
         await queue.drained(within: limit) { self.buildIndexIfNeeded() }
+    }
+
+    /// Holds the tier's queue as a file system that hangs holds it: nothing queued after this runs
+    /// (a thread waits) until the returned release is called. For tests of the waits on the disk.
+    public func holdQueue() -> @Sendable () -> Void {
+        let gate = DispatchSemaphore(value: 0)
+        queue.async { gate.wait() }
+        return { gate.signal() }
     }
 
     /// Files found corrupt, truncated, oversized, from another schema or cache version, or
