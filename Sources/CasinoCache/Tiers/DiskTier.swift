@@ -380,12 +380,12 @@ public import Logging
             let isGlobal = { (name: String) in name.hasPrefix(DiskTierFileName.prefix(for: .global)) }
             var names: [String]
             var read: [Stored] = []
-            var readInScan = Set<String>()
+            var readInScan: [String] = []  // in the scan's order
             var firstFormat: [String] = []  // upgraded after the scan: an upgrade writes into the directory listed
             if let scanned = self.buildIndexIfNeeded(
                 reading: count, where: isGlobal,
                 { name, file in
-                    readInScan.insert(name)
+                    readInScan.append(name)
                     switch self.globalEntry(named: name, in: file, upgrading: false) {
                     case .found(let found): read.append(found)
                     case .firstFormat: firstFormat.append(name)
@@ -393,7 +393,15 @@ public import Logging
                     }
                 })
             {
-                names = scanned.filter { isGlobal($0) && !readInScan.contains($0) }
+                // The files read are in `scanned` too, in the same order: passed over in one walk.
+                var nextRead = readInScan.startIndex
+                names = scanned.filter { name in
+                    guard nextRead == readInScan.endIndex || readInScan[nextRead] != name else {
+                        nextRead += 1
+                        return false
+                    }
+                    return isGlobal(name)
+                }
                 read += self.scanGlobalEntries(named: firstFormat)
             } else {
                 names = self.files.entryNames(where: isGlobal)
