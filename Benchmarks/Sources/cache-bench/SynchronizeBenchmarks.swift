@@ -150,7 +150,7 @@ func synchronizeMemory(of directory: URL, warm: URL, synchronizing: Bool) async 
     for (index, target) in [warm, directory].enumerated() {
         let before = index == 1 ? statusKilobytes("VmRSS") : nil
         let cache = CatalogCache(
-            upstream: AllCurrentUpstream(), cacheDirectory: target, bundleDirectory: nil, clock: clock,
+            upstream: CurrentUpstream(), cacheDirectory: target, bundleDirectory: nil, clock: clock,
             logger: benchLogger)
         if synchronizing || index == 0 { await cache.synchronize() }
         await cache.flush()
@@ -166,25 +166,6 @@ private func statusKilobytes(_ field: String) -> Int? {
         return Int(line.dropFirst(field.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
     }
     return nil
-}
-
-/// An upstream that finds every page current.
-private struct AllCurrentUpstream: CatalogUpstream {
-    func categories(edition: Edition, etag: String?) async throws -> UpstreamResponse<CategoryList> {
-        throw BenchFailure("no categories here")
-    }
-
-    func gamesPage(
-        edition: Edition, categoryId: String, offset: Int, limit: Int, etag: String?
-    ) async throws -> UpstreamResponse<GamesPage> {
-        throw BenchFailure("no pages here")
-    }
-
-    func validate(
-        contentHashes: [SnapshotKey: String], pageSize: Int, inlineBytes: Int
-    ) async throws -> [SnapshotKey: UpstreamVerdict]? {
-        contentHashes.mapValues { _ in .current(etag: nil) }
-    }
 }
 
 /// Reads every entry file of `directory` (`openat` in the opened directory, `fstat`, `read`,
@@ -213,10 +194,11 @@ private func readAndTouch(_ directory: URL) -> Int {
     return total
 }
 
-/// An upstream that serves the benchmark's pages and finds every page whose hash it knows current.
+/// An upstream that serves the benchmark's pages and finds every page whose hash it knows current
+/// (every page, when it knows none: `hashes` `nil`).
 struct CurrentUpstream: CatalogUpstream {
-    let hashes: [SnapshotKey: String]
-    let pages: [String: GamesPage]
+    var hashes: [SnapshotKey: String]? = nil
+    var pages: [String: GamesPage] = [:]
 
     func categories(edition: Edition, etag: String?) async throws -> UpstreamResponse<CategoryList> {
         throw BenchFailure("no categories here")
@@ -234,10 +216,11 @@ struct CurrentUpstream: CatalogUpstream {
     func validate(
         contentHashes: [SnapshotKey: String], pageSize: Int, inlineBytes: Int
     ) async throws -> [SnapshotKey: UpstreamVerdict]? {
-        contentHashes.mapValues { _ in .current(etag: nil) }
-            .merging(contentHashes.filter { hashes[$0.key] != $0.value }.mapValues { _ in .changed(nil, etag: nil) }) {
-                $1
-            }
+        let current = contentHashes.mapValues { _ in UpstreamVerdict.current(etag: nil) }
+        guard let hashes else { return current }
+        return current.merging(
+            contentHashes.filter { hashes[$0.key] != $0.value }.mapValues { _ in .changed(nil, etag: nil) }
+        ) { $1 }
     }
 }
 
