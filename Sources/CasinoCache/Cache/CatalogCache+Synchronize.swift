@@ -24,11 +24,11 @@ extension CatalogCache {
     ///
     /// When it returns, what it wrote is on disk: what its verdicts changed, a withdrawal list it
     /// received, the queues of the players whose changes it sent. It waits for the disk at most
-    /// ``Configuration/diskWaitLimit`` at a time, for a file system that hangs. Cancelling the calling task stops it early:
-    /// the request in flight is abandoned and nothing more is sent, fetched or refreshed
-    /// (``SynchronizationReport/isCancelled``); the verdicts already acted on stay, written. A fetch
-    /// of changed content already under way finishes as any fetch whose caller left: it fills the
-    /// cache when it lands.
+    /// ``Configuration/diskWaitLimit`` at a time, for a file system that hangs. Cancelling the
+    /// calling task stops it early: the request in flight is abandoned and nothing more is sent,
+    /// fetched or refreshed (``SynchronizationReport/isCancelled``); the verdicts already acted on
+    /// stay, written. A fetch of changed content already under way finishes as any fetch whose
+    /// caller left: it fills the cache when it lands.
     ///
     /// Players' queued changes (those an earlier launch left, once the player's lists or queue have
     /// been read) are sent meanwhile, as ``sendPendingMutations()`` sends them; it returns when both

@@ -395,12 +395,12 @@ public import Logging
             {
                 // The files read are in `scanned` too, in the same order: passed over in one walk.
                 var nextRead = readInScan.startIndex
-                names = scanned.filter { name in
-                    guard nextRead == readInScan.endIndex || readInScan[nextRead] != name else {
+                names = scanned.compactMap { file in
+                    guard nextRead == readInScan.endIndex || readInScan[nextRead] != file.name else {
                         nextRead += 1
-                        return false
+                        return nil
                     }
-                    return isGlobal(name)
+                    return isGlobal(file.name) ? file.name : nil
                 }
                 read += self.scanGlobalEntries(named: firstFormat)
             } else {
@@ -565,18 +565,18 @@ public import Logging
     // MARK: - Writer queue
 
     /// Scans the directory for the index unless it is built; returns the entry files the scan found
-    /// (`nil` when the index was built before). The scan reads the first `count` files that
+    /// (`nil` when the index was built before): the index's own array, not a copy. The scan reads the first `count` files that
     /// `isRead` selects, and gives each to `body` (``DiskTierFiles/scan(maxEntryBytes:now:reading:where:_:)``).
     @discardableResult
     private func buildIndexIfNeeded(
         reading count: Int = 0, where isRead: (String) -> Bool = { _ in false },
         _ body: (String, DiskTierFiles.Contents) -> Void = { _, _ in }
-    ) -> [String]? {
+    ) -> [DiskTierIndex.ScannedFile]? {
         guard !state.withLock({ $0.index.isBuilt }) else { return nil }
         let files = files.scan(maxEntryBytes: maxEntryBytes, reading: count, where: isRead, body)
         var scanned = DiskTierIndex(scanned: files)
         state.withLock { $0.index.adopt(&scanned) }  // `scanned`, now the index before, is released off the lock
-        return files.map(\.name)
+        return files
     }
 
     private func write(_ entry: CacheEntry, sequence: UInt64) {
