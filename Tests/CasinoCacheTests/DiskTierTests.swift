@@ -221,6 +221,50 @@ struct DiskTierTests {
         #expect(listing.read == [diskStored(page)])
     }
 
+    @Test func randomHoldsLimitsAndCancellationsEndEveryListingAndAFreeTierAlwaysAnswers() async throws {
+        // Given a tier with a page on disk
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let (tier, page) = await diskTierWithAPage(root)
+        var random = SplitMix64(seed: 2611)
+        for round in 0..<200 {
+            // When, at random, its queue is held (a file system that hangs) and a listing waits 1-20 ms,
+            // or it is free and a listing waits up to a minute, and the listing's task is cancelled before
+            // it starts, while it waits, or not at all
+            let isHeld = Bool.random(using: &random)
+            let release = isHeld ? tier.holdQueue() : {}
+            let limit = isHeld ? Duration.milliseconds(Int.random(in: 1...20, using: &random)) : .seconds(60)
+            let cancelAfter = [nil, .zero, Duration.microseconds(Int.random(in: 1...5_000, using: &random))]
+                .randomElement(using: &random)!
+            let ended = TestLocked(false)
+            let listing = Task {
+                defer { ended.withLock { $0 = true } }
+                return await tier.globalListing(readingFirst: 1, within: limit)?.read
+            }
+            if let cancelAfter {
+                if cancelAfter > .zero { try await Task.sleep(for: cancelAfter) }
+                listing.cancel()
+            }
+            // Then every listing ends, held or not
+            await eventually(timeout: .seconds(60)) { ended.withLock { $0 } }
+            let didEnd = ended.withLock { $0 }
+            release()
+            try #require(didEnd, "round \(round): still waiting")
+            let read = await listing.value
+            // And a held tier answered nothing (it was released after), a free one that nobody
+            // cancelled read the page, and a cancelled one read the page or nothing
+            if isHeld {
+                #expect(read == nil, "round \(round)")
+            } else if cancelAfter == nil {
+                #expect(read == [diskStored(page)], "round \(round)")
+            } else {
+                #expect(read == nil || read == [diskStored(page)], "round \(round)")
+            }
+        }
+        // And the tier answers once every hold is released
+        #expect(await tier.globalListing(readingFirst: 1, within: .seconds(60))?.read == [diskStored(page)])
+    }
+
     @Test func aFileOfThePreviousFormatIsServedThenHashedOnceAndWrittenInTheCurrentOne() async throws {
         // Given a page written by the previous version: one gzip'd object, no content hash
         let root = try diskTemporaryDirectory()
