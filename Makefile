@@ -180,9 +180,10 @@ fixtures: deps
 	@echo "recorded $(FIXTURES) ($$(find $(FIXTURES) -type f -exec cat {} + | wc -c | tr -d ' ') bytes): commit it"
 
 # The suites that hold calls to their deadlines run in a test process of their own: the other
-# suites' synchronous work on the same two cores would otherwise delay the calls they time. The
-# two-process widget test, whose reader keeps a core busy, runs after them, alone.
-DEADLINE_SUITES := NoHangSoakTests|SnapshotUpdaterDeadlineTests|BackgroundRefreshTests|HostileCDNTests
+# suites' synchronous work on the same two cores would otherwise delay the calls they time (and the
+# CDN suites, which start servers and child processes, would delay the others'). The two-process
+# widget test, whose reader keeps a core busy, runs after them, alone.
+DEADLINE_SUITES := NoHangSoakTests|SnapshotUpdaterDeadlineTests|BackgroundRefreshTests|HostileCDNTests|NginxCDNTests
 BUSY_SUITES := SharedCatalogTwoProcessTests
 
 test: deps lint

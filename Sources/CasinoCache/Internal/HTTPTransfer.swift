@@ -40,10 +40,6 @@ final class HTTPTransfer: @unchecked Sendable {
     /// session's work queue, which a transfer in progress keeps busy, and a thread of Swift's
     /// cooperative pool must not wait for that.
     private let starter = DispatchQueue(label: "CasinoCache.HTTPTransfer.start")
-    /// Under the session's delegate queue (which keeps it only `unowned`): a serial dispatch queue of
-    /// its own gets a thread even when every thread of the global pool is taken, so the deliveries
-    /// that enforce the cap are never starved while the session's work queue keeps reading.
-    private let delivery = DispatchQueue(label: "CasinoCache.HTTPTransfer.delivery")
 
     /// Makes a client whose requests go out with `configuration` (its headers, cookies, proxies,
     /// timeouts and `URLProtocol` classes); its `URLCache` is never consulted.
@@ -51,10 +47,8 @@ final class HTTPTransfer: @unchecked Sendable {
         let configuration = configuration.copy() as! URLSessionConfiguration  // a class: not the caller's to change
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        queue.underlyingQueue = delivery
-        transfers = Transfers(queue: queue)
+        transfers = Transfers()
+        let queue = transfers.queue
         session = URLSession(configuration: configuration, delegate: transfers, delegateQueue: queue)
     }
 
@@ -89,10 +83,19 @@ final class HTTPTransfer: @unchecked Sendable {
     private final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         // @unchecked: `queue` is thread-safe (`OperationQueue` is not marked `Sendable` in every SDK);
         // `running` is under its lock.
-        let queue: OperationQueue
+        /// The session's delegate queue, serial.
+        let queue = OperationQueue()
+        /// Under ``queue``, which keeps it only `unowned` (so it lives here, as long as the session
+        /// keeps its delegate): a serial dispatch queue of its own gets a thread even when every thread
+        /// of the width-limited global pool is busy, so the deliveries that enforce the cap (and the
+        /// completions) are not starved by the app's other work.
+        private let delivery = DispatchQueue(label: "CasinoCache.HTTPTransfer.delivery")
         private let running = Locked<[Int: Transfer]>([:])
 
-        init(queue: OperationQueue) { self.queue = queue }
+        override init() {
+            queue.maxConcurrentOperationCount = 1
+            queue.underlyingQueue = delivery
+        }
 
         func add(_ transfer: Transfer, for task: URLSessionTask) {
             running.withLock { $0[task.taskIdentifier] = transfer }

@@ -17,7 +17,7 @@ struct WithdrawalScenarioTests {
 
     func makeCache(_ server: SimulatorFixture, bundle: URL) -> CatalogCache {
         CatalogCache(
-            configuration: .showingEveryGame, upstream: server.upstream(timeout: 15),
+            configuration: .showingEveryGame, upstream: server.upstream(),
             cacheDirectory: directory.child("cache"), bundleDirectory: bundle, logger: silentLogger)
     }
 

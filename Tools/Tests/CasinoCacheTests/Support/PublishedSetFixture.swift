@@ -112,11 +112,17 @@ final class PublishedSetFixture {
         try signed.encoded().write(to: published.appendingPathComponent(SignedManifest.fileName))
     }
 
+    /// The updater's configuration for this set. Its deadlines are hang detectors (a minute a request,
+    /// two for the update), not the product's 25 s, which a loaded machine can pass by on loopback;
+    /// tests of deadlines set their own.
     func configuration() throws -> SnapshotUpdater.Configuration {
-        SnapshotUpdater.Configuration(
+        var configuration = SnapshotUpdater.Configuration(
             manifestURL: manifestURL, verifier: try Ed25519SignatureVerifier(publicKey: key.publicKey),
             directory: support,
             bundleDirectory: bundle.directory)
+        configuration.requestTimeout = 60
+        configuration.updateTimeout = 120
+        return configuration
     }
 
     /// An updater as the app makes one at launch.

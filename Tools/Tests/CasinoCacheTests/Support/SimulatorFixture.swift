@@ -34,7 +34,9 @@ struct SimulatorFixture {
         return SimulatorFixture(simulator: simulator, baseURL: baseURL, catalog: template.catalog, template: template)
     }
 
-    func upstream(timeout: TimeInterval = 10, maxResponseBytes: Int = 8 << 20) -> ProviderHTTPUpstream {
+    /// An upstream for the simulator; its 60 s timeout is a hang detector, long enough for a loopback
+    /// answer on a machine busy with a parallel build (tests of timeouts pass their own).
+    func upstream(timeout: TimeInterval = 60, maxResponseBytes: Int = 8 << 20) -> ProviderHTTPUpstream {
         ProviderHTTPUpstream(
             configuration: .init(baseURL: baseURL, timeout: timeout, maxResponseBytes: maxResponseBytes),
             logger: silentLogger)
