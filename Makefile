@@ -14,8 +14,7 @@
 #   schema      regenerate docs/snapshot-contract.schema.json, the snapshot contract as a JSON Schema
 #   test        all tests, then the pipeline end to end on data/ (validated, gzip -t, deterministic)
 #   fixtures    re-record the bundles the cache's tests read (Tests/CasinoCacheTests/Fixtures); commit them
-#   soak        the no-hang soak of test with SOAK_ROUNDS (1000) rounds per loop: faults, stalls, cancellations,
-#               and a CDN that sends without end (a fifth as many child-process updates)
+#   soak        the no-hang soak of test with SOAK_ROUNDS (1000) rounds per loop: faults, stalls, cancellations
 #   apple-check type-check the app side's CryptoKit and Combine branches against Linux stand-ins
 #   sample      write a synthetic recording of GAMES games into .catalog/sample-GAMES
 #   fuzz        libFuzzer + ASan on every decoder of hostile input, FUZZ_SECONDS each (not part of test)
@@ -106,8 +105,6 @@ deps:
 	@python3 -c 'import jsonschema, yaml' 2>/dev/null || echo "missing: Python 3 with jsonschema and PyYAML, for make test (pip install jsonschema pyyaml)"
 	@[ -n "$${CHROMIUM:-}" ] || command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null || \
 	  echo "missing: Chromium, for make test's preview tests in a headless browser (sudo apt-get install chromium; or set CHROMIUM to a Chrome or Chromium binary)"
-	@command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || \
-	  echo "missing: nginx, for make test's updater tests against a real CDN (sudo apt-get install nginx-light; brew install nginx)"
 	@if [ "$$(uname)" = Darwin ]; then \
 	  xcrun --show-sdk-path >/dev/null 2>&1 || { echo "missing: Xcode's command-line tools (xcode-select --install): the SDK brings zlib"; exit 1; }; \
 	  { command -v pkg-config >/dev/null && pkg-config --exists libxml-2.0; } || \
@@ -180,10 +177,9 @@ fixtures: deps
 	@echo "recorded $(FIXTURES) ($$(find $(FIXTURES) -type f -exec cat {} + | wc -c | tr -d ' ') bytes): commit it"
 
 # The suites that hold calls to their deadlines run in a test process of their own: the other
-# suites' synchronous work on the same two cores would otherwise delay the calls they time (and the
-# CDN suites, which start servers and child processes, would delay the others'). The two-process
-# widget test, whose reader keeps a core busy, runs after them, alone.
-DEADLINE_SUITES := NoHangSoakTests|SnapshotUpdaterDeadlineTests|BackgroundRefreshTests|HostileCDNTests|NginxCDNTests
+# suites' synchronous work on the same two cores would otherwise delay the calls they time. The
+# two-process widget test, whose reader keeps a core busy, runs after them, alone.
+DEADLINE_SUITES := NoHangSoakTests|SnapshotUpdaterDeadlineTests|BackgroundRefreshTests
 BUSY_SUITES := SharedCatalogTwoProcessTests
 
 test: deps lint
@@ -240,13 +236,12 @@ apple-check: deps
 	@grep -rl 'canImport(Darwin)' Sources --include=*.swift | sed 's|^|  |'
 
 # The no-hang soak of make test with more rounds: updates and fetches against the simulator with
-# random faults and cancellations, each call held to its deadline, and updates in child processes against a
-# CDN that sends without end, each refused at once within its memory (SOAK_SEED repeats a run).
+# random faults and cancellations, each call held to its deadline (SOAK_SEED repeats a run).
 SOAK_ROUNDS ?= 1000
 soak: deps
 	$(SWIFT) build --build-tests --package-path $(TOOLS)
-	SOAK_ROUNDS=$(SOAK_ROUNDS) $(SWIFT) test --skip-build --package-path $(TOOLS) --filter 'NoHangSoakTests|HostileCDNTests' 2>&1 \
-	  | tee $(WORK)/swift-test-soak.log | grep -E 'soak|hostile CDN loop|catalog update|✘|passed after|failed after'
+	SOAK_ROUNDS=$(SOAK_ROUNDS) $(SWIFT) test --skip-build --package-path $(TOOLS) --filter NoHangSoakTests 2>&1 \
+	  | tee $(WORK)/swift-test-soak.log | grep -E 'soak|✘|passed after|failed after'
 
 sample: $(RELEASE_CATALOG)
 	$(RELEASE_CATALOG) sample --games $(GAMES) --output $(WORK)/sample-$(GAMES)
