@@ -25,7 +25,7 @@ struct PlayerFixture {
     ) async throws -> PlayerFixture {
         // The recording is generated and normalized once per process (SimulatorFixture's template).
         let server = try await SimulatorFixture.start(in: directory)
-        let upstream = server.upstream(timeout: 60)
+        let upstream = server.upstream()
         for player in players { upstream.signIn(player: player, sessionId: server.simulator.openSession(for: player)) }
         let games = server.catalog.editions.first { $0.edition == english }!.pages.flatMap(\.items)
         return PlayerFixture(
