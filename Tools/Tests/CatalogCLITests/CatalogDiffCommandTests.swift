@@ -12,11 +12,11 @@ struct CatalogDiffCommandTests {
         directory = try TemporaryDirectory()
     }
 
-    @Test func markdownNamesTheRenamedGameAndTheChangedPageAndExitsOne() throws {
+    @Test func markdownNamesTheRenamedGameAndTheChangedPageAndExitsOne() async throws {
         // Given a snapshot of data/provider, and one of a copy whose first video slot is renamed
         let before = directory.child("before")
         try #require(
-            try CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", before.path, "--quiet"]).status == 0
+            try await CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", before.path, "--quiet"]).status == 0
         )
         let copy = directory.child("provider")
         try FileManager.default.copyItem(at: URL(fileURLWithPath: recordedSource), to: copy)
@@ -29,10 +29,10 @@ struct CatalogDiffCommandTests {
         try JSONSerialization.data(withJSONObject: object).write(to: page)
         let after = directory.child("after")
         try #require(
-            try CatalogBinary.run(["snapshot", "--source", copy.path, "--out", after.path, "--quiet"]).status == 0)
+            try await CatalogBinary.run(["snapshot", "--source", copy.path, "--out", after.path, "--quiet"]).status == 0)
         // When they are compared as Markdown, and a snapshot with itself
-        let diff = try CatalogBinary.run(["diff", before.path, after.path, "--format", "markdown"])
-        let same = try CatalogBinary.run(["diff", before.path, before.path, "--format", "markdown"])
+        let diff = try await CatalogBinary.run(["diff", before.path, after.path, "--format", "markdown"])
+        let same = try await CatalogBinary.run(["diff", before.path, before.path, "--format", "markdown"])
         // Then the table names the edition's one rename and changed page, the name escaped, and exits 1
         #expect(diff.status == 1, "\(diff.standardError)")
         #expect(diff.standardOutput.contains("| en-iPhone | +0 −0 | +0 −0 | 1 | +0 −0 ~1 |"), "\(diff.standardOutput)")

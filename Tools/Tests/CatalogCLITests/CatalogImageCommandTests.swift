@@ -13,13 +13,13 @@ struct CatalogImageCommandTests {
 
     var configuration: String { repositoryRoot.appendingPathComponent("data/catalog.json").path }
 
-    @Test func bundlesTheRecordedThumbnailsOfTheEmbeddedDataOffline() throws {
+    @Test func bundlesTheRecordedThumbnailsOfTheEmbeddedDataOffline() async throws {
         // When the embedded recording is snapshotted with its configuration (bundleImages) and validated
         let out = directory.child("out")
-        let snapshot = try CatalogBinary.run([
+        let snapshot = try await CatalogBinary.run([
             "snapshot", "--source", recordedSource, "--config", configuration, "--out", out.path,
         ])
-        let validate = try CatalogBinary.run(["validate", out.path])
+        let validate = try await CatalogBinary.run(["validate", out.path])
         // Then both exit 0, the images of data/provider/images are in out/images, and the run says so
         #expect(snapshot.status == 0, "\(snapshot.standardError)")
         #expect(validate.status == 0, "\(validate.standardError)")
@@ -29,16 +29,16 @@ struct CatalogImageCommandTests {
         #expect(snapshot.standardError.contains("and 45 images ("))
     }
 
-    @Test func withoutAnImageSourceItSaysSoAndBundlesNone() throws {
+    @Test func withoutAnImageSourceItSaysSoAndBundlesNone() async throws {
         // Given a normalized catalogue (its source unknown to the snapshot step)
         let normalized = directory.child("normalized.json")
-        let normalize = try CatalogBinary.run([
+        let normalize = try await CatalogBinary.run([
             "normalize", "--source", recordedSource, "--config", configuration, "--output", normalized.path, "--quiet",
         ])
         #expect(normalize.status == 0, "\(normalize.standardError)")
         // When it is snapshotted with bundleImages configured but neither --images nor --fetch-images
         let out = directory.child("out")
-        let snapshot = try CatalogBinary.run([
+        let snapshot = try await CatalogBinary.run([
             "snapshot", "--normalized", normalized.path, "--config", configuration, "--out", out.path,
         ])
         // Then it succeeds without images and names the missing flag
@@ -47,13 +47,13 @@ struct CatalogImageCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("images").path))
     }
 
-    @Test func refusesTwoImageSourcesAndABadRewrite() throws {
-        let both = try CatalogBinary.run([
+    @Test func refusesTwoImageSourcesAndABadRewrite() async throws {
+        let both = try await CatalogBinary.run([
             "snapshot", "--source", recordedSource, "--images", "x", "--fetch-images", "--out",
             directory.child("o").path,
         ])
         #expect(both.status == 64 && both.standardError.contains("--images or --fetch-images"))
-        let rewrite = try CatalogBinary.run([
+        let rewrite = try await CatalogBinary.run([
             "snapshot", "--source", recordedSource, "--image-host-rewrite", "cdn.example.com", "--out",
             directory.child("o").path,
         ])

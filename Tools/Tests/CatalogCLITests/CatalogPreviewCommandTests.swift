@@ -17,9 +17,9 @@ struct CatalogPreviewCommandTests {
     static let screenshot = repositoryRoot.appendingPathComponent(".catalog/preview-screenshot.png")
 
     /// A snapshot of the embedded recording with its bundled thumbnails (`bundleImages`).
-    func makeSnapshot() throws -> URL {
+    func makeSnapshot() async throws -> URL {
         let out = directory.child("out")
-        let result = try CatalogBinary.run([
+        let result = try await CatalogBinary.run([
             "snapshot", "--source", recordedSource, "--config",
             repositoryRoot.appendingPathComponent("data/catalog.json").path, "--out", out.path, "--quiet",
         ])
@@ -27,8 +27,8 @@ struct CatalogPreviewCommandTests {
         return out
     }
 
-    func makePreview(of out: URL, into preview: URL) throws -> CatalogBinary.Result {
-        let result = try CatalogBinary.run(["preview", out.path, "--output", preview.path])
+    func makePreview(of out: URL, into preview: URL) async throws -> CatalogBinary.Result {
+        let result = try await CatalogBinary.run(["preview", out.path, "--output", preview.path])
         try #require(result.status == 0, "\(result.standardError)")
         return result
     }
@@ -85,21 +85,21 @@ struct CatalogPreviewCommandTests {
         }
     }
 
-    func render(_ page: URL) throws -> Rendered {
-        try Rendered(dom: try HeadlessChromium.dumpDOM(of: page, profile: directory.child("profile")))
+    func render(_ page: URL) async throws -> Rendered {
+        try Rendered(dom: try await HeadlessChromium.dumpDOM(of: page, profile: directory.child("profile")))
     }
 
-    @Test func everyBundledThumbnailDecodesInABrowserAndEveryFirstPageTileIsShown() throws {
+    @Test func everyBundledThumbnailDecodesInABrowserAndEveryFirstPageTileIsShown() async throws {
         // Given a snapshot of the embedded recording with its thumbnails
-        let out = try makeSnapshot()
+        let out = try await makeSnapshot()
         let expected = try firstPageTiles(in: out)
         // When its preview is written and each edition's page is loaded in headless Chromium
         let preview = directory.child("preview")
-        let run = try makePreview(of: out, into: preview)
+        let run = try await makePreview(of: out, into: preview)
         var totals = (tiles: 0, images: 0)
         for (edition, tiles) in expected.sorted(by: { $0.key < $1.key }) {
             let page = preview.appendingPathComponent("\(edition).html")
-            let rendered = try render(page)
+            let rendered = try await render(page)
             // Then the page shows every tile the manifest's first pages hold
             #expect(rendered.tiles == tiles, "\(edition)")
             #expect(rendered.states.values.reduce(0, +) == tiles, "\(edition): \(rendered.states)")
@@ -124,7 +124,7 @@ struct CatalogPreviewCommandTests {
         // And a screenshot of the default edition's page is kept for people to look at
         try FileManager.default.createDirectory(
             at: Self.screenshot.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try HeadlessChromium.screenshot(
+        try await HeadlessChromium.screenshot(
             of: preview.appendingPathComponent("en-iPhone.html"), to: Self.screenshot,
             profile: directory.child("profile"))
         let png = try Data(contentsOf: Self.screenshot)
@@ -132,10 +132,10 @@ struct CatalogPreviewCommandTests {
         print("preview: \(totals.tiles) tiles, \(totals.images) thumbnails decoded; screenshot \(Self.screenshot.path)")
     }
 
-    @Test func aMissingAndATamperedThumbnailShowPlaceholdersAndNoBrokenImage() throws {
+    @Test func aMissingAndATamperedThumbnailShowPlaceholdersAndNoBrokenImage() async throws {
         // Given a snapshot whose first image file is deleted and whose second is overwritten with
         // garbage of the same size
-        let out = try makeSnapshot()
+        let out = try await makeSnapshot()
         let images = out.appendingPathComponent("images")
         let files = try FileManager.default.contentsOfDirectory(atPath: images.path).sorted()
         try #require(files.count >= 2)
@@ -145,10 +145,10 @@ struct CatalogPreviewCommandTests {
         try Data(repeating: 0x5A, count: size).write(to: images.appendingPathComponent(tampered))
         // When the preview is written and every edition's page is loaded
         let preview = directory.child("preview")
-        let run = try makePreview(of: out, into: preview)
+        let run = try await makePreview(of: out, into: preview)
         var states: [String: Int] = [:]
         for edition in try firstPageTiles(in: out).keys.sorted() {
-            let rendered = try render(preview.appendingPathComponent("\(edition).html"))
+            let rendered = try await render(preview.appendingPathComponent("\(edition).html"))
             // Then no image failed to decode: the two files are placeholders, not <img>s
             #expect(rendered.failed == 0 && rendered.decoded == rendered.images, "\(edition)")
             #expect(!rendered.imageSources.contains { $0.hasSuffix(deleted) || $0.hasSuffix(tampered) })
@@ -162,9 +162,9 @@ struct CatalogPreviewCommandTests {
         print("preview with a deleted and a tampered image: \(states.sorted { $0.key < $1.key })")
     }
 
-    @Test func anImageOutsideImagesIsNeverReadNorCopied() throws {
+    @Test func anImageOutsideImagesIsNeverReadNorCopied() async throws {
         // Given a snapshot whose first image file is a link to a file outside the snapshot
-        let out = try makeSnapshot()
+        let out = try await makeSnapshot()
         let images = out.appendingPathComponent("images")
         let linked = try #require(try FileManager.default.contentsOfDirectory(atPath: images.path).sorted().first)
         let secret = directory.child("secret.png")
@@ -173,7 +173,7 @@ struct CatalogPreviewCommandTests {
             at: images.appendingPathComponent(linked), withDestinationURL: secret)
         // When it is previewed
         let preview = directory.child("preview")
-        _ = try makePreview(of: out, into: preview)
+        _ = try await makePreview(of: out, into: preview)
         // Then the link is not followed: its tiles are "tampered" placeholders and nothing was copied
         let page = try String(contentsOf: preview.appendingPathComponent("en-iPhone.html"), encoding: .utf8)
         #expect(page.contains(#"data-thumbnail="tampered""#))
@@ -185,16 +185,16 @@ struct CatalogPreviewCommandTests {
         let path = try #require(manifest.firstMatch(of: /images\/[0-9a-f]{64}\.[a-z]+/)).output
         try manifest.replacingOccurrences(of: String(path), with: "../../../etc/passwd").write(
             to: manifestURL, atomically: true, encoding: .utf8)
-        let refused = try CatalogBinary.run(["preview", out.path, "--output", directory.child("p2").path])
+        let refused = try await CatalogBinary.run(["preview", out.path, "--output", directory.child("p2").path])
         #expect(refused.status == 65 && refused.standardError.contains("unsafe"), "\(refused.standardError)")
         #expect(!FileManager.default.fileExists(atPath: directory.child("p2").path))
     }
 
-    @Test func thePagesLoadNothingFromTheNetwork() throws {
+    @Test func thePagesLoadNothingFromTheNetwork() async throws {
         // Given the preview of the embedded recording
-        let out = try makeSnapshot()
+        let out = try await makeSnapshot()
         let preview = directory.child("preview")
-        _ = try makePreview(of: out, into: preview)
+        _ = try await makePreview(of: out, into: preview)
         let pages = try FileManager.default.contentsOfDirectory(atPath: preview.path).filter { $0.hasSuffix(".html") }
         #expect(pages.sorted() == ["en-iPhone.html", "fr-iPhone.html", "index.html"])
         for name in pages {
@@ -217,33 +217,33 @@ struct CatalogPreviewCommandTests {
         }
     }
 
-    @Test func replacesItsOwnPreviewButNoDirectoryItDidNotWrite() throws {
+    @Test func replacesItsOwnPreviewButNoDirectoryItDidNotWrite() async throws {
         // Given a snapshot, and a directory holding someone's file
-        let out = try makeSnapshot()
+        let out = try await makeSnapshot()
         let foreign = directory.child("notes")
         try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
         try Data("mine".utf8).write(to: foreign.appendingPathComponent("todo.txt"))
         // When a preview is written there
-        let refused = try CatalogBinary.run(["preview", out.path, "--output", foreign.path])
+        let refused = try await CatalogBinary.run(["preview", out.path, "--output", foreign.path])
         // Then it exits 73 naming the file, and the directory is as it was
         #expect(refused.status == 73, "\(refused.standardError)")
         #expect(refused.standardError.contains("todo.txt"), "\(refused.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: foreign.path) == ["todo.txt"])
         // And a preview written twice into a new directory replaces its own, marker and all
         let preview = directory.child("preview")
-        _ = try makePreview(of: out, into: preview)
-        _ = try makePreview(of: out, into: preview)
+        _ = try await makePreview(of: out, into: preview)
+        _ = try await makePreview(of: out, into: preview)
         #expect(FileManager.default.fileExists(atPath: preview.appendingPathComponent("catalog-preview.txt").path))
         #expect(FileManager.default.fileExists(atPath: preview.appendingPathComponent("index.html").path))
     }
 
-    @Test func aMissingSnapshotExits66AndABadTerritory64() throws {
-        let missing = try CatalogBinary.run([
+    @Test func aMissingSnapshotExits66AndABadTerritory64() async throws {
+        let missing = try await CatalogBinary.run([
             "preview", directory.child("nowhere").path, "--output", directory.child("p").path,
         ])
         #expect(missing.status == 66, "\(missing.standardError)")
         #expect(!FileManager.default.fileExists(atPath: directory.child("p").path))
-        let territory = try CatalogBinary.run([
+        let territory = try await CatalogBinary.run([
             "preview", directory.child("nowhere").path, "--output", directory.child("p").path, "--territory", "G1",
         ])
         #expect(territory.status == 64 && territory.standardError.contains("--territory"), "\(territory.standardError)")

@@ -12,31 +12,31 @@ struct CatalogPublishCommandTests {
     }
 
     /// A key pair in `keys/` and a snapshot of the embedded recording in `out/`.
-    func prepare() throws -> (key: URL, out: URL) {
-        let keygen = try CatalogBinary.run(["keygen", "--output", directory.child("keys").path])
+    func prepare() async throws -> (key: URL, out: URL) {
+        let keygen = try await CatalogBinary.run(["keygen", "--output", directory.child("keys").path])
         #expect(keygen.status == 0, "\(keygen.standardError)")
         let out = directory.child("out")
-        let snapshot = try CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", out.path, "--quiet"])
+        let snapshot = try await CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", out.path, "--quiet"])
         #expect(snapshot.status == 0, "\(snapshot.standardError)")
         return (directory.child("keys/catalog-signing.key"), out)
     }
 
     func publish(
         _ out: URL, key: URL?, _ extra: [String] = [], environment: [String: String] = [:]
-    ) throws -> CatalogBinary.Result {
+    ) async throws -> CatalogBinary.Result {
         var arguments = ["publish", "--from", out.path, "--to", directory.child("published").path]
         if let key { arguments += ["--key-file", key.path] }
-        return try CatalogBinary.run(arguments + extra, environment: environment)
+        return try await CatalogBinary.run(arguments + extra, environment: environment)
     }
 
-    @Test func keygenWritesAnOwnerOnlyPrivateKeyAndRefusesToOverwriteIt() throws {
+    @Test func keygenWritesAnOwnerOnlyPrivateKeyAndRefusesToOverwriteIt() async throws {
         // Given a new key pair
         let keys = directory.child("keys")
-        let first = try CatalogBinary.run(["keygen", "--output", keys.path])
+        let first = try await CatalogBinary.run(["keygen", "--output", keys.path])
         let privateKey = keys.appendingPathComponent("catalog-signing.key")
         let before = try Data(contentsOf: privateKey)
         // When keygen runs again into the same directory
-        let second = try CatalogBinary.run(["keygen", "--output", keys.path])
+        let second = try await CatalogBinary.run(["keygen", "--output", keys.path])
         // Then the private key is mode 0600 with 32 bytes, the public key is beside it, and the second run exits 73
         #expect(first.status == 0, "\(first.standardError)")
         let mode = try #require(
@@ -52,13 +52,13 @@ struct CatalogPublishCommandTests {
         #expect(try Data(contentsOf: privateKey) == before)
     }
 
-    @Test func publishNumbersVersionsUpwardsAndRefusesToGoBack() throws {
+    @Test func publishNumbersVersionsUpwardsAndRefusesToGoBack() async throws {
         // Given a key and a snapshot
-        let (key, out) = try prepare()
+        let (key, out) = try await prepare()
         // When it is published twice, then with an explicit older version
-        let first = try publish(out, key: key)
-        let second = try publish(out, key: key)
-        let backwards = try publish(out, key: key, ["--set-version", "1"])
+        let first = try await publish(out, key: key)
+        let second = try await publish(out, key: key)
+        let backwards = try await publish(out, key: key, ["--set-version", "1"])
         // Then versions 1 and 2 are kept, the files are written once, and going back exits 78
         #expect(first.status == 0, "\(first.standardError)")
         #expect(second.status == 0, "\(second.standardError)")
@@ -71,33 +71,33 @@ struct CatalogPublishCommandTests {
         #expect(backwards.standardError.contains("versions only go up"))
     }
 
-    @Test func publishReadsTheKeyFromTheEnvironment() throws {
-        let (key, out) = try prepare()
+    @Test func publishReadsTheKeyFromTheEnvironment() async throws {
+        let (key, out) = try await prepare()
         let text = try String(contentsOf: key, encoding: .utf8)
-        let result = try publish(out, key: nil, environment: ["CATALOG_SIGNING_KEY": text])
+        let result = try await publish(out, key: nil, environment: ["CATALOG_SIGNING_KEY": text])
         #expect(result.status == 0, "\(result.standardError)")
     }
 
-    @Test func publishWithoutAKeySaysWhereToPutOne() throws {
-        let (_, out) = try prepare()
-        let result = try publish(out, key: nil)
+    @Test func publishWithoutAKeySaysWhereToPutOne() async throws {
+        let (_, out) = try await prepare()
+        let result = try await publish(out, key: nil)
         #expect(result.status == 78)
         #expect(result.standardError.contains("--key-file") && result.standardError.contains("CATALOG_SIGNING_KEY"))
         #expect(!FileManager.default.fileExists(atPath: directory.child("published").path))
     }
 
-    @Test func publishRefusesAKeyOthersCanRead() throws {
-        let (key, out) = try prepare()
+    @Test func publishRefusesAKeyOthersCanRead() async throws {
+        let (key, out) = try await prepare()
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: key.path)
-        let result = try publish(out, key: key)
+        let result = try await publish(out, key: key)
         #expect(result.status == 78)
         #expect(result.standardError.contains("chmod 600"))
     }
 
-    @Test func publishRefusesASnapshotThatDoesNotValidate() throws {
-        let (key, out) = try prepare()
+    @Test func publishRefusesASnapshotThatDoesNotValidate() async throws {
+        let (key, out) = try await prepare()
         try Data("{}".utf8).write(to: out.appendingPathComponent("manifest.json"))
-        let result = try publish(out, key: key)
+        let result = try await publish(out, key: key)
         #expect(result.status == 1)
         #expect(!FileManager.default.fileExists(atPath: directory.child("published/manifest.json").path))
     }

@@ -32,11 +32,11 @@ struct WithdrawalCommandTests {
         return result
     }
 
-    @Test func aSnapshotBuiltWithTheListShipsNoWithdrawnGameAndOneBuiltBeforeFailsValidation() throws {
+    @Test func aSnapshotBuiltWithTheListShipsNoWithdrawnGameAndOneBuiltBeforeFailsValidation() async throws {
         // Given a snapshot built before the provider withdrew two games of its first page
         let before = directory.child("before")
         try #require(
-            try CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", before.path, "--quiet"]).status == 0
+            try await CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", before.path, "--quiet"]).status == 0
         )
         let pages = try games(in: before)
         let first = try #require(pages.first { $0.key.hasSuffix("/0.json.gz") }?.value)
@@ -48,12 +48,12 @@ struct WithdrawalCommandTests {
                 .utf8
         ).write(to: list)
         // When it is validated against the list, and a snapshot is built with it and validated
-        let stale = try CatalogBinary.run(["validate", before.path, "--withdrawals", list.path])
+        let stale = try await CatalogBinary.run(["validate", before.path, "--withdrawals", list.path])
         let after = directory.child("after")
-        let built = try CatalogBinary.run([
+        let built = try await CatalogBinary.run([
             "snapshot", "--source", recordedSource, "--out", after.path, "--withdrawals", list.path,
         ])
-        let valid = try CatalogBinary.run(["validate", after.path, "--withdrawals", list.path])
+        let valid = try await CatalogBinary.run(["validate", after.path, "--withdrawals", list.path])
         // Then the old snapshot fails naming the game and what to do
         #expect(stale.status == 1, "\(stale.standardError)")
         for part in [
@@ -73,30 +73,30 @@ struct WithdrawalCommandTests {
         #expect(restricted.allSatisfy { ($0["restrictedTerritories"] as? [String])?.contains("GB") == true })
     }
 
-    @Test func publishSignsTheListWithTheSetOnlyForASnapshotBuiltWithIt() throws {
+    @Test func publishSignsTheListWithTheSetOnlyForASnapshotBuiltWithIt() async throws {
         // Given a key, a snapshot built before a withdrawal, and one built with the list
-        try #require(try CatalogBinary.run(["keygen", "--output", directory.child("keys").path]).status == 0)
+        try #require(try await CatalogBinary.run(["keygen", "--output", directory.child("keys").path]).status == 0)
         let before = directory.child("before")
         try #require(
-            try CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", before.path, "--quiet"]).status == 0
+            try await CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", before.path, "--quiet"]).status == 0
         )
         let game = try #require(try games(in: before).first { $0.key.hasSuffix("/0.json.gz") }?.value[0]["id"])
         let list = directory.child("withdrawals.json")
         try Data(#"{"sequence": 5, "games": [{"id": "\#(game)"}]}"#.utf8).write(to: list)
         let after = directory.child("after")
         try #require(
-            try CatalogBinary.run([
+            try await CatalogBinary.run([
                 "snapshot", "--source", recordedSource, "--out", after.path, "--withdrawals", list.path, "--quiet",
             ]).status == 0)
-        func publish(_ out: URL) throws -> CatalogBinary.Result {
-            try CatalogBinary.run([
+        func publish(_ out: URL) async throws -> CatalogBinary.Result {
+            try await CatalogBinary.run([
                 "publish", "--from", out.path, "--to", directory.child("published").path, "--key-file",
                 directory.child("keys/catalog-signing.key").path, "--withdrawals", list.path,
             ])
         }
         // When each is published with the list
-        let stale = try publish(before)
-        let built = try publish(after)
+        let stale = try await publish(before)
+        let built = try await publish(after)
         // Then the old one is refused naming the game, and the new one's signed manifest carries the list
         #expect(stale.status == 1, "\(stale.standardError)")
         #expect(stale.standardError.contains("game \(game) is withdrawn everywhere"), "\(stale.standardError)")
@@ -116,16 +116,16 @@ struct WithdrawalCommandTests {
         (#"{"sequence": 1, "games": [{"id": "a"}, {"id": "a"}]}"#, "games[1]"),
         (#"{"sequence": 0, "games": []}"#, "sequence 0"),
     ])
-    func aBadListFailsTheBuildNamingTheFileAndRecordAndLeavesTheLastOutput(_ json: String, _ named: String) throws {
+    func aBadListFailsTheBuildNamingTheFileAndRecordAndLeavesTheLastOutput(_ json: String, _ named: String) async throws {
         // Given a good snapshot in out/ and a bad withdrawal list
         let out = directory.child("out")
         try #require(
-            try CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", out.path, "--quiet"]).status == 0)
+            try await CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", out.path, "--quiet"]).status == 0)
         let manifest = try Data(contentsOf: out.appendingPathComponent("manifest.json"))
         let list = directory.child("bad.json")
         try Data(json.utf8).write(to: list)
         // When a snapshot is built with it
-        let result = try CatalogBinary.run([
+        let result = try await CatalogBinary.run([
             "snapshot", "--source", recordedSource, "--out", out.path, "--withdrawals", list.path,
         ])
         // Then it fails as bad input naming the file and the record, and out/ is as it was

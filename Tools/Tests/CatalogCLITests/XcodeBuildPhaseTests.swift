@@ -25,10 +25,7 @@ struct XcodeBuildPhaseTests {
     }
 
     /// Runs the script with Xcode's variables (unless `xcode` is false) and `settings`.
-    func runPhase(_ settings: [String: String] = [:], xcode: Bool = true) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["bash", repositoryRoot.appendingPathComponent("Scripts/xcode-build-phase.sh").path]
+    func runPhase(_ settings: [String: String] = [:], xcode: Bool = true) async throws -> Run {
         var environment = ProcessInfo.processInfo.environment
         if xcode {
             environment["SRCROOT"] = directory.url.path
@@ -38,29 +35,27 @@ struct XcodeBuildPhaseTests {
         }
         environment["CASINO_CATALOG_CLI"] = CatalogBinary.url.path
         environment.merge(settings) { _, new in new }
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        let result = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["bash", repositoryRoot.appendingPathComponent("Scripts/xcode-build-phase.sh").path],
+            environment: environment, deadline: .seconds(240))
+        try #require(!result.timedOut, "the build phase ran past 240 s: killed")
+        return Run(status: result.status, output: result.standardOutput + result.standardError)
     }
 
-    func makeSnapshot() throws {
-        let result = try CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", out.path, "--quiet"])
+    func makeSnapshot() async throws {
+        let result = try await CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", out.path, "--quiet"])
         try #require(result.status == 0, "\(result.standardError)")
     }
 
-    @Test func aGoodSnapshotIsCopiedWholeIntoTheProductsResources() throws {
+    @Test func aGoodSnapshotIsCopiedWholeIntoTheProductsResources() async throws {
         // Given a snapshot, and a product holding a file an older snapshot left
-        try makeSnapshot()
+        try await makeSnapshot()
         let copy = resources.appendingPathComponent("CasinoCatalog")
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
         try Data("old".utf8).write(to: copy.appendingPathComponent("left-over.json.gz"))
         // When the phase runs with a generous freshness gate
-        let run = try runPhase(["CASINO_CATALOG_MAX_AGE": "3650d"])
+        let run = try await runPhase(["CASINO_CATALOG_MAX_AGE": "3650d"])
         // Then the copy is the snapshot, file for file, and the phase says where it went
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("note: CasinoCatalog: copied"), "\(run.output)")
@@ -72,14 +67,14 @@ struct XcodeBuildPhaseTests {
         print(run.output)
     }
 
-    @Test func aSnapshotOlderThanTheGateFailsTheBuildOrWarnsWhenToldTo() throws {
+    @Test func aSnapshotOlderThanTheGateFailsTheBuildOrWarnsWhenToldTo() async throws {
         // Given a snapshot of the embedded recording, generated days ago
-        try makeSnapshot()
+        try await makeSnapshot()
         // When the phase runs with a one-day gate, as an error and as a warning
-        let failing = try runPhase(["CASINO_CATALOG_MAX_AGE": "1d"])
+        let failing = try await runPhase(["CASINO_CATALOG_MAX_AGE": "1d"])
         let copiedWhenFailing = FileManager.default.fileExists(
             atPath: resources.appendingPathComponent("CasinoCatalog").path)
-        let warning = try runPhase(["CASINO_CATALOG_MAX_AGE": "1d", "CASINO_CATALOG_STALE": "warning"])
+        let warning = try await runPhase(["CASINO_CATALOG_MAX_AGE": "1d", "CASINO_CATALOG_STALE": "warning"])
         // Then the first fails with an error line saying how old it is and how to rebuild, copying nothing
         #expect(failing.status == 1, "\(failing.output)")
         let line = try #require(failing.output.split(separator: "\n").first { $0.hasPrefix("error: CasinoCatalog: ") })
@@ -94,18 +89,18 @@ struct XcodeBuildPhaseTests {
         print(failing.output)
     }
 
-    @Test func aBrokenOrMissingSnapshotOrNoXcodeFailsWithAnErrorLineSayingWhatToDo() throws {
+    @Test func aBrokenOrMissingSnapshotOrNoXcodeFailsWithAnErrorLineSayingWhatToDo() async throws {
         // Given no snapshot: the phase fails naming make snapshot
-        let missing = try runPhase()
+        let missing = try await runPhase()
         #expect(missing.status == 1)
         #expect(missing.output.contains("error: CasinoCatalog: no snapshot directory at"), "\(missing.output)")
         // Given a snapshot whose page was truncated: the validator's problems, then the phase's own error
-        try makeSnapshot()
+        try await makeSnapshot()
         let page = try #require(
             FileManager.default.subpaths(atPath: out.path)?.first { $0.contains("/games/") && $0.hasSuffix(".gz") })
         let pageURL = out.appendingPathComponent(page)
         try Data(contentsOf: pageURL).prefix(20).write(to: pageURL)
-        let broken = try runPhase()
+        let broken = try await runPhase()
         #expect(broken.status == 1)
         #expect(
             broken.output.contains("error: CasinoCatalog: out/\(page)") || broken.output.contains(page),
@@ -113,7 +108,7 @@ struct XcodeBuildPhaseTests {
         #expect(broken.output.contains("does not validate"), "\(broken.output)")
         #expect(!FileManager.default.fileExists(atPath: resources.appendingPathComponent("CasinoCatalog").path))
         // Given no Xcode variables: the phase says it runs inside Xcode
-        let outside = try runPhase(xcode: false)
+        let outside = try await runPhase(xcode: false)
         #expect(outside.status != 0)
         #expect(outside.output.contains("TARGET_BUILD_DIR is not set"), "\(outside.output)")
     }

@@ -183,7 +183,7 @@ struct CatalogSimulatorTests {
             var settings = SimulatorSettings()
             settings.faults = [.init(kind: .status, count: 1, status: 500)]
             request.body = .bytes(try JSONEncoder().encode(settings))
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
             #expect(response.status == .ok)
             #expect(try await get(ProviderRequest.categories(edition).url(relativeTo: base)).status == 500)
             let stats = try await get(base.appendingPathComponent("_stats"))
@@ -198,7 +198,7 @@ struct CatalogSimulatorTests {
             var request = HTTPClientRequest(url: base.appendingPathComponent("_admin/settings").absoluteString)
             request.method = .POST
             request.body = .bytes(Data(#"{"version": 2}"#.utf8))
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
             #expect(response.status == .ok)
             #expect(simulator.settings.version == 2)
             #expect(simulator.settings.maxAgeSeconds == 60)

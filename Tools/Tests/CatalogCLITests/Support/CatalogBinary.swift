@@ -32,7 +32,7 @@ enum CatalogBinary {
     /// `deadline` (then it is killed and the test fails: a hung child must not hang the suite).
     static func run(
         _ arguments: [String], environment extra: [String: String] = [:], deadline: Duration = .seconds(240)
-    ) throws -> Result {
+    ) async throws -> Result {
         try #require(
             FileManager.default.isExecutableFile(atPath: url.path),
             "no catalog binary at \(url.path): build it first (swift build --build-tests --package-path Tools)")
@@ -40,7 +40,7 @@ enum CatalogBinary {
         environment["SOURCE_DATE_EPOCH"] = nil
         environment["CATALOG_SIGNING_KEY"] = nil
         environment.merge(extra) { _, new in new }
-        let result = try ChildProcess.run(url, arguments, environment: environment, deadline: deadline)
+        let result = try await ChildProcess.run(url, arguments, environment: environment, deadline: deadline)
         try #require(!result.timedOut, "catalog \(arguments.joined(separator: " ")) ran past \(deadline): killed")
         return Result(
             status: result.status, standardError: result.standardError, standardOutput: result.standardOutput)
@@ -61,9 +61,14 @@ enum ChildProcess {
     /// (a pipe would stay open in a grandchild the child left behind, and two pipes read one after
     /// the other could each wait on the other); at `deadline` its process group is killed (Foundation
     /// starts each child in a group of its own, so a browser's helpers go with it).
+    ///
+    /// It waits without holding a thread: a test blocked in `waitUntilExit()` holds one of the
+    /// cooperative pool's threads (two on this machine) for the child's whole run, and with two
+    /// such tests every simulator in the test process, whose handlers run on that pool, stops
+    /// answering: the loopback timeouts of the full parallel run.
     static func run(
         _ executable: URL, _ arguments: [String], environment: [String: String], deadline: Duration
-    ) throws -> Result {
+    ) async throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -82,27 +87,49 @@ enum ChildProcess {
         let errors = try FileHandle(forWritingTo: errorURL)
         process.standardOutput = output
         process.standardError = errors
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        let seconds = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
-        var timedOut = false
-        if exited.wait(timeout: .now() + seconds) == .timedOut {
-            timedOut = true
-            let group = getpgid(process.processIdentifier)
-            if group == process.processIdentifier {
-                kill(-group, SIGKILL)
-            } else {
-                kill(process.processIdentifier, SIGKILL)
+        let watch = ChildWatch()
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in
+                watch.end()
+                continuation.resume()
             }
-            exited.wait()
+            do {
+                try process.run()
+            } catch {
+                continuation.resume(throwing: error)
+                return
+            }
+            // The deadline runs on a dispatch timer, never behind the work it ends.
+            let seconds = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+                guard watch.killUnlessEnded() else { return }
+                let group = getpgid(process.processIdentifier)
+                kill(group == process.processIdentifier ? -group : process.processIdentifier, SIGKILL)
+            }
         }
-        process.waitUntilExit()
+        process.waitUntilExit()  // already ended: sets the status on every platform
         try output.close()
         try errors.close()
         return Result(
             status: process.terminationStatus,
             standardOutput: String(decoding: try Data(contentsOf: outputURL), as: UTF8.self),
-            standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self), timedOut: timedOut)
+            standardError: String(decoding: try Data(contentsOf: errorURL), as: UTF8.self),
+            timedOut: watch.killed)
     }
+}
+
+/// Whether a child ended or its deadline killed it, whichever came first: set on dispatch threads.
+private final class ChildWatch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var ended = false
+    private var wasKilled = false
+    func end() { lock.withLock { ended = true } }
+    /// Marks the child killed and says to kill it, unless it already ended.
+    func killUnlessEnded() -> Bool {
+        lock.withLock {
+            wasKilled = !ended
+            return wasKilled
+        }
+    }
+    var killed: Bool { lock.withLock { wasKilled } }
 }

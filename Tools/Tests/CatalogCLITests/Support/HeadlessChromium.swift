@@ -48,8 +48,8 @@ enum HeadlessChromium {
     }
 
     /// The page's DOM after `load` and its scripts, as `--dump-dom` serializes it.
-    static func dumpDOM(of page: URL, profile: URL) throws -> String {
-        let result = try run(arguments(profile: profile) + ["--dump-dom", page.absoluteString])
+    static func dumpDOM(of page: URL, profile: URL) async throws -> String {
+        let result = try await run(arguments(profile: profile) + ["--dump-dom", page.absoluteString])
         guard result.status == 0, result.standardOutput.contains("</html>") else {
             throw Unavailable(
                 description: "chromium --dump-dom exited \(result.status): \(result.standardError.suffix(2000))")
@@ -58,9 +58,9 @@ enum HeadlessChromium {
     }
 
     /// A PNG of the page in a `width`×`height` window, written to `png`.
-    static func screenshot(of page: URL, to png: URL, profile: URL, width: Int = 1280, height: Int = 2000) throws {
+    static func screenshot(of page: URL, to png: URL, profile: URL, width: Int = 1280, height: Int = 2000) async throws {
         try? FileManager.default.removeItem(at: png)
-        let result = try run(
+        let result = try await run(
             arguments(profile: profile) + [
                 "--screenshot=\(png.path)", "--window-size=\(width),\(height)", "--hide-scrollbars",
                 page.absoluteString,
@@ -71,8 +71,8 @@ enum HeadlessChromium {
         }
     }
 
-    private static func run(_ arguments: [String]) throws -> ChildProcess.Result {
-        let result = try ChildProcess.run(
+    private static func run(_ arguments: [String]) async throws -> ChildProcess.Result {
+        let result = try await ChildProcess.run(
             try executable(), arguments, environment: ProcessInfo.processInfo.environment, deadline: deadline)
         try #require(!result.timedOut, "chromium ran past \(deadline) and was killed: \(arguments)")
         return result
