@@ -176,6 +176,12 @@ fixtures: deps
 	Scripts/record-cache-fixtures.sh $(DEBUG_CATALOG) $(FIXTURES)
 	@echo "recorded $(FIXTURES) ($$(find $(FIXTURES) -type f -exec cat {} + | wc -c | tr -d ' ') bytes): commit it"
 
+# Swift Testing starts every test at once. On two cores the jobs of hundreds of tests then queue on
+# the cooperative pool's two threads, and a test resumed after an await (or a loopback simulator's
+# handler, which runs on the same pool) waited 20-50 s behind them: the time-outs of the full run.
+# At most this many tests run at a time (ChildProcessTests shows the wait).
+TEST_WIDTH := --experimental-maximum-parallelization-width 6
+
 # The suites that hold calls to their deadlines run in a test process of their own: the other
 # suites' synchronous work on the same two cores would otherwise delay the calls they time. The
 # two-process widget test, whose reader keeps a core busy, runs after them, alone.
@@ -194,12 +200,12 @@ test: deps lint
 	@diff -r $(WORK)/fixtures $(FIXTURES) || { echo "$(FIXTURES) is out of date: run make fixtures and commit it"; exit 1; }
 	@echo "== the app-side package"
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build 2>&1 | tee $(WORK)/swift-test.log
+	$(SWIFT) test --skip-build $(TEST_WIDTH) 2>&1 | tee $(WORK)/swift-test.log
 	@echo "== the tools package"
 	$(SWIFT) build --build-tests --package-path $(TOOLS)
-	$(SWIFT) test --skip-build --package-path $(TOOLS) --skip '$(DEADLINE_SUITES)|$(BUSY_SUITES)' 2>&1 | tee $(WORK)/swift-test-tools.log
+	$(SWIFT) test --skip-build --package-path $(TOOLS) $(TEST_WIDTH) --skip '$(DEADLINE_SUITES)|$(BUSY_SUITES)' 2>&1 | tee $(WORK)/swift-test-tools.log
 	@echo "== no call can hang: the suites that time deadlines, in a process of their own"
-	$(SWIFT) test --skip-build --package-path $(TOOLS) --filter '$(DEADLINE_SUITES)' 2>&1 | tee $(WORK)/swift-test-soak.log
+	$(SWIFT) test --skip-build --package-path $(TOOLS) $(TEST_WIDTH) --filter '$(DEADLINE_SUITES)' 2>&1 | tee $(WORK)/swift-test-soak.log
 	@echo "== a widget reads while the app installs: two processes, alone"
 	$(SWIFT) test --skip-build --package-path $(TOOLS) --filter '$(BUSY_SUITES)' 2>&1 | tee $(WORK)/swift-test-busy.log
 	@echo "== end to end: data/ → $(WORK)/e2e-out (debug build)"

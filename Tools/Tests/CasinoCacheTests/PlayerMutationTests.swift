@@ -58,12 +58,12 @@ struct PlayerMutationTests {
 
     @Test func aChangeThatTimesOutStaysQueuedAndIsSentAgainSafely() async throws {
         try await PlayerFixture.run(in: directory) { fixture in
-            // Given a server that applies the change but holds its answer past the upstream's 10 s
+            // Given a server that applies the change but holds its answer past the upstream's 30 s
             // timeout (long enough that a busy machine's slowness is never mistaken for it)
             let alice = PlayerFixture.alice
             let cache = fixture.makeCache(
                 upstream: {
-                    let upstream = fixture.server.upstream(timeout: 10)
+                    let upstream = fixture.server.upstream(timeout: 30)
                     upstream.signIn(player: alice, sessionId: fixture.simulator.openSession(for: alice))
                     return upstream
                 }())
