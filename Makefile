@@ -14,7 +14,8 @@
 #   schema      regenerate docs/snapshot-contract.schema.json, the snapshot contract as a JSON Schema
 #   test        all tests, then the pipeline end to end on data/ (validated, gzip -t, deterministic)
 #   fixtures    re-record the bundles the cache's tests read (Tests/CasinoCacheTests/Fixtures); commit them
-#   soak        the no-hang soak of test with SOAK_ROUNDS (1000) rounds per loop: faults, stalls, cancellations
+#   soak        the no-hang soak of test with SOAK_ROUNDS (1000) rounds per loop: faults, stalls, cancellations,
+#               and a CDN that sends without end (a fifth as many child-process updates)
 #   apple-check type-check the app side's CryptoKit and Combine branches against Linux stand-ins
 #   sample      write a synthetic recording of GAMES games into .catalog/sample-GAMES
 #   fuzz        libFuzzer + ASan on every decoder of hostile input, FUZZ_SECONDS each (not part of test)
@@ -105,6 +106,8 @@ deps:
 	@python3 -c 'import jsonschema, yaml' 2>/dev/null || echo "missing: Python 3 with jsonschema and PyYAML, for make test (pip install jsonschema pyyaml)"
 	@[ -n "$${CHROMIUM:-}" ] || command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null || \
 	  echo "missing: Chromium, for make test's preview tests in a headless browser (sudo apt-get install chromium; or set CHROMIUM to a Chrome or Chromium binary)"
+	@command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || \
+	  echo "missing: nginx, for make test's updater tests against a real CDN (sudo apt-get install nginx-light; brew install nginx)"
 	@if [ "$$(uname)" = Darwin ]; then \
 	  xcrun --show-sdk-path >/dev/null 2>&1 || { echo "missing: Xcode's command-line tools (xcode-select --install): the SDK brings zlib"; exit 1; }; \
 	  { command -v pkg-config >/dev/null && pkg-config --exists libxml-2.0; } || \
@@ -182,11 +185,18 @@ fixtures: deps
 # At most this many tests run at a time (ChildProcessTests shows the wait).
 TEST_WIDTH := --experimental-maximum-parallelization-width 6
 
-# The suites that hold calls to their deadlines run in a test process of their own: the other
-# suites' synchronous work on the same two cores would otherwise delay the calls they time. The
-# two-process widget test, whose reader keeps a core busy, runs after them, alone.
-DEADLINE_SUITES := NoHangSoakTests|SnapshotUpdaterDeadlineTests|BackgroundRefreshTests
+# Suites in test processes of their own, one after another:
+# - the suites that time calls to their deadlines: the others' synchronous work would delay them;
+# - the two tests over a transport that blocks for 30 s when stopped: FoundationNetworking runs every
+#   session's work on one serial queue, so meanwhile no session of their process moves;
+# - the two-process widget test, whose reader keeps a core busy;
+# - the CDN suites: FoundationNetworking reads an endless sender on for a while after a cancel (its
+#   cancel waits for the work queue the transfer keeps busy).
+DEADLINE_SUITES := NoHangSoakTests|BackgroundRefreshTests|SnapshotUpdaterDeadlineTests
+STUCK_TESTS := aServerThatNeverAnswersIsCutAtTheBudget|anUpdateOverATransportThatNeverAnswers
 BUSY_SUITES := SharedCatalogTwoProcessTests
+CDN_SUITES := HostileCDNTests|NginxCDNTests
+TOOLS_TEST = $(SWIFT) test --skip-build --package-path $(TOOLS) $(TEST_WIDTH)
 
 test: deps lint
 	@echo "== Apple platforms: privacy manifests declare every required-reason API called; the CI files parse"
@@ -203,11 +213,15 @@ test: deps lint
 	$(SWIFT) test --skip-build $(TEST_WIDTH) 2>&1 | tee $(WORK)/swift-test.log
 	@echo "== the tools package"
 	$(SWIFT) build --build-tests --package-path $(TOOLS)
-	$(SWIFT) test --skip-build --package-path $(TOOLS) $(TEST_WIDTH) --skip '$(DEADLINE_SUITES)|$(BUSY_SUITES)' 2>&1 | tee $(WORK)/swift-test-tools.log
+	$(TOOLS_TEST) --skip '$(DEADLINE_SUITES)|$(BUSY_SUITES)|$(CDN_SUITES)' 2>&1 | tee $(WORK)/swift-test-tools.log
 	@echo "== no call can hang: the suites that time deadlines, in a process of their own"
-	$(SWIFT) test --skip-build --package-path $(TOOLS) $(TEST_WIDTH) --filter '$(DEADLINE_SUITES)' 2>&1 | tee $(WORK)/swift-test-soak.log
+	$(TOOLS_TEST) --filter '$(DEADLINE_SUITES)' --skip '$(STUCK_TESTS)' 2>&1 | tee $(WORK)/swift-test-soak.log
+	@echo "== a transport that blocks when stopped: the callers still return by their deadlines"
+	$(TOOLS_TEST) --filter '$(STUCK_TESTS)' 2>&1 | tee $(WORK)/swift-test-stuck.log
 	@echo "== a widget reads while the app installs: two processes, alone"
-	$(SWIFT) test --skip-build --package-path $(TOOLS) --filter '$(BUSY_SUITES)' 2>&1 | tee $(WORK)/swift-test-busy.log
+	$(TOOLS_TEST) --filter '$(BUSY_SUITES)' 2>&1 | tee $(WORK)/swift-test-busy.log
+	@echo "== the updater against a CDN that sends without end, and against nginx"
+	$(TOOLS_TEST) --filter '$(CDN_SUITES)' 2>&1 | tee $(WORK)/swift-test-cdn.log
 	@echo "== end to end: data/ → $(WORK)/e2e-out (debug build)"
 	rm -rf $(WORK)/e2e-out $(WORK)/e2e-again $(WORK)/e2e-feed $(WORK)/e2e-bad
 	$(DEBUG_CATALOG) snapshot --source data/provider --config data/catalog.json --out $(WORK)/e2e-out --quiet
@@ -228,7 +242,7 @@ test: deps lint
 	status=0; $(DEBUG_CATALOG) validate $(WORK)/e2e-bad --quiet 2>/dev/null || status=$$?; \
 	  [ $$status -eq 1 ] || { echo "validate exited $$status on a corrupted snapshot, expected 1"; exit 1; }
 	@echo "end to end: passed"
-	@for log in $(WORK)/swift-test.log $(WORK)/swift-test-tools.log $(WORK)/swift-test-soak.log; do \
+	@for log in $(WORK)/swift-test.log $(WORK)/swift-test-tools.log $(WORK)/swift-test-soak.log $(WORK)/swift-test-cdn.log; do \
 	  grep -E '(Test run with [0-9]+ tests?|Executed [0-9]+ tests?)' $$log | tail -n 2; done
 
 # The app side's Apple-only branches, type-checked on Linux: AppleCheck/ builds the app-side sources
@@ -242,12 +256,15 @@ apple-check: deps
 	@grep -rl 'canImport(Darwin)' Sources --include=*.swift | sed 's|^|  |'
 
 # The no-hang soak of make test with more rounds: updates and fetches against the simulator with
-# random faults and cancellations, each call held to its deadline (SOAK_SEED repeats a run).
+# random faults and cancellations, each call held to its deadline, and updates in child processes against a
+# CDN that sends without end, each refused at once within its memory (SOAK_SEED repeats a run).
 SOAK_ROUNDS ?= 1000
 soak: deps
 	$(SWIFT) build --build-tests --package-path $(TOOLS)
 	SOAK_ROUNDS=$(SOAK_ROUNDS) $(SWIFT) test --skip-build --package-path $(TOOLS) --filter NoHangSoakTests 2>&1 \
 	  | tee $(WORK)/swift-test-soak.log | grep -E 'soak|✘|passed after|failed after'
+	SOAK_ROUNDS=$(SOAK_ROUNDS) $(SWIFT) test --skip-build --package-path $(TOOLS) --filter HostileCDNTests 2>&1 \
+	  | tee $(WORK)/swift-test-soak-cdn.log | grep -E 'hostile CDN loop|catalog update|✘|passed after|failed after'
 
 sample: $(RELEASE_CATALOG)
 	$(RELEASE_CATALOG) sample --games $(GAMES) --output $(WORK)/sample-$(GAMES)

@@ -45,7 +45,7 @@ public actor SnapshotUpdater {
     public nonisolated let activeVersion: Int?
 
     private let store: GenerationStore
-    private let session: URLSession
+    private let http: HTTPTransfer
     private let logger: Logger
     private let clock: any CacheClock
     /// The bundle's manifest head (``SnapshotReader/head()``): only its `generatedAt` is used.
@@ -75,16 +75,18 @@ public actor SnapshotUpdater {
     ///
     /// - Parameters:
     ///   - configuration: The published set, the pinned keys, the directories and the caps.
-    ///   - session: Requests go through it: an ephemeral session by default.
+    ///   - sessionConfiguration: How requests go out (headers, cookies, proxies, timeouts,
+    ///     `URLProtocol` classes): `.ephemeral` by default. The updater sends them through a
+    ///     `URLSession` of its own made with it, which caps each body as it arrives.
     ///   - clock: What "now" is when expiry is checked: the system's by default; `ManualClock`
     ///     (CasinoCacheTesting) in tests.
     ///   - logger: Where checks are logged (`.info` and below).
     public init(
-        configuration: Configuration, session: URLSession = URLSession(configuration: .ephemeral),
+        configuration: Configuration, sessionConfiguration: URLSessionConfiguration = .ephemeral,
         clock: any CacheClock = SystemClock(), logger: Logger = .casinoCacheDisabled
     ) {
         self.configuration = configuration
-        self.session = session
+        self.http = HTTPTransfer(configuration: sessionConfiguration)
         self.clock = clock
         self.logger = logger
         let store = GenerationStore(directory: configuration.directory)
@@ -111,6 +113,20 @@ public actor SnapshotUpdater {
         store.removeLeftovers(
             launch: launchGeneration, pointer: pointer, now: clock.now,
             retention: configuration.retiredGenerationRetention)
+    }
+
+    /// Creates an updater whose requests go out with `session`'s configuration (its delegate is
+    /// not called).
+    @available(
+        *, deprecated,
+        message: "pass the session's configuration: init(configuration:sessionConfiguration:clock:logger:)"
+    )
+    public init(
+        configuration: Configuration, session: URLSession, clock: any CacheClock = SystemClock(),
+        logger: Logger = .casinoCacheDisabled
+    ) {
+        self.init(
+            configuration: configuration, sessionConfiguration: session.configuration, clock: clock, logger: logger)
     }
 
     /// Checks the published set and installs it when it is newer and acceptable.
@@ -170,7 +186,7 @@ public actor SnapshotUpdater {
 
     private nonisolated func makeRun() -> UpdateRun {
         UpdateRun(
-            configuration: configuration, store: store, session: session, logger: logger, clock: clock,
+            configuration: configuration, store: store, http: http, logger: logger, clock: clock,
             bundleManifest: bundleManifest, launchGeneration: launchGeneration, gate: CommitGate())
     }
 

@@ -58,7 +58,7 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
 
     /// The configuration the upstream was made with.
     public let configuration: Configuration
-    private let session: URLSession
+    private let http: HTTPTransfer
     let logger: Logger
     /// Player id → `sessionId` cookie value (`ProviderHTTPUpstream+Player.swift`).
     let playerSessions = Locked<[String: String]>([:])
@@ -67,16 +67,27 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
     ///
     /// - Parameters:
     ///   - configuration: The base URL, timeout, size cap and extra headers.
-    ///   - session: The session requests go through: an ephemeral one by default. The upstream
-    ///     bypasses its `URLCache` (the cache above decides freshness), so any session works.
+    ///   - sessionConfiguration: How requests go out (cookies, proxies, timeouts, `URLProtocol`
+    ///     classes): `.ephemeral` by default. The upstream sends them through a `URLSession` of its
+    ///     own made with it, which caps each body as it arrives and never consults a `URLCache`
+    ///     (the cache above decides freshness).
     ///   - logger: Where requests are logged (at `.debug`).
     public init(
-        configuration: Configuration, session: URLSession = URLSession(configuration: .ephemeral),
+        configuration: Configuration, sessionConfiguration: URLSessionConfiguration = .ephemeral,
         logger: Logger = .casinoCacheDisabled
     ) {
         self.configuration = configuration
-        self.session = session
+        self.http = HTTPTransfer(configuration: sessionConfiguration)
         self.logger = logger
+    }
+
+    /// Creates an upstream whose requests go out with `session`'s configuration (its delegate is
+    /// not called).
+    @available(
+        *, deprecated, message: "pass the session's configuration: init(configuration:sessionConfiguration:logger:)"
+    )
+    public convenience init(configuration: Configuration, session: URLSession, logger: Logger = .casinoCacheDisabled) {
+        self.init(configuration: configuration, sessionConfiguration: session.configuration, logger: logger)
     }
 
     /// An edition's categories, mapped like the pipeline maps them.
@@ -255,8 +266,8 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
         let timeout = configuration.timeout
         let cap = configuration.maxResponseBytes
         do {
-            return try await HTTPTransfer.data(
-                for: request, session: session, maxBytes: cap, within: Deadline.duration(seconds: timeout),
+            return try await http.data(
+                for: request, maxBytes: cap, within: Deadline.duration(seconds: timeout),
                 timedOut: { UpstreamError(.timedOut, "the provider did not answer within \(timeout) s", url: url) })
         } catch let error as UpstreamError {
             throw error

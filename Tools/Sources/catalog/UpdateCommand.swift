@@ -38,6 +38,19 @@ struct UpdateCommand: AsyncParsableCommand {
     @Option(name: .long, help: "An app cache directory to apply the set's withdrawal list to (default: none).")
     var cache: String?
 
+    @Option(name: .long, help: "The longest one request may take, in seconds (default: 60).")
+    var requestTimeout: Double = 60
+
+    @Option(name: .long, help: "The longest the whole update may take, in seconds (default: 300).")
+    var updateTimeout: Double = 300
+
+    func validate() throws {
+        for (name, value) in [("--request-timeout", requestTimeout), ("--update-timeout", updateTimeout)]
+        where !(value > 0 && value <= 86_400) {
+            throw ValidationError("\(name) must be a number of seconds above 0 and at most 86400, got \(value)")
+        }
+    }
+
     func run() async throws {
         let logger = global.makeLogger()
         guard let url = URL(string: manifestURL), url.scheme == "http" || url.scheme == "https" else {
@@ -49,8 +62,8 @@ struct UpdateCommand: AsyncParsableCommand {
                 manifestURL: url, verifier: verifier, directory: URL(fileURLWithPath: directory),
                 bundleDirectory: bundle.map { URL(fileURLWithPath: $0) })
             // A terminal is not a background window: the app's defaults fit one.
-            configuration.requestTimeout = 60
-            configuration.updateTimeout = 300
+            configuration.requestTimeout = requestTimeout
+            configuration.updateTimeout = updateTimeout
             let updater = SnapshotUpdater(configuration: configuration, logger: logger)
             // The cache never fetches here: its upstream is only needed to make one.
             let catalogCache = cache.map {

@@ -137,18 +137,19 @@ struct BackgroundRefreshTests {
             try fixture.publish(fixture.changedCatalog())
             let configuration = URLSessionConfiguration.ephemeral
             configuration.protocolClasses = [StuckURLProtocol.self]
-            let session = URLSession(configuration: configuration)
             let base = fixture.manifestURL.deletingLastPathComponent().deletingLastPathComponent()
             let cache = CatalogCache(
                 configuration: .showingEveryGame,
-                upstream: ProviderHTTPUpstream(configuration: .init(baseURL: base, timeout: 30), session: session),
+                upstream: ProviderHTTPUpstream(
+                    configuration: .init(baseURL: base, timeout: 30), sessionConfiguration: configuration),
                 cacheDirectory: fixture.directory.child("cache"), bundleDirectory: fixture.bundle.directory,
                 logger: silentLogger)
             let edition = fixture.bundle.catalog.editions[0]
             let shown = cache.cachedGamesPage(edition: edition.edition, categoryId: edition.pages[0].categoryId)
             var settings = try fixture.configuration()
             settings.requestTimeout = 30
-            let updater = SnapshotUpdater(configuration: settings, session: session, logger: silentLogger)
+            let updater = SnapshotUpdater(
+                configuration: settings, sessionConfiguration: configuration, logger: silentLogger)
             // When the background task has a second
             let started = ContinuousClock.now
             let report = await cache.refreshInBackground(checking: updater, within: .seconds(1))

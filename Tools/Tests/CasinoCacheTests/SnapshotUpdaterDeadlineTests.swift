@@ -28,7 +28,7 @@ struct SnapshotUpdaterDeadlineTests {
             var settings = try fixture.configuration()
             settings.requestTimeout = 30
             settings.updateTimeout = 0.5
-            let updater = SnapshotUpdater(configuration: settings, session: URLSession(configuration: configuration))
+            let updater = SnapshotUpdater(configuration: settings, sessionConfiguration: configuration)
             for attempt in 1...2 {
                 // When the app checks (twice: the first, stuck, check must not hold up the second)
                 let started = ContinuousClock.now

@@ -45,7 +45,9 @@ struct CatalogCommandTests {
         // Given the embedded recording
         let out = directory.child("out")
         // When it is snapshotted, validated and inspected
-        let snapshot = try await CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", out.path, "--quiet"])
+        let snapshot = try await CatalogBinary.run([
+            "snapshot", "--source", recordedSource, "--out", out.path, "--quiet",
+        ])
         let validate = try await CatalogBinary.run(["validate", out.path])
         let inspect = try await CatalogBinary.run(["inspect", out.path])
         // Then every step exits 0 and the manifest is there
@@ -92,7 +94,8 @@ struct CatalogCommandTests {
         // Given a valid snapshot with one page's bytes changed
         let out = directory.child("out")
         try #require(
-            try await CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", out.path, "--quiet"]).status == 0)
+            try await CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", out.path, "--quiet"]).status
+                == 0)
         let page = try #require(try files(under: out).first { $0.hasSuffix("/0.json.gz") })
         let handle = try FileHandle(forWritingTo: out.appendingPathComponent(page))
         try handle.seekToEnd()

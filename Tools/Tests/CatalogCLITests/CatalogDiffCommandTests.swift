@@ -16,7 +16,8 @@ struct CatalogDiffCommandTests {
         // Given a snapshot of data/provider, and one of a copy whose first video slot is renamed
         let before = directory.child("before")
         try #require(
-            try await CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", before.path, "--quiet"]).status == 0
+            try await CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", before.path, "--quiet"])
+                .status == 0
         )
         let copy = directory.child("provider")
         try FileManager.default.copyItem(at: URL(fileURLWithPath: recordedSource), to: copy)
@@ -29,7 +30,8 @@ struct CatalogDiffCommandTests {
         try JSONSerialization.data(withJSONObject: object).write(to: page)
         let after = directory.child("after")
         try #require(
-            try await CatalogBinary.run(["snapshot", "--source", copy.path, "--out", after.path, "--quiet"]).status == 0)
+            try await CatalogBinary.run(["snapshot", "--source", copy.path, "--out", after.path, "--quiet"]).status == 0
+        )
         // When they are compared as Markdown, and a snapshot with itself
         let diff = try await CatalogBinary.run(["diff", before.path, after.path, "--format", "markdown"])
         let same = try await CatalogBinary.run(["diff", before.path, before.path, "--format", "markdown"])

@@ -16,7 +16,9 @@ struct CatalogPublishCommandTests {
         let keygen = try await CatalogBinary.run(["keygen", "--output", directory.child("keys").path])
         #expect(keygen.status == 0, "\(keygen.standardError)")
         let out = directory.child("out")
-        let snapshot = try await CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", out.path, "--quiet"])
+        let snapshot = try await CatalogBinary.run([
+            "snapshot", "--source", recordedSource, "--out", out.path, "--quiet",
+        ])
         #expect(snapshot.status == 0, "\(snapshot.standardError)")
         return (directory.child("keys/catalog-signing.key"), out)
     }

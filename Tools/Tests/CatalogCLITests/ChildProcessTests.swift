@@ -58,6 +58,8 @@ struct ChildProcessTests {
         // Then it wakes while they still run: waiting for a child holds no thread (a blocked pool
         // would stop every loopback simulator of the test process too)
         let woke = try await probe
-        #expect(woke < ends.min()!, "woke \(woke - started) after the start, the first child ended after \(ends.min()! - started)")
+        #expect(
+            woke < ends.min()!,
+            "woke \(woke - started) after the start, the first child ended after \(ends.min()! - started)")
     }
 }

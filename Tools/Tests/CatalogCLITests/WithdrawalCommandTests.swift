@@ -36,7 +36,8 @@ struct WithdrawalCommandTests {
         // Given a snapshot built before the provider withdrew two games of its first page
         let before = directory.child("before")
         try #require(
-            try await CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", before.path, "--quiet"]).status == 0
+            try await CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", before.path, "--quiet"])
+                .status == 0
         )
         let pages = try games(in: before)
         let first = try #require(pages.first { $0.key.hasSuffix("/0.json.gz") }?.value)
@@ -78,7 +79,8 @@ struct WithdrawalCommandTests {
         try #require(try await CatalogBinary.run(["keygen", "--output", directory.child("keys").path]).status == 0)
         let before = directory.child("before")
         try #require(
-            try await CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", before.path, "--quiet"]).status == 0
+            try await CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", before.path, "--quiet"])
+                .status == 0
         )
         let game = try #require(try games(in: before).first { $0.key.hasSuffix("/0.json.gz") }?.value[0]["id"])
         let list = directory.child("withdrawals.json")
@@ -116,11 +118,13 @@ struct WithdrawalCommandTests {
         (#"{"sequence": 1, "games": [{"id": "a"}, {"id": "a"}]}"#, "games[1]"),
         (#"{"sequence": 0, "games": []}"#, "sequence 0"),
     ])
-    func aBadListFailsTheBuildNamingTheFileAndRecordAndLeavesTheLastOutput(_ json: String, _ named: String) async throws {
+    func aBadListFailsTheBuildNamingTheFileAndRecordAndLeavesTheLastOutput(_ json: String, _ named: String) async throws
+    {
         // Given a good snapshot in out/ and a bad withdrawal list
         let out = directory.child("out")
         try #require(
-            try await CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", out.path, "--quiet"]).status == 0)
+            try await CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", out.path, "--quiet"]).status
+                == 0)
         let manifest = try Data(contentsOf: out.appendingPathComponent("manifest.json"))
         let list = directory.child("bad.json")
         try Data(json.utf8).write(to: list)

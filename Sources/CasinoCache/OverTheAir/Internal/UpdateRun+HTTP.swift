@@ -25,8 +25,8 @@ extension UpdateRun {
         let timeout = configuration.requestTimeout
         let (data, response): (Data, URLResponse)
         do {
-            (data, response) = try await HTTPTransfer.data(
-                for: request, session: session, maxBytes: maxBytes, within: Deadline.duration(seconds: timeout),
+            (data, response) = try await http.data(
+                for: request, maxBytes: maxBytes, within: Deadline.duration(seconds: timeout),
                 timedOut: {
                     SnapshotUpdateError(.timedOut, "no whole answer within \(timeout) s", location: url.absoluteString)
                 })
@@ -56,6 +56,12 @@ extension UpdateRun {
             return Answer(body: data, etag: http.value(forHTTPHeaderField: "ETag"))
         case 304 where etag != nil:
             return nil
+        case 400...499:
+            throw SnapshotUpdateError(
+                .httpStatus,
+                "the server answered \(http.statusCode): the published set has no such file, or refuses the app; "
+                    + "check the manifest URL and that every file of the set was uploaded",
+                location: url.absoluteString)
         default:
             throw SnapshotUpdateError(
                 .httpStatus, "the server answered \(http.statusCode); try again later", location: url.absoluteString)

@@ -11,7 +11,7 @@ import FoundationNetworking
 struct UpdateRun: Sendable {
     let configuration: SnapshotUpdater.Configuration
     let store: GenerationStore
-    let session: URLSession
+    let http: HTTPTransfer
     let logger: Logger
     let clock: any CacheClock
     let bundleManifest: Manifest?

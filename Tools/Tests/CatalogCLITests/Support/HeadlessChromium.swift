@@ -58,7 +58,8 @@ enum HeadlessChromium {
     }
 
     /// A PNG of the page in a `width`×`height` window, written to `png`.
-    static func screenshot(of page: URL, to png: URL, profile: URL, width: Int = 1280, height: Int = 2000) async throws {
+    static func screenshot(of page: URL, to png: URL, profile: URL, width: Int = 1280, height: Int = 2000) async throws
+    {
         try? FileManager.default.removeItem(at: png)
         let result = try await run(
             arguments(profile: profile) + [
