@@ -39,6 +39,7 @@
 #   SOURCE_DATE_EPOCH=        seconds since 1970 to stamp as generatedAt (default: the fetch time)
 #   PUBLISHED=published       the published set's directory (make publish; files are kept, never deleted)
 #   KEY=                      the private key file for make publish (default: $CATALOG_SIGNING_KEY)
+#   KEY_LIST=                 the signed key list naming KEY (catalog sign-keys), for apps pinning root keys
 #   KEYS=.catalog/keys        where make keygen writes the key pair
 #   EXPIRES_IN=30d            how long apps accept a published set (<n>d, <n>h, <n>m or <n>s)
 #   GAMES=10000               size of `make sample` (and of `make serve` without a recording)
@@ -163,7 +164,7 @@ keygen: $(RELEASE_CATALOG)
 # The key comes from KEY or the environment only: a make variable on the command line is no place
 # for a secret, and the repository never holds one.
 publish: $(OUT)/manifest.json $(RELEASE_CATALOG)
-	$(RELEASE_CATALOG) publish --from $(OUT) --to $(PUBLISHED) $(if $(KEY),--key-file $(KEY),) --expires-in $(EXPIRES_IN) $(if $(WITHDRAWALS),--withdrawals $(WITHDRAWALS))
+	$(RELEASE_CATALOG) publish --from $(OUT) --to $(PUBLISHED) $(if $(KEY),--key-file $(KEY),) --expires-in $(EXPIRES_IN) $(if $(WITHDRAWALS),--withdrawals $(WITHDRAWALS)) $(if $(KEY_LIST),--key-list $(KEY_LIST))
 
 # The snapshot contract for other clients (Android, web), generated from the Swift types and limits.
 SCHEMA := docs/snapshot-contract.schema.json

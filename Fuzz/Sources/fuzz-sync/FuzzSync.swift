@@ -29,6 +29,12 @@ public func fuzzSync(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     if let signed = try? CatalogCoding.decoder().decode(SignedManifest.self, from: data) {
         _ = signed.signatureBytes
         _ = signed.payloadBytes
+        _ = signed.keyList?.signatureBytes
+        _ = (try? signed.keyList?.decodedList())?.problem
+    }
+    if let list = try? CatalogCoding.decoder().decode(SigningKeyList.self, from: data), list.problem == nil {
+        precondition(!list.keys.isEmpty && list.keys.count <= SigningKeyList.maxKeys, "a sound list out of its bounds")
+        precondition(list.keys.allSatisfy { $0.publicKeyBytes?.count == 32 }, "a sound list with a key not of 32 bytes")
     }
     if let published = try? PublishedManifest.decode(data, maxFileCount: 100) {
         precondition(published.files.count <= 100, "decoded more files than the cap")

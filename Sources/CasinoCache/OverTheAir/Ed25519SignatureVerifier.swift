@@ -65,6 +65,11 @@ public struct Ed25519SignatureVerifier: SnapshotSignatureVerifier {
     public func isValidSignature(_ signature: Data, for message: Data) -> Bool {
         backend.isValidSignature(signature, message, publicKey)
     }
+
+    /// A verifier over the same Ed25519 implementation for a listed online key.
+    public func verifier(forListedKey publicKey: Data) -> (any SnapshotSignatureVerifier)? {
+        try? Ed25519SignatureVerifier(publicKey: publicKey, backend: backend)
+    }
 }
 
 #if canImport(CryptoKit)

@@ -15,4 +15,13 @@ public import Foundation
 public protocol SnapshotSignatureVerifier: Sendable {
     /// Whether `signature` is a valid signature of `message` by the pinned key.
     func isValidSignature(_ signature: Data, for message: Data) -> Bool
+
+    /// A verifier for an online key a list signed by this (root) key names, by its 32 raw public
+    /// bytes, or `nil` when this verifier cannot check other keys (then only sets signed by a
+    /// pinned key itself are accepted). `nil` by default; ``Ed25519SignatureVerifier`` makes one.
+    func verifier(forListedKey publicKey: Data) -> (any SnapshotSignatureVerifier)?
+}
+
+extension SnapshotSignatureVerifier {
+    public func verifier(forListedKey publicKey: Data) -> (any SnapshotSignatureVerifier)? { nil }
 }

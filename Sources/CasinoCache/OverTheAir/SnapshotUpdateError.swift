@@ -46,8 +46,15 @@ public struct SnapshotUpdateError: Error, Sendable, CustomStringConvertible {
         /// The signature does not verify with any pinned key: the manifest was tampered with or
         /// signed by another key.
         public static let badSignature = Code(rawValue: "bad-signature")
-        /// The version is not above the installed one (a rollback or a replay).
+        /// The version is not above the installed one (a rollback or a replay), or the set's key
+        /// list is older than the installed generation's.
         public static let rollback = Code(rawValue: "rollback")
+        /// The set's key list does not verify with any pinned (root) key.
+        public static let untrustedKeyList = Code(rawValue: "untrusted-key-list")
+        /// The set's key list has expired: re-sign it with a root key.
+        public static let expiredKeyList = Code(rawValue: "expired-key-list")
+        /// The key that signed the set is not on its key list: revoked, or never listed.
+        public static let revokedKey = Code(rawValue: "revoked-key")
         /// The manifest's `expiresAt` has passed.
         public static let expired = Code(rawValue: "expired")
         /// The snapshot is older than the one the app bundles.
@@ -88,7 +95,8 @@ public struct SnapshotUpdateError: Error, Sendable, CustomStringConvertible {
         public static let cancelled = Code(rawValue: "cancelled")
 
         static let refusals: Set<Code> = [
-            .badSignature, .rollback, .expired, .olderThanBundle, .foreignFormat, .malformedManifest, .unsafeEntry,
+            .badSignature, .rollback, .untrustedKeyList, .expiredKeyList, .revokedKey, .expired, .olderThanBundle,
+            .foreignFormat, .malformedManifest, .unsafeEntry,
             .overLimit, .checksumMismatch, .sizeMismatch, .invalidSnapshot,
         ]
     }

@@ -29,12 +29,16 @@ public struct SignedManifest: Codable, Sendable, Hashable {
     public var payload: String
     /// Base64 of the 64-byte Ed25519 signature of the payload's bytes.
     public var signature: String
+    /// The online keys allowed to sign, signed by a root key the app pins, or `nil` for a set
+    /// signed by a pinned key itself. With a list, ``keyId`` names the listed key that signed.
+    public var keyList: SignedKeyList?
 
-    public init(keyId: String, payload: Data, signature: Data) {
+    public init(keyId: String, payload: Data, signature: Data, keyList: SignedKeyList? = nil) {
         format = Self.currentFormat
         self.keyId = keyId
         self.payload = payload.base64EncodedString()
         self.signature = signature.base64EncodedString()
+        self.keyList = keyList
     }
 
     /// The signed bytes, or `nil` when ``payload`` is not base64.

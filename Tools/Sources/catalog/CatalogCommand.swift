@@ -27,7 +27,8 @@ struct CatalogCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             NormalizeCommand.self, SnapshotCommand.self, ValidateCommand.self, InspectCommand.self, DiffCommand.self,
-            SchemaCommand.self, SampleCommand.self, FetchCommand.self, KeygenCommand.self, PublishCommand.self,
+            SchemaCommand.self, SampleCommand.self, FetchCommand.self, KeygenCommand.self, SignKeysCommand.self,
+            PublishCommand.self,
             UpdateCommand.self, PreviewCommand.self, ReadSharedCommand.self,
         ]
     )

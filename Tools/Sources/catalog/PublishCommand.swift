@@ -44,6 +44,11 @@ struct PublishCommand: ParsableCommand {
     )
     var withdrawals: String?
 
+    @Option(
+        name: .long,
+        help: "The signed key list naming the signing key (catalog sign-keys), for apps that pin root keys.")
+    var keyList: String?
+
     func validate() throws {
         guard DurationText.seconds(expiresIn) != nil else {
             throw ValidationError("--expires-in must be a whole number and d, h, m or s (30d, 12h), got '\(expiresIn)'")
@@ -60,7 +65,9 @@ struct PublishCommand: ParsableCommand {
                 try config.map { try PipelineConfiguration.load(from: URL(fileURLWithPath: $0)).snapshotLimits }
                 ?? .default
             let withdrawalList = try withdrawals.map { try WithdrawalListFile.read(from: URL(fileURLWithPath: $0)) }
-            return try SnapshotPublisher(key: key, limits: limits, logger: logger).publish(
+            var publisher = SnapshotPublisher(key: key, limits: limits, logger: logger)
+            publisher.keyList = try keyList.map { try KeyListFile.read(from: URL(fileURLWithPath: $0)) }
+            return try publisher.publish(
                 from: URL(fileURLWithPath: from), to: URL(fileURLWithPath: to), version: version,
                 expiresIn: DurationText.seconds(expiresIn) ?? 30 * 86_400, withdrawals: withdrawalList)
         }

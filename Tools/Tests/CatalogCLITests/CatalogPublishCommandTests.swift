@@ -103,4 +103,46 @@ struct CatalogPublishCommandTests {
         #expect(result.status == 1)
         #expect(!FileManager.default.fileExists(atPath: directory.child("published/manifest.json").path))
     }
+
+    @Test func aRootSignedKeyListNamesTheOnlineKeyThatPublishesAndRefusesOneItDoesNotName() async throws {
+        // Given a root key, two online keys, a snapshot, and a list naming only the first online key
+        let keys = directory.child("keys")
+        for name in ["root", "online-1", "online-2"] {
+            let keygen = try await CatalogBinary.run(["keygen", "--output", keys.path, "--name", name])
+            #expect(keygen.status == 0, "\(keygen.standardError)")
+        }
+        let out = directory.child("out")
+        #expect(
+            try await CatalogBinary.run(["snapshot", "--source", recordedSource, "--out", out.path, "--quiet"]).status
+                == 0)
+        let list = directory.child("key-list.json")
+        func signKeys(_ version: Int, _ names: [String]) async throws -> CatalogBinary.Result {
+            try await CatalogBinary.run(
+                [
+                    "sign-keys", "--root-key", keys.appendingPathComponent("root.key").path, "--list-version",
+                    "\(version)", "--output", list.path,
+                ] + names.flatMap { ["--key", keys.appendingPathComponent("\($0).pub").path] })
+        }
+        let signed = try await signKeys(1, ["online-1"])
+        #expect(signed.status == 0, "\(signed.standardError)")
+        // When each online key publishes with the list
+        let listed = try await publish(
+            out, key: keys.appendingPathComponent("online-1.key"), ["--key-list", list.path])
+        let unlisted = try await publish(
+            out, key: keys.appendingPathComponent("online-2.key"), ["--key-list", list.path])
+        // Then the listed key publishes a manifest carrying the list, the other is refused saying what to do
+        #expect(listed.status == 0, "\(listed.standardError)")
+        let manifest = try String(
+            contentsOf: directory.child("published/manifest.json"), encoding: .utf8)
+        #expect(manifest.contains("\"keyList\""))
+        #expect(unlisted.status != 0)
+        #expect(unlisted.standardError.contains("is not on key list version 1"), "\(unlisted.standardError)")
+        // And the list is re-signed only upwards: version 1 again is refused, version 2 replaces it
+        #expect(try await signKeys(1, ["online-2"]).status != 0)
+        let rotated = try await signKeys(2, ["online-1", "online-2"])
+        #expect(rotated.status == 0, "\(rotated.standardError)")
+        #expect(
+            try await publish(out, key: keys.appendingPathComponent("online-2.key"), ["--key-list", list.path]).status
+                == 0)
+    }
 }

@@ -62,7 +62,8 @@ struct UpdateRun: Sendable {
             .map { (pointer, $0) }
         }
         // Only a usable generation's ETag is sent: a broken one must be replaced, even by the same version.
-        guard let verified = try await fetchManifest(etag: installed?.0.etag) else {
+        let installedList = pointer.map { self.keyListVersion(of: $0.generation) } ?? 0
+        guard let verified = try await fetchManifest(etag: installed?.0.etag, keyListVersion: installedList) else {
             logger.debug("Published snapshot not modified", metadata: ["ota.version": "\(pointer?.version ?? 0)"])
             return .upToDate(version: pointer?.version)
         }
@@ -109,15 +110,29 @@ struct UpdateRun: Sendable {
     // MARK: - The manifest
 
     /// The verified manifest, or `nil` for a `304`.
-    private func fetchManifest(etag: String?) async throws -> VerifiedManifest? {
+    private func fetchManifest(etag: String?, keyListVersion: Int) async throws -> VerifiedManifest? {
         let url = configuration.manifestURL
         guard let answer = try await get(url, etag: etag, maxBytes: configuration.maxManifestBytes) else { return nil }
-        return try verify(answer.body, etag: answer.etag)
+        return try verify(answer.body, etag: answer.etag, keyListVersion: keyListVersion)
     }
 
-    /// Checks the signed manifest in order: its four fields, the signature over the embedded
-    /// bytes, and only then what those bytes say (and, unless told not to, its expiry).
-    func verify(_ body: Data, etag: String?, checkingExpiry: Bool = true) throws -> VerifiedManifest {
+    /// The version of the key list generation `name` was installed with (checked then), or 0.
+    private func keyListVersion(of name: String) -> Int {
+        guard let data = store.signedManifest(of: name, maxBytes: configuration.maxManifestBytes),
+            let signed = try? JSONDecoder().decode(SignedManifest.self, from: data)
+        else { return 0 }
+        return (try? signed.keyList?.decodedList().version) ?? 0
+    }
+
+    /// Checks the signed manifest in order: its fields, its key list (when it has one: signed by a
+    /// pinned root key, unexpired unless told not to check, not older than `keyListVersion`, naming
+    /// the signing key), the signature over the embedded bytes, and only then what those bytes say
+    /// (and, unless told not to, its expiry).
+    func verify(
+        _ body: Data, etag: String?, checkingExpiry: Bool = true, keyListVersion: Int = 0
+    ) throws
+        -> VerifiedManifest
+    {
         let location = configuration.manifestURL.absoluteString
         func refuse(_ code: SnapshotUpdateError.Code, _ message: String) -> SnapshotUpdateError {
             SnapshotUpdateError(code, message, location: location)
@@ -136,11 +151,13 @@ struct UpdateRun: Sendable {
         guard let payload = signed.payloadBytes, let signature = signed.signatureBytes else {
             throw refuse(.malformedManifest, "payload or signature is not base64 (of 64 bytes, for the signature)")
         }
-        guard configuration.verifiers.contains(where: { $0.isValidSignature(signature, for: payload) }) else {
+        let signers = try signers(of: signed, checkingExpiry: checkingExpiry, keyListVersion: keyListVersion)
+        guard signers.contains(where: { $0.isValidSignature(signature, for: payload) }) else {
             throw refuse(
                 .badSignature,
-                "the signature does not verify with any pinned key (key id \(signed.keyId.prefix(32))): tampered, or signed by another key"
-            )
+                "the signature does not verify with "
+                    + (signed.keyList == nil ? "any pinned key" : "listed key \(signed.keyId.prefix(32))")
+                    + " (key id \(signed.keyId.prefix(32))): tampered, or signed by another key")
         }
         let manifest: PublishedManifest
         do {
@@ -166,5 +183,64 @@ struct UpdateRun: Sendable {
             throw refuse(.expired, "version \(manifest.version) expired at \(manifest.expiresAt); publish it again")
         }
         return VerifiedManifest(signedBytes: body, payloadBytes: payload, manifest: manifest, etag: etag)
+    }
+
+    /// The keys that may have signed `signed`: the pinned ones, or the listed key its key list names.
+    private func signers(
+        of signed: SignedManifest, checkingExpiry: Bool, keyListVersion: Int
+    ) throws
+        -> [any SnapshotSignatureVerifier]
+    {
+        func refuse(_ code: SnapshotUpdateError.Code, _ message: String) -> SnapshotUpdateError {
+            SnapshotUpdateError(code, message, location: configuration.manifestURL.absoluteString)
+        }
+        guard let signedList = signed.keyList else {
+            // Once a list was installed, a set without one would reset what an older list may do.
+            guard keyListVersion == 0 else {
+                throw refuse(
+                    .rollback, "the set carries no key list; the installed generation's is version \(keyListVersion)")
+            }
+            return configuration.verifiers
+        }
+        guard let payload = signedList.payloadBytes, let signature = signedList.signatureBytes else {
+            throw refuse(.malformedManifest, "the key list's payload or signature is not base64")
+        }
+        guard let root = configuration.verifiers.first(where: { $0.isValidSignature(signature, for: payload) }) else {
+            throw refuse(
+                .untrustedKeyList,
+                "the key list (signed by key id \(signedList.keyId.prefix(32))) does not verify with any pinned root key"
+            )
+        }
+        let list: SigningKeyList
+        do {
+            list = try signedList.decodedList()
+        } catch {
+            throw refuse(
+                .malformedManifest,
+                "the key list is not JSON of a key list: \(DecodingFailure.describe(error).prefix(200))")
+        }
+        if let problem = list.problem { throw refuse(.malformedManifest, problem) }
+        guard !checkingExpiry || list.expiresAt > clock.now else {
+            throw refuse(
+                .expiredKeyList,
+                "key list version \(list.version) expired at \(list.expiresAt); re-sign it with a root key")
+        }
+        guard list.version >= keyListVersion else {
+            throw refuse(
+                .rollback,
+                "key list version \(list.version) is older than version \(keyListVersion), the installed generation's")
+        }
+        guard let key = list.keys.first(where: { $0.id == signed.keyId }) else {
+            throw refuse(
+                .revokedKey,
+                "key id \(signed.keyId.prefix(32)) is not on key list version \(list.version): revoked, or never listed"
+            )
+        }
+        guard let bytes = key.publicKeyBytes, let verifier = root.verifier(forListedKey: bytes) else {
+            throw refuse(
+                .untrustedKeyList,
+                "listed key \(key.id.prefix(32)) cannot be checked: the pinned verifier checks only its own key")
+        }
+        return [verifier]
     }
 }

@@ -1,4 +1,4 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(Internals) public import CasinoCatalog
 import Crypto
 public import Foundation
 
@@ -23,10 +23,6 @@ import Musl
 public struct SigningKey: Sendable {
     /// `CATALOG_SIGNING_KEY`: where CI hands the key over (base64 of the 32 raw bytes).
     public static let environmentVariable = "CATALOG_SIGNING_KEY"
-    /// The private key's file name in `catalog keygen`'s output directory.
-    public static let privateKeyFileName = "catalog-signing.key"
-    /// The public key's file name in `catalog keygen`'s output directory.
-    public static let publicKeyFileName = "catalog-signing.pub"
 
     private let key: Curve25519.Signing.PrivateKey
 
@@ -112,16 +108,32 @@ public struct SigningKey: Sendable {
         key.publicKey.isValidSignature(signature, for: message)
     }
 
-    /// Writes a new key pair into `directory` (created if missing): the private key with mode 0600,
-    /// the public key with 0644, each base64 and a newline. Refuses to overwrite either file.
+    /// Signs `list` as a root key: what an app pinning this key accepts online keys from.
+    public func sign(_ list: SigningKeyList) throws(PipelineError) -> SignedKeyList {
+        let payload: Data
+        do {
+            payload = try CatalogCoding.encoder().encode(list)
+        } catch {
+            throw PipelineError(.invalidContent, "cannot encode the key list: \(error)")
+        }
+        return SignedKeyList(keyId: keyId, payload: payload, signature: try signature(for: payload))
+    }
+
+    /// Writes a new key pair into `directory` (created if missing): `name.key`, the private key,
+    /// with mode 0600, and `name.pub`, the public key, with 0644, each base64 and a newline. Refuses
+    /// to overwrite either file.
     ///
     /// - Returns: The key written.
     /// - Throws: ``PipelineError`` `.outputNotReplaceable` when either file exists, `.io` when
     ///   writing fails (nothing is left behind then).
-    public static func generate(into directory: URL) throws(PipelineError) -> SigningKey {
+    public static func generate(
+        into directory: URL, name: String = "catalog-signing"
+    ) throws(PipelineError)
+        -> SigningKey
+    {
         let key = generate()
-        let privateURL = directory.appendingPathComponent(privateKeyFileName)
-        let publicURL = directory.appendingPathComponent(publicKeyFileName)
+        let privateURL = directory.appendingPathComponent(name + ".key")
+        let publicURL = directory.appendingPathComponent(name + ".pub")
         for url in [privateURL, publicURL] where FileManager.default.fileExists(atPath: url.path) {
             throw PipelineError(
                 .outputNotReplaceable, "a key is already there; not replacing it (move it away to make a new one)",

@@ -33,6 +33,9 @@ public struct SnapshotPublisher: Sendable {
     /// The largest signed manifest written: ``SignedManifest/defaultMaxBytes`` (8 MiB) by default,
     /// what an updater accepts by default.
     public var maxSignedManifestBytes = SignedManifest.defaultMaxBytes
+    /// The list of online keys ``key`` is on, signed by a root key (`catalog sign-keys`), attached
+    /// to every manifest; `nil` by default, for a key an app pins itself.
+    public var keyList: SignedKeyList?
     /// Where the outcome is logged (`.info`).
     public var logger: Logger
 
@@ -92,6 +95,7 @@ public struct SnapshotPublisher: Sendable {
                 .invalidConfiguration, "the expiry must be between a minute and ten years, got \(expiresIn) s")
         }
         try checkSeparate(snapshot, published)
+        try checkKeyList(now: now)
         let previous = try PublishedSetHistory(directory: published)
         let next = version ?? (previous.lastVersion ?? 0) + 1
         if let last = previous.lastVersion, next <= last {
@@ -198,6 +202,29 @@ public struct SnapshotPublisher: Sendable {
         return (bytes, manifest, files)
     }
 
+    /// Refuses a key list apps would refuse: unreadable, expired, or not naming ``key``.
+    private func checkKeyList(now: Date) throws(PipelineError) {
+        guard let keyList else { return }
+        let list: SigningKeyList
+        do {
+            list = try keyList.decodedList()
+        } catch {
+            throw PipelineError(.invalidConfiguration, "the key list is not a signed key list: \(error)")
+        }
+        if let problem = list.problem { throw PipelineError(.invalidConfiguration, problem) }
+        guard list.expiresAt > now else {
+            throw PipelineError(
+                .invalidConfiguration,
+                "key list version \(list.version) expired at \(list.expiresAt); re-sign it (catalog sign-keys)")
+        }
+        guard list.keys.contains(where: { $0.id == key.keyId && $0.publicKeyBytes == key.publicKey }) else {
+            throw PipelineError(
+                .invalidConfiguration,
+                "the signing key (id \(key.keyId)) is not on key list version \(list.version): apps would refuse "
+                    + "the set; sign a list naming it (catalog sign-keys --key its .pub)")
+        }
+    }
+
     /// The signed manifest for `payload`, and its bytes; its own signature checked.
     private func sign(_ payload: PublishedManifest) throws(PipelineError) -> (value: SignedManifest, bytes: Data) {
         let payloadBytes: Data
@@ -213,7 +240,7 @@ public struct SnapshotPublisher: Sendable {
             throw PipelineError(
                 .io, "the signature does not verify with the key's own public key; nothing was published")
         }
-        signed = SignedManifest(keyId: key.keyId, payload: payloadBytes, signature: signature)
+        signed = SignedManifest(keyId: key.keyId, payload: payloadBytes, signature: signature, keyList: keyList)
         do {
             bytes = try signed.encoded()
         } catch {

@@ -53,11 +53,12 @@ final class PublishedSetFixture {
 
     /// Writes `catalog` as a snapshot directory and publishes it into the set; with `withdrawals`,
     /// the snapshot is built with them (`catalog snapshot --withdrawals`) and the list signed with it.
+    /// Signed by the pinned ``key``, or by `onlineKey` with the key list `keyList`.
     @discardableResult
     func publish(
         _ catalog: Catalog? = nil, images: BundledImages? = nil, version: Int? = nil,
         expiresIn: TimeInterval = 30 * 86_400, withdrawals: WithdrawalList? = nil,
-        now: Date = Date()
+        now: Date = Date(), onlineKey: SigningKey? = nil, keyList: SignedKeyList? = nil
     ) throws -> SnapshotPublisher.Report {
         let source: URL
         if catalog != nil || withdrawals != nil {
@@ -75,7 +76,9 @@ final class PublishedSetFixture {
         } else {
             source = bundle.directory
         }
-        return try SnapshotPublisher(key: key, logger: silentLogger).publish(
+        var publisher = SnapshotPublisher(key: onlineKey ?? key, logger: silentLogger)
+        publisher.keyList = keyList
+        return try publisher.publish(
             from: source, to: published, version: version, expiresIn: expiresIn, withdrawals: withdrawals, now: now)
     }
 
@@ -105,10 +108,15 @@ final class PublishedSetFixture {
         try serveSigned(try CatalogCoding.encoder().encode(payload), signature: signature)
     }
 
-    /// Writes a signed manifest over exactly `payloadBytes`.
-    func serveSigned(_ payloadBytes: Data, signature: Data? = nil) throws {
+    /// Writes a signed manifest over exactly `payloadBytes`, signed by `signer` (the pinned key by
+    /// default) with `keyList`.
+    func serveSigned(
+        _ payloadBytes: Data, signature: Data? = nil, signedBy signer: SigningKey? = nil, keyList: SignedKeyList? = nil
+    ) throws {
+        let signer = signer ?? key
         let signed = SignedManifest(
-            keyId: key.keyId, payload: payloadBytes, signature: try signature ?? key.signature(for: payloadBytes))
+            keyId: signer.keyId, payload: payloadBytes, signature: try signature ?? signer.signature(for: payloadBytes),
+            keyList: keyList)
         try signed.encoded().write(to: published.appendingPathComponent(SignedManifest.fileName))
     }
 
