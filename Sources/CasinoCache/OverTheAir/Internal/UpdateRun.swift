@@ -69,24 +69,21 @@ struct UpdateRun: Sendable {
         }
         let manifest = verified.manifest
         if let pointer {
-            let rollback = SnapshotUpdateError(
-                .rollback, "version \(manifest.version) is not above the installed \(pointer.version)",
-                location: configuration.manifestURL.absoluteString)
+            let rollback = refuse(
+                .rollback, "version \(manifest.version) is not above the installed \(pointer.version)")
             if manifest.version < pointer.version { throw rollback }
             // The same version again: the installed one (up to date), or a replay of the number
             // with other content. An unusable generation may be replaced by its own version.
             if manifest.version == pointer.version, installed != nil {
                 guard isInstalledPayload(verified.payloadBytes, pointer) else {
-                    throw SnapshotUpdateError(
-                        .rollback, rollback.message + " and holds other content", location: rollback.location)
+                    throw refuse(.rollback, rollback.message + " and holds other content")
                 }
                 return .upToDate(version: pointer.version)
             }
         }
         if let bundleManifest, manifest.generatedAt < bundleManifest.generatedAt {
-            throw SnapshotUpdateError(
-                .olderThanBundle, "the published snapshot (version \(manifest.version)) is older than the app's bundle",
-                location: configuration.manifestURL.absoluteString)
+            throw refuse(
+                .olderThanBundle, "the published snapshot (version \(manifest.version)) is older than the app's bundle")
         }
         return .installed(try await install(verified, replacing: pointer, previous: installed))
     }
@@ -133,10 +130,6 @@ struct UpdateRun: Sendable {
     ) throws
         -> VerifiedManifest
     {
-        let location = configuration.manifestURL.absoluteString
-        func refuse(_ code: SnapshotUpdateError.Code, _ message: String) -> SnapshotUpdateError {
-            SnapshotUpdateError(code, message, location: location)
-        }
         let signed: SignedManifest
         do {
             signed = try JSONDecoder().decode(SignedManifest.self, from: body)
@@ -191,9 +184,6 @@ struct UpdateRun: Sendable {
     ) throws
         -> [any SnapshotSignatureVerifier]
     {
-        func refuse(_ code: SnapshotUpdateError.Code, _ message: String) -> SnapshotUpdateError {
-            SnapshotUpdateError(code, message, location: configuration.manifestURL.absoluteString)
-        }
         guard let signedList = signed.keyList else {
             // Once a list was installed, a set without one would reset what an older list may do.
             guard keyListVersion == 0 else {
@@ -242,5 +232,10 @@ struct UpdateRun: Sendable {
                 "listed key \(key.id.prefix(32)) cannot be checked: the pinned verifier checks only its own key")
         }
         return [verifier]
+    }
+
+    /// The published set's refusal with `code`, located at the manifest.
+    private func refuse(_ code: SnapshotUpdateError.Code, _ message: String) -> SnapshotUpdateError {
+        SnapshotUpdateError(code, message, location: configuration.manifestURL.absoluteString)
     }
 }

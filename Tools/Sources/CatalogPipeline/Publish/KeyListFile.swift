@@ -20,8 +20,7 @@ public enum KeyListFile {
                 .invalidConfiguration, "not a public key (base64 of 32 bytes, as catalog keygen writes NAME.pub)",
                 file: url.relativePath)
         }
-        return SigningKeyList.Key(
-            id: String(FileNaming.hexSHA256(bytes).prefix(16)), publicKey: bytes.base64EncodedString())
+        return SigningKeyList.Key(id: SigningKey.keyId(of: bytes), publicKey: bytes.base64EncodedString())
     }
 
     /// The signed key list in `url`, its list readable and sound (its signature is the app's to check).

@@ -92,7 +92,10 @@ public struct SigningKey: Sendable {
     public var publicKeyBase64: String { publicKey.base64EncodedString() }
 
     /// The first 16 hex digits of the public key's SHA-256: which key signed, for people.
-    public var keyId: String { String(FileNaming.hexSHA256(publicKey).prefix(16)) }
+    public var keyId: String { Self.keyId(of: publicKey) }
+
+    /// The id of the key whose 32 raw public bytes are `publicKey` (see ``keyId``).
+    public static func keyId(of publicKey: Data) -> String { String(FileNaming.hexSHA256(publicKey).prefix(16)) }
 
     /// The Ed25519 signature of `message`.
     public func signature(for message: Data) throws(PipelineError) -> Data {
