@@ -20,6 +20,7 @@
 #   sample      write a synthetic recording of GAMES games into .catalog/sample-GAMES
 #   fuzz        libFuzzer + ASan on every decoder of hostile input, FUZZ_SECONDS each (not part of test)
 #   bench       runtime and pipeline benchmarks against same-run floors, and a simulated day (release)
+#   bench-check bench, then fail on any row past its ceiling (Benchmarks/Thresholds/*.json)
 #   serve       run the provider simulator on http://127.0.0.1:8080 from SOURCE (a recording) or GAMES
 #   demo        the seed-000 story against the provider simulator (2–5 s latency): what the user saw, per session
 #   format      swift format every Swift file in place (the toolchain's swift-format)
@@ -95,7 +96,7 @@ IMAGES_FLAG := $(if $(IS_URL),--fetch-images --image-cache $(WORK)/images,$(if $
 PARAMS_TEXT := $(SOURCE)|$(KIND)|$(CONFIG)|$(SOURCE_DATE_EPOCH)
 $(shell mkdir -p $(WORK) && { [ -f $(PARAMS) ] && [ "$$(cat $(PARAMS))" = '$(PARAMS_TEXT)' ] || printf '%s' '$(PARAMS_TEXT)' > $(PARAMS); })
 
-.PHONY: help deps build snapshot validate inspect preview keygen publish schema test fixtures soak apple-check sample bench fuzz serve demo format lint clean FORCE
+.PHONY: help deps build snapshot validate inspect preview keygen publish schema test fixtures soak apple-check sample bench bench-check fuzz serve demo format lint clean FORCE
 
 help:
 	@sed -n '3,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -202,6 +203,7 @@ TOOLS_TEST = $(SWIFT) test --skip-build --package-path $(TOOLS) $(TEST_WIDTH)
 test: deps lint
 	@echo "== Apple platforms: privacy manifests declare every required-reason API called; the CI files parse"
 	python3 Scripts/test_check_privacy_manifests.py
+	python3 Scripts/test_bench_check.py
 	$(SWIFT) package dump-package > $(WORK)/package.json
 	python3 Scripts/check-privacy-manifests.py Sources $(WORK)/package.json
 	python3 Scripts/check-apple-ci.py .github/workflows/apple.yml .spi.yml
@@ -295,6 +297,10 @@ bench: deps
 	$(SWIFT) build -c release --package-path Benchmarks --product cache-bench
 	@mkdir -p $(WORK)
 	CATALOG=$(CURDIR)/$(RELEASE_CATALOG) Benchmarks/.build/release/cache-bench $(WORK)/benchmarks.json $(BENCH_SECTIONS)
+
+# The ceilings of the sections that ran (all by default); names each row past its ceiling.
+bench-check: bench
+	python3 Scripts/bench-check.py $(WORK)/benchmarks.json Benchmarks/Thresholds $(BENCH_SECTIONS)
 
 # Each target's corpus starts from data/ and a fresh snapshot of it (and Fuzz/Corpus, inputs that
 # once crashed the project); a crash leaves its input in $(WORK)/fuzz/TARGET/ and fails the run.

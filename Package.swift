@@ -32,14 +32,9 @@ let package = Package(
         // Not a pkg-config system library: on a Mac, pkg-config may name Homebrew's macOS-only zlib.
         .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "Gzip", dependencies: ["CZlib"]),
-        // SHA-256's compression with the x86-64 SHA instructions, for the runtime where there is no
-        // CryptoKit (CatalogSupport's SHA256Digest); Apple platforms never build it.
-        .target(name: "CSHA256"),
         // The app-side modules' own plumbing (a locked box, SHA-256, whole-file descriptor I/O), in
         // `package` declarations: not a product, so neither apps nor the tools see it.
-        .target(
-            name: "CatalogSupport",
-            dependencies: [.target(name: "CSHA256", condition: .when(platforms: [.linux, .android, .windows]))]),
+        .target(name: "CatalogSupport"),
         // Each target that calls a required-reason API (here `fstat` and `fstatat`, file timestamps: files
         // of the app's own containers, reason C617.1) ships a privacy manifest that declares it;
         // Scripts/check-privacy-manifests.py (make test) keeps the two in step.
@@ -90,7 +85,7 @@ package.targets.append(
     .target(name: "CatalogSigning", dependencies: ["CasinoCache", .product(name: "Crypto", package: "swift-crypto")]))
 #endif
 
-for target in package.targets where target.type != .system && !["CZlib", "CSHA256"].contains(target.name) {
+for target in package.targets where target.type != .system && target.name != "CZlib" {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))

@@ -2,16 +2,13 @@ package import Foundation
 
 #if canImport(CryptoKit)
 import CryptoKit
-#elseif canImport(CSHA256)
-import CSHA256
 #endif
 
 /// SHA-256 for the runtime: content hashes of cached entries (what the bulk validation sends), and
 /// the check of every snapshot file read and every over-the-air file installed.
 ///
-/// CryptoKit's on Apple platforms (hardware where the device has it). Elsewhere FIPS 180-4: the
-/// compression with the x86-64 SHA instructions when the processor has them (`CSHA256`), else in
-/// plain Swift. The runtime depends on nothing but Foundation, zlib and swift-log, and neither
+/// CryptoKit's on Apple platforms (hardware where the device has it), elsewhere FIPS 180-4 in plain
+/// Swift: Linux runs the tools and the tests, where no app ships. The runtime depends on nothing but Foundation, zlib and swift-log, and neither
 /// Foundation on Linux nor zlib has a SHA-256; the tools use swift-crypto, and tests hold both of
 /// these to it.
 package enum SHA256Digest {
@@ -20,41 +17,18 @@ package enum SHA256Digest {
         #if canImport(CryptoKit)
         Array(SHA256.hash(data: data))
         #else
-        isHardwareAvailable ? digest(data, inHardware: true) : portableHash(data)
+        portableHash(data)
         #endif
     }
-
-    /// Whether ``hash(_:)`` runs on the processor's SHA instructions (off Apple platforms).
-    static let isHardwareAvailable: Bool = {
-        #if canImport(CSHA256) && !canImport(CryptoKit)
-        csha256_hardware_available() == 1
-        #else
-        false
-        #endif
-    }()
 
     /// The digest in plain Swift (FIPS 180-4).
     static func portableHash(_ data: Data) -> [UInt8] {
-        digest(data, inHardware: false)
-    }
-
-    /// The digest, each run of blocks compressed by the processor's SHA instructions (only when
-    /// ``isHardwareAvailable``) or in plain Swift.
-    static func digest(_ data: Data, inHardware: Bool) -> [UInt8] {
         var state = Words(initialState)
         let length = data.count
         roundConstants.withUnsafeBufferPointer { constants in
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
                 /// Compresses `blocks` 64-byte blocks at `start` into `state`.
                 func compress(_ start: UnsafeRawPointer, blocks: Int) {
-                    #if canImport(CSHA256) && !canImport(CryptoKit)
-                    if inHardware {
-                        var words = [state.a, state.b, state.c, state.d, state.e, state.f, state.g, state.h]
-                        csha256_hardware_blocks(&words, start.assumingMemoryBound(to: UInt8.self), blocks)
-                        state = Words(words)
-                        return
-                    }
-                    #endif
                     for block in 0..<blocks { Self.compress(&state, start + 64 * block, constants, schedule) }
                 }
                 data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in

@@ -28,25 +28,6 @@ import Testing
         #expect(SHA256Digest.hex(message) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
-    @Test func theProcessorsInstructionsAndPlainSwiftAgreeAtEveryLength() throws {
-        // Given a processor with the SHA instructions, found where Linux lists them (`sha_ni`); on
-        // Apple platforms CryptoKit's serves and there is nothing to compare
-        #if os(Linux) && arch(x86_64)
-        let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
-        #expect(SHA256Digest.isHardwareAvailable == cpuinfo.contains(" sha_ni"))
-        #endif
-        guard SHA256Digest.isHardwareAvailable else { return }
-        // When messages of every length across four blocks, and a large one, are hashed both ways
-        var random = SystemRandomNumberGenerator()
-        for length in Array(0...260) + [65_537, 1_000_003] {
-            let message = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &random) })
-            // Then the digests are equal, and the one `hash` gives
-            let portable = SHA256Digest.portableHash(message)
-            #expect(SHA256Digest.digest(message, inHardware: true) == portable, "length \(length)")
-            #expect(SHA256Digest.hash(message) == portable, "length \(length)")
-        }
-    }
-
     @Test func givesThirtyTwoBytesMatchingItsHex() {
         let digest = SHA256Digest.hash(Data("abc".utf8))
         #expect(digest.count == 32)

@@ -43,10 +43,13 @@ struct Result: Encodable {
     var p99Nanoseconds: Double
     var floor: String
     var floorMedianNanoseconds: Double
+    /// What the three values count when they are not times: `calls` (the simulated day), `MiB` (peak
+    /// memory, against a floor of 1 MiB).
+    var unit: String? = nil
     var ratio: Double { medianNanoseconds / floorMedianNanoseconds }
 
     enum CodingKeys: String, CodingKey {
-        case operation, size, medianNanoseconds, p99Nanoseconds, floor, floorMedianNanoseconds, ratio
+        case operation, size, medianNanoseconds, p99Nanoseconds, floor, floorMedianNanoseconds, ratio, unit
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -58,6 +61,7 @@ struct Result: Encodable {
         try container.encode(floor, forKey: .floor)
         try container.encode(floorMedianNanoseconds, forKey: .floorMedianNanoseconds)
         try container.encode(ratio, forKey: .ratio)
+        try container.encodeIfPresent(unit, forKey: .unit)
     }
 }
 
@@ -163,10 +167,11 @@ func format(_ nanoseconds: Double) -> String {
 
 func printTable(_ results: [Result]) {
     let header = ["operation", "size", "median", "p99", "floor", "floor median", "ratio"]
-    let rows = results.map {
-        [
-            $0.operation, $0.size, format($0.medianNanoseconds), format($0.p99Nanoseconds), $0.floor,
-            format($0.floorMedianNanoseconds), String(format: "%.2f×", $0.ratio),
+    let rows = results.map { row in
+        let value = { (value: Double) in row.unit.map { "\(Int(value)) \($0)" } ?? format(value) }
+        return [
+            row.operation, row.size, value(row.medianNanoseconds), value(row.p99Nanoseconds), row.floor,
+            value(row.floorMedianNanoseconds), String(format: "%.2f×", row.ratio),
         ]
     }
     let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max()! }

@@ -116,6 +116,14 @@ func pipelineBenchmarks(work: URL) throws -> [Result] {
                 p99Nanoseconds: validate, floor: "sha256 + gunzip + decode every file",
                 floorMedianNanoseconds: validateFloor))
         stagePeaks[games] = stageMemory(games: games, recording: recording, work: work)
+        for (stage, mebibytes) in stagePeaks[games] ?? [] {
+            let peak = Double(mebibytes)
+            results.append(
+                Result(
+                    operation: "peak memory, one catalog process per stage", size: "\(games) games, \(stage)",
+                    medianNanoseconds: peak, p99Nanoseconds: peak, floor: "1 MiB", floorMedianNanoseconds: 1,
+                    unit: "MiB"))
+        }
         try? FileManager.default.removeItem(at: recording)
         try? FileManager.default.removeItem(at: out)
     }

@@ -206,3 +206,19 @@ func profileSynchronize(work: URL) async throws {
         "profile-sync, \(pages) pages: init \(median(phases[0])), synchronize \(median(phases[1])),"
             + " flush \(median(phases[2]))")
 }
+
+/// Misses to an upstream that answers at once, in a loop for `perf record`: `cache-bench profile-miss`.
+func profileMiss(work: URL) async throws {
+    let catalog = try sampleCatalog(games: 2000, categories: 20, in: work.appendingPathComponent("miss"))
+    let edition = catalog.editions[0].edition
+    let key = CacheKey.gamesPage(edition, categoryId: catalog.editions[0].pages[0].categoryId, offset: 0)
+    let cache = CatalogCache(
+        upstream: ImmediateUpstream(catalog: catalog), cacheDirectory: nil, bundleDirectory: nil, logger: benchLogger)
+    var sink = 0
+    let start = clock.now
+    for _ in 0..<20_000 {
+        cache.invalidate(key)
+        sink &+= try await cache.content(for: key).value?.ids.count ?? 0
+    }
+    print("profile-miss: \(format(nanoseconds(clock.now - start) / 20_000)) per miss (\(sink))")
+}

@@ -90,10 +90,11 @@ if sections.contains("profile-pipeline") { try profilePipeline(work: work) }
 if sections.contains("profile-xml") { try profileXMLFeed(work: work) }
 if sections.contains("profile-xml-source") { try profileXMLFeedSource(work: work) }
 if sections.contains("profile-store") { try await profileStore(work: work) }
+if sections.contains("profile-miss") { try await profileMiss(work: work) }
 if sections.contains("profile-sync") { try await profileSynchronize(work: work) }
 if wants("day") {
     print("")
-    try await simulatedDay()
+    results += try await simulatedDay()
 }
 
 let encoder = JSONEncoder()
