@@ -1,5 +1,5 @@
 public import CasinoCache
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import CatalogSupport
 public import Foundation
 

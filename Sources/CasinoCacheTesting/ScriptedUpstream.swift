@@ -1,5 +1,5 @@
 public import CasinoCache
-@_spi(Internals) public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 import CatalogSupport
 import Foundation
 

@@ -1,7 +1,7 @@
-@_spi(Internals) public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 import CatalogSupport
 public import Foundation
-import Gzip
+@_spi(CatalogTools) import Gzip
 
 /// A small bundled snapshot for a test, built from a few ``CasinoCatalog/CategoryList`` and
 /// ``CasinoCatalog/GamesPage`` values and written in the snapshot format, so the cache's bundled
@@ -109,7 +109,7 @@ public struct TestBundle: Sendable {
         return directory
     }
 
-    /// Writes the index of `manifest` (``CasinoCatalog/SnapshotIndex``) into `directory`, as the pipeline
+    /// Writes the index of `manifest` (`SnapshotIndex`) into `directory`, as the pipeline
     /// does: for a snapshot directory a test builds or edits by hand.
     public static func writeIndex(of manifest: Manifest, into directory: URL) throws {
         for file in try SnapshotIndex.files(for: manifest) {

@@ -12,7 +12,7 @@ public import Foundation
 /// let packed = try Gzip.compress(json)
 /// let json = try Gzip.decompress(packed, limit: 16 << 20)
 /// ```
-public enum Gzip {
+@_spi(CatalogTools) public enum Gzip {
     /// The compression level every snapshot is written with: `9` (smallest bundle; the
     /// pipeline runs at build time, decompression speed does not depend on it).
     public static let level: Int32 = 9
@@ -32,7 +32,7 @@ public enum Gzip {
     ///
     /// - Parameter level: The zlib level, 1–9: ``level`` (the default, for snapshots) or
     ///   ``fastLevel``. The same input and level always give the same bytes.
-    /// - Throws: ``GzipError`` when zlib fails (out of memory) or the input is over 4 GiB.
+    /// - Throws: `GzipError` when zlib fails (out of memory) or the input is over 4 GiB.
     public static func compress(_ data: Data, level: Int32 = Gzip.level) throws(GzipError) -> Data {
         guard data.count <= maxInputBytes else {
             throw GzipError(.tooLarge, "input of \(data.count) bytes is over the 4 GiB zlib limit")
@@ -74,13 +74,13 @@ public enum Gzip {
     /// - Parameters:
     ///   - data: The gzip bytes.
     ///   - limit: The most output accepted (at most ``maxOutputBytes``); a larger result (a gzip
-    ///     bomb) throws ``GzipError/Code/tooLarge`` after at most `limit + 1` bytes were produced.
+    ///     bomb) throws `GzipError/Code/tooLarge` after at most `limit + 1` bytes were produced.
     ///   - expectedSize: The size the caller expects (from a manifest): used to size the buffer
     ///     and checked against the result.
     /// - Returns: The decompressed bytes.
-    /// - Throws: ``GzipError`` naming what is wrong: not gzip, truncated, corrupt, CRC or
+    /// - Throws: `GzipError` naming what is wrong: not gzip, truncated, corrupt, CRC or
     ///   length mismatch, trailing bytes, too large, not the expected size, or a negative `limit`
-    ///   or `expectedSize` (``GzipError/Code/invalidArgument``).
+    ///   or `expectedSize` (`GzipError/Code/invalidArgument`).
     public static func decompress(_ data: Data, limit: Int, expectedSize: Int? = nil) throws(GzipError) -> Data {
         guard !data.isEmpty else { throw GzipError(.truncated, "input is empty (0 bytes)") }
         guard data.count >= 2, data[data.startIndex] == 0x1F, data[data.startIndex + 1] == 0x8B else {

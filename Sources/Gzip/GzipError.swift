@@ -1,5 +1,5 @@
 /// Why gzip data could not be compressed or decompressed.
-public struct GzipError: Error, Sendable, Hashable, CustomStringConvertible {
+@_spi(CatalogTools) public struct GzipError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, as a stable code.
     public var code: Code
     /// What went wrong, for people.

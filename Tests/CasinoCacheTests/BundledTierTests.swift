@@ -1,9 +1,9 @@
-@_spi(Tiers) import CasinoCache
-import CasinoCacheTesting
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
 import CatalogSupport
 import Foundation
-import Gzip
+@_spi(CatalogTools) import Gzip
 import Logging
 import Testing
 

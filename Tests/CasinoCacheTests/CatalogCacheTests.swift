@@ -1,9 +1,9 @@
-@_spi(Tiers) import CasinoCache
-import CasinoCacheTesting
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
-import Gzip
-import ProviderAPI
+@_spi(CatalogTools) import Gzip
+@_spi(CatalogTools) import ProviderAPI
 import Testing
 
 // Time limits are hang detectors: generous, for a machine busy with a build beside the tests.

@@ -1,8 +1,8 @@
-@_spi(Tiers) import CasinoCache
-import CasinoCacheTesting
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
-import Gzip
+@_spi(CatalogTools) import Gzip
 import Logging
 import Testing
 

@@ -1,11 +1,11 @@
-import CasinoCacheTesting
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
 import CatalogSupport
 import Dispatch
 import Foundation
 import Testing
 
-@testable import CasinoCache
+@_spi(CatalogTools) @testable import CasinoCache
 
 /// Single flight with a deadline, the way it fails: many callers, cancellations, a fetch that
 /// answers late or never, all at random moments.

@@ -1,5 +1,5 @@
-import CasinoCacheTesting
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 import Testing
 

@@ -1,6 +1,6 @@
-import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCacheTesting
 import Foundation
-import Gzip
+@_spi(CatalogTools) import Gzip
 import Testing
 
 @Suite struct GzipTests {

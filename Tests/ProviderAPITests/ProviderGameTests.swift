@@ -1,5 +1,5 @@
 import Foundation
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 import Testing
 
 @Suite struct ProviderGameTests {

@@ -1,8 +1,8 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 import Testing
 
-@testable import ProviderAPI
+@_spi(CatalogTools) @testable import ProviderAPI
 
 @Suite struct ProviderRequestTests {
     let edition = try! Edition(id: "en-iPhone")

@@ -1,4 +1,4 @@
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 import Testing
 
 @Suite struct URLCleaningTests {

@@ -1,6 +1,6 @@
-@_spi(Tiers) import CasinoCache
-import CasinoCatalog
-import CatalogPipeline
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogPipeline
 import Foundation
 
 /// Bundled images: a lookup against reading the image file (ratio in the same run), and the

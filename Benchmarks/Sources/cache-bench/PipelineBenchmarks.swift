@@ -1,9 +1,9 @@
-import CasinoCatalog
-import CatalogPipeline
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogPipeline
 import Foundation
-import Gzip
-import ProviderAPI
-import XMLGameFeed
+@_spi(CatalogTools) import Gzip
+@_spi(CatalogTools) import ProviderAPI
+@_spi(CatalogTools) import XMLGameFeed
 
 #if canImport(Glibc)
 import Glibc

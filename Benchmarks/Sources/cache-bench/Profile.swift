@@ -1,8 +1,8 @@
-@_spi(Tiers) import CasinoCache
-import CasinoCatalog
-import CatalogPipeline
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogPipeline
 import Foundation
-import XMLGameFeed
+@_spi(CatalogTools) import XMLGameFeed
 
 /// Loops one hot path for `perf record`: `cache-bench profile-hit`.
 @MainActor func profileMemoryHit() async throws {

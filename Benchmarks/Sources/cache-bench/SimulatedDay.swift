@@ -1,9 +1,9 @@
-import CasinoCache
-import CasinoCacheTesting
-import CasinoCatalog
-import CatalogPipeline
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogPipeline
 import Foundation
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 import Synchronization
 
 /// An upstream with the provider's 2–5 s latency on a virtual clock: it answers at once but

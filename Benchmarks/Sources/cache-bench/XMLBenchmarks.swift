@@ -1,5 +1,5 @@
 import Foundation
-import XMLGameFeed
+@_spi(CatalogTools) import XMLGameFeed
 
 #if canImport(Glibc)
 import Glibc

@@ -5,7 +5,7 @@
 // the reader's 10×-larger-feed rows, `xml-scale` the XML source and snapshot rows, `xml-scale-cache`
 // the source row past the L3 cache).
 
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,5 +1,5 @@
-@_spi(Tiers) import CasinoCache
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCatalog
 import Dispatch
 import Foundation
 

@@ -1,5 +1,5 @@
 import Foundation
-import Gzip
+@_spi(CatalogTools) import Gzip
 
 /// Gzip with caps: hostile input never traps, never produces more than its limit, and any bytes
 /// compress and decompress back to themselves. The first byte picks a limit, hostile ones included.

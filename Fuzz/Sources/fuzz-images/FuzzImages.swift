@@ -1,5 +1,5 @@
-import CasinoCatalog
-import CatalogPipeline
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogPipeline
 import Foundation
 
 /// Image sniffing and the manifest's `images` section, as the pipeline and the app's bundled tier

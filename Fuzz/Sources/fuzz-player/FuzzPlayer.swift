@@ -1,7 +1,7 @@
-@_spi(Tiers) import CasinoCache
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// What the player lobby reads from disk and from the network: an offline mutation queue file
 /// (decoded as the cache decodes it at launch) and the player routes' paths (parsed as the

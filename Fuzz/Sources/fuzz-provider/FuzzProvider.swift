@@ -1,6 +1,6 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// The provider's DTOs and their one mapping to the schema, as the pipeline and the app's HTTP
 /// upstream use them: a hostile response is skipped records and notes, never a trap. What the

@@ -1,6 +1,6 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
-import Gzip
+@_spi(CatalogTools) import Gzip
 
 /// Snapshot and manifest decoding with the schema's rules, as the validator and the app's bundled
 /// tier apply them: hostile JSON (or gzip of it) gives a decoding error or violations, never a trap.

@@ -1,7 +1,7 @@
-import CasinoCache
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// What catalogue sync reads from the network: a bulk validation answer (decoded as the app's
 /// HTTP upstream decodes it, its inline content held to the schema's rules the way the cache

@@ -1,7 +1,7 @@
-import CasinoCatalog
-import CatalogPipeline
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogPipeline
 import Foundation
-import Gzip
+@_spi(CatalogTools) import Gzip
 
 /// The validator on a real snapshot directory with one fuzzed file: a list of problems, never a
 /// trap. `FUZZ_SNAPSHOT` names the seed directory (`make fuzz` passes a fresh `catalog snapshot`

@@ -1,5 +1,5 @@
-@_spi(Tiers) import CasinoCache
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 
 /// What a withdrawal list arrives as: the provider's list (bulk validation, `--withdrawals`, an

@@ -1,6 +1,6 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
-import XMLGameFeed
+@_spi(CatalogTools) import XMLGameFeed
 
 /// The XML feed reader on hostile bytes (DTDs, entities, deep nesting, huge text): an
 /// ``XMLFeedError`` or a feed, never a trap, a hang or an entity expansion.

@@ -1,4 +1,4 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 
 /// The one path by which content leaves the cache: every ``CacheResult`` a read returns is built by

@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 
 /// Who a cached value belongs to: everyone, or one signed-in user.
 ///

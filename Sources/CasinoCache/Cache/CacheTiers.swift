@@ -1,4 +1,4 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 
 /// The tiers in lookup order (memory → disk → bundle) and how what they hold is classified: fresh

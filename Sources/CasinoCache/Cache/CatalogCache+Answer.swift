@@ -1,7 +1,7 @@
-@_spi(Internals) public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 import Foundation
 import Logging
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// How a read is answered: memory (asked once), then disk and the bundle, then the upstream; a
 /// stale or bundled answer starts a background refresh.

@@ -1,6 +1,6 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 import Foundation
-public import ProviderAPI
+@_spi(CatalogTools) public import ProviderAPI
 
 extension CatalogCache {
     /// How long content stays fresh, how much is kept, and how failed refreshes are retried.

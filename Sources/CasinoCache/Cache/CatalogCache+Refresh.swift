@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 
 /// Refreshing on the app's cue: ahead of time, when the network is back, and waiting for refreshes.
 extension CatalogCache {

@@ -1,8 +1,8 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import CatalogSupport
 import Foundation
 import Logging
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// Bulk validation: one request tells the cache which of the entries it holds are
 /// still current, instead of one refresh per key as each is next seen.

@@ -1,8 +1,8 @@
-@_spi(Internals) public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 import CatalogSupport
 public import Foundation
 public import Logging
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// The casino catalogue cache: memory → disk → bundled snapshot → upstream, answering every
 /// lookup as fresh, stale, bundled or (only when nothing is there) by waiting for the upstream.
@@ -27,13 +27,13 @@ public final class CatalogCache: Sendable {
     public let configuration: Configuration
     /// The memory tier. (SPI `Tiers`: for tests and tools that look inside; an app needs none.)
     /// The tiers are stored here as well as in ``tiers``, so reaching one costs no extra hop.
-    @_spi(Tiers) public let memory: MemoryTier
+    @_spi(CatalogTools) public let memory: MemoryTier
     /// The disk tier, when the cache persists.
-    @_spi(Tiers) public let disk: DiskTier?
+    @_spi(CatalogTools) public let disk: DiskTier?
     /// The snapshot shipped inside the app, when there is one.
-    @_spi(Tiers) public let bundled: BundledTier?
+    @_spi(CatalogTools) public let bundled: BundledTier?
     /// Where unsent player mutations survive a restart, when the cache persists.
-    @_spi(Tiers) public var mutationQueue: PlayerMutationQueue? { players.queue }
+    @_spi(CatalogTools) public var mutationQueue: PlayerMutationQueue? { players.queue }
     /// Games per page, the `limit` asked of the upstream: ``Configuration/pageSize`` when set, else
     /// the bundled snapshot's, else ``Configuration/fallbackPageSize`` (kept within 1...1000).
     public var pageSize: Int { tiers.pageSize }
@@ -102,7 +102,7 @@ public final class CatalogCache: Sendable {
     ///     next launch, or `nil` (they are then kept for this launch only).
     ///   - clock: What "now" is and how to wait; inject `ManualClock` (CasinoCacheTesting) in tests.
     ///   - logger: Where the cache logs (at `.info` and below); nowhere by default.
-    @_spi(Tiers)
+    @_spi(CatalogTools)
     public convenience init(
         configuration: Configuration = .default, upstream: any CatalogUpstream, memory: MemoryTier? = nil,
         disk: DiskTier?, bundled: BundledTier?, mutationQueue: PlayerMutationQueue? = nil,

@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 import CatalogSupport
 public import Foundation
 
@@ -16,7 +16,7 @@ public enum CatalogContent: Codable, Sendable, Hashable {
     }
 
     /// The schema rules the content breaks; empty when it may be served.
-    public func violations() -> [Violation] {
+    @_spi(CatalogTools) public func violations() -> [Violation] {
         switch self {
         case .categories(let list): list.violations()
         case .gamesPage(let page): page.violations()
@@ -24,12 +24,12 @@ public enum CatalogContent: Codable, Sendable, Hashable {
     }
 
     /// `sha256:` and the hex SHA-256 of the content's canonical JSON, as in a snapshot envelope:
-    /// what bulk validation compares (``CatalogCoding/contentHash(of:)`` gives the same).
+    /// what bulk validation compares.
     public func contentHash() throws -> String {
         CatalogRules.contentHashPrefix + SHA256Digest.hex(try canonicalJSON())
     }
 
-    /// The canonical JSON of the list or page (``CanonicalPayload``): what a content hash hashes.
+    /// The canonical JSON of the list or page (`CanonicalPayload`): what a content hash hashes.
     func canonicalJSON() throws(CanonicalJSONError) -> Data {
         switch self {
         case .categories(let list): try CanonicalPayload.encode(list)
@@ -54,7 +54,7 @@ public enum CatalogContent: Codable, Sendable, Hashable {
 }
 
 /// Where a cached value came from.
-public enum CacheOrigin: String, Sendable, Hashable, Codable {
+@_spi(CatalogTools) public enum CacheOrigin: String, Sendable, Hashable, Codable {
     /// Fetched from the upstream (the network).
     case network
     /// Read from the snapshot shipped inside the app.
@@ -62,7 +62,7 @@ public enum CacheOrigin: String, Sendable, Hashable, Codable {
 }
 
 /// A value with what the cache knows about it.
-public struct CacheEntry: Sendable, Hashable {
+@_spi(CatalogTools) public struct CacheEntry: Sendable, Hashable {
     /// What the value is.
     public var key: CacheKey
     /// The value.

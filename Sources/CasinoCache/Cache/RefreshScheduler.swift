@@ -1,8 +1,8 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import CatalogSupport
 import Foundation
 import Logging
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// Background refreshes of stale and bundled content: at most one per key, retried with capped
 /// exponential backoff (``CatalogCache/RetryPolicy``), resting after the last attempt, and batched

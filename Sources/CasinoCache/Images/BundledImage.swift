@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
 
 /// An image shipped inside the app's snapshot, verified and ready for the app's image library to

@@ -1,4 +1,4 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import CatalogSupport
 
 /// Resumes a continuation at most once, whichever of several racing tasks gets there first.

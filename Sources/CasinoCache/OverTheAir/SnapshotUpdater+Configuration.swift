@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
 
 extension SnapshotUpdater {
@@ -29,7 +29,7 @@ extension SnapshotUpdater {
         /// The snapshot contract's caps a new generation is checked with: `SnapshotLimits.default`
         /// by default, as the bundled tier reads (keep equal to `CatalogCache.Configuration.bundleLimits`).
         public var snapshotLimits: SnapshotLimits = .default
-        /// The largest signed manifest: 8 MiB by default (``SignedManifest/defaultMaxBytes``).
+        /// The largest signed manifest: 8 MiB by default.
         public var maxManifestBytes = SignedManifest.defaultMaxBytes
         /// The most files a published set may list: 10,000 by default.
         public var maxFileCount = SnapshotLimits.default.maxFileCount

@@ -1,4 +1,4 @@
-@_spi(Internals) public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 import CatalogSupport
 public import Foundation
 public import Logging

@@ -1,7 +1,7 @@
-@_spi(Internals) public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 import Foundation
 import Logging
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// The player's own lobby rows: recently played and favourites, cached per player under
 /// ``CacheScope/user(_:)``, fresh for ``Configuration/playerTTL`` (45 minutes), dropped on logout.

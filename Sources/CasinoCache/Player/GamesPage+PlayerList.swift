@@ -1,4 +1,4 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 
 extension GamesPage {
     /// What makes this page unusable as `list`, or `nil`: the catalogue's page rules, except that

@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 
 /// One of a player's own lobby rows: what they played last, and their favourites.
 ///

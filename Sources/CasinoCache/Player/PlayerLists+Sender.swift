@@ -1,8 +1,8 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import CatalogSupport
 import Foundation
 import Logging
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// The per-player sender of player mutations: one change at a time, in order, each on disk
 /// before it is sent (see ``CatalogCache`` `+Player.swift` for what each answer does).

@@ -1,8 +1,8 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import CatalogSupport
 import Foundation
 import Logging
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// A player's own lobby rows (recently played, favourites): fetched through the single-flight
 /// path, shown with the player's changes not yet settled on top, and those changes sent, in order,

@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
 
 /// A change a player made to their own lobby (add or remove a favourite), shown at once and sent

@@ -1,4 +1,4 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import CatalogSupport
 import Dispatch
 public import Foundation
@@ -15,7 +15,7 @@ public import Logging
 ///
 /// A file that does not decode (truncated, garbage, another player's, a flipped byte) is deleted,
 /// counted in ``corruptFiles`` and logged, and its mutations are never replayed.
-@_spi(Tiers) public final class PlayerMutationQueue: Sendable {
+@_spi(CatalogTools) public final class PlayerMutationQueue: Sendable {
     /// The directory the queue files live in; created on the first write.
     public let directory: URL
     /// The Data Protection class the directory gets at the first write (Apple platforms only).

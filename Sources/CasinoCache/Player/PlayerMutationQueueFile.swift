@@ -1,4 +1,4 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import CatalogSupport
 public import Foundation
 
@@ -17,7 +17,7 @@ public import Foundation
 /// id over 128 bytes, an add without a valid game, an id twice). A refused file is never replayed
 /// in part: replaying half a queue, or a mutation with a flipped byte, would change the server
 /// wrongly. SPI `Tiers`: for the fuzzer and tools that look inside.
-@_spi(Tiers) public enum PlayerMutationQueueFile {
+@_spi(CatalogTools) public enum PlayerMutationQueueFile {
     /// The format name in the header.
     public static let format = "casinocache-player-mutations"
     /// The format version this code reads and writes: 1.

@@ -1,4 +1,4 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 
 /// What ``PlayerLists`` shows on top of what the upstream last said: a player's changes not yet

@@ -1,4 +1,4 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import CatalogSupport
 public import Foundation
 public import Logging
@@ -8,7 +8,7 @@ public import Logging
 ///
 /// Decided here, in portable code a Linux test checks; applied only on Apple platforms, where the
 /// attributes exist (``apply(to:logger:)``). SPI `Tiers`, for those tests.
-@_spi(Tiers) public struct StorageAttributes: Sendable, Hashable {
+@_spi(CatalogTools) public struct StorageAttributes: Sendable, Hashable {
     /// What a directory holds, which decides its backup.
     public enum Role: Sendable {
         /// The disk tier's entries: in Caches, which no backup holds.

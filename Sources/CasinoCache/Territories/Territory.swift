@@ -1,4 +1,4 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 
 /// Where the player is, as a licence sees it: an ISO 3166-1 alpha-2 country code, optionally with
 /// an ISO 3166-2 subdivision (`GB`, `CA-ON`). Tell the cache with ``CatalogCache/setTerritory(_:)``.

@@ -1,4 +1,4 @@
-@_spi(Internals) public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 import CatalogSupport
 import Foundation
 public import Logging
@@ -18,7 +18,7 @@ public import Logging
 /// ```swift
 /// let image = bundled.images.image(for: "https://static.example-cdn.com/c/34795.jpg")
 /// ```
-@_spi(Tiers) public final class BundledImageStore: Sendable {
+@_spi(CatalogTools) public final class BundledImageStore: Sendable {
     /// The most bytes of verified images kept in memory: 4 MiB by default.
     public let memoryLimit: Int
 

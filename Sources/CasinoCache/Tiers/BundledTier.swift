@@ -1,11 +1,11 @@
-@_spi(Internals) public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 import CatalogSupport
 public import Foundation
 public import Logging
 
 /// The bundled tier: the snapshot directory the pipeline wrote (`out/`) and the app ships.
 ///
-/// At launch it reads only `index.json` (``SnapshotIndex``: the manifest's head). An edition's
+/// At launch it reads only `index.json` (`SnapshotIndex`: the manifest's head). An edition's
 /// entries are read on its first lookup (`index/<edition>.tsv`), so a launch costs what the edition
 /// it opens holds, however large the other editions are; a directory without an index is read
 /// through `manifest.json`, every entry at launch. A snapshot file is opened, verified, inflated and
@@ -27,7 +27,7 @@ public import Logging
 /// let edition = bundled.edition(language: "pt-BR", platform: .iPhone)!   // pt-BR-iPhone, else pt-iPhone, else the default
 /// let lobby = bundled.entry(for: .categories(edition))                     // origin .bundled
 /// ```
-@_spi(Tiers) public final class BundledTier: Sendable {
+@_spi(CatalogTools) public final class BundledTier: Sendable {
     /// Where the snapshot directory is and how large its files may be.
     public struct Configuration: Sendable, Hashable {
         /// The snapshot directory: `Bundle.main.url(forResource: "out", withExtension: nil)` on
@@ -93,7 +93,7 @@ public import Logging
     /// The snapshot's images (the manifest's `images`), verified on first lookup.
     public let images: BundledImageStore
 
-    /// Reads the directory's `index.json` (``SnapshotIndex``), and nothing else; without one, its
+    /// Reads the directory's `index.json` (`SnapshotIndex`), and nothing else; without one, its
     /// `manifest.json`.
     ///
     /// A missing directory, a missing, oversized or corrupt manifest, one with another schema
@@ -209,7 +209,7 @@ public import Logging
     /// same content of the closest bundled edition answers (`pt-BR` → `pt` on the same platform,
     /// else the ``defaultEdition``), so a user whose language is not bundled still sees a lobby
     /// instead of a spinner. The entry's `key` is `key`, its origin
-    /// ``CacheOrigin/bundled``, its `storedAt` the manifest's ``generatedAt``, and it has no ETag.
+    /// `CacheOrigin/bundled`, its `storedAt` the manifest's ``generatedAt``, and it has no ETag.
     ///
     /// The first lookup of a file reads, verifies and decodes it (about 0.5 ms for a 50-game
     /// page); later lookups are served from the decoded copy. A file that fails verification

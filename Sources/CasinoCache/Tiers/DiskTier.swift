@@ -1,4 +1,4 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import CatalogSupport
 import Dispatch
 public import Foundation
@@ -27,7 +27,7 @@ public import Logging
 ///
 /// One tier per directory: two live tiers on one directory work but keep separate size
 /// accounting.
-@_spi(Tiers) public final class DiskTier: Sendable {
+@_spi(CatalogTools) public final class DiskTier: Sendable {
     /// Where the disk tier keeps its files and how much it may keep.
     public struct Configuration: Sendable, Hashable {
         /// The directory entries live in, e.g. `Caches/CasinoCache`; created on the first write.

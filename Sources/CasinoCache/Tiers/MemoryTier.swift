@@ -1,4 +1,4 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import CatalogSupport
 import Foundation
 
@@ -12,7 +12,7 @@ import Foundation
 /// used, and retains nothing but the value it answers. A page can be looked up from its parts,
 /// without building a ``CacheKey``. The least recently used entry is found by a scan only when an
 /// insert goes over a limit (at most ``countLimit`` entries).
-@_spi(Tiers) public final class MemoryTier: Sendable {
+@_spi(CatalogTools) public final class MemoryTier: Sendable {
     /// The most entries kept: 500 by default.
     public let countLimit: Int
     /// The most approximate bytes kept (``CatalogContent/approximateCost``): 8 MiB by default.

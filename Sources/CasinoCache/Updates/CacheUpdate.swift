@@ -1,4 +1,4 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 
 /// A silent update: new content from the upstream (a background refresh, a fetch on a miss, a
 /// prefetch) or from a player's own change, a background refresh that failed, content held for

@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
 
 /// A push invalidation: the keys, and categories' pages, the provider changed, and the games it

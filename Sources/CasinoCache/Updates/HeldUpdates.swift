@@ -1,4 +1,4 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 
 /// Which refreshed content the cache holds back instead of replacing what is on screen (seed
 /// 004's "New posts available" banner): by kind of content, or key by key.

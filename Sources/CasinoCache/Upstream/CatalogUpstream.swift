@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 
 /// Where the cache gets fresh content: ``ProviderHTTPUpstream`` for the provider's API, or the
 /// app's own client.
@@ -31,7 +31,7 @@ public protocol CatalogUpstream: Sendable {
     ) async throws -> UpstreamResponse<GamesPage>
 
     /// Bulk validation, an optional capability: for each key, whether the content with this hash
-    /// (`sha256:…`, ``CasinoCatalog/CatalogCoding/contentHash(of:)``) is still current, in one
+    /// (``CatalogContent/contentHash()``) is still current, in one
     /// call, with changed content inline within `inlineBytes`. `nil` (the default implementation)
     /// means the upstream cannot; ``CatalogCache/synchronize()`` then refreshes key by key.
     ///

@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 
 /// An upstream that also serves a player's own rows: their recently played games and favourites,
 /// and changes to the favourites. ``ProviderHTTPUpstream`` is one; the cache's player reads and

@@ -1,14 +1,14 @@
-@_spi(Internals) public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 import CatalogSupport
 import Foundation
 import Logging
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// The player routes (``PlayerRequest``): recently played, favourites, and favourites changes,
+/// The player routes (`PlayerRequest`): recently played, favourites, and favourites changes,
 /// with the player's `sessionId` cookie.
 ///
 /// ```swift

@@ -1,8 +1,8 @@
-@_spi(Internals) public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 import CatalogSupport
 public import Foundation
 public import Logging
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
@@ -116,7 +116,7 @@ public final class ProviderHTTPUpstream: CatalogUpstream {
         return .modified(mapped.value, etag: data.etag)
     }
 
-    /// Bulk validation: one `POST` of ``CacheValidation`` (the provider's cache validation
+    /// Bulk validation: one `POST` of `CacheValidation` (the provider's cache validation
     /// endpoint; the simulator serves it). Verdicts for keys that were not asked, or that do not
     /// parse, are dropped; inline content is checked against its key by the cache.
     ///

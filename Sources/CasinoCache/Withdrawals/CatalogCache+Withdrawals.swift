@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 import CatalogSupport
 
 /// Withdrawals: games the provider took away, gone from every answer of every tier at once.

@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 import CatalogSupport
 public import Foundation
 
@@ -22,7 +22,7 @@ extension Withdrawals {
     static let savedHeader = "casinocache-withdrawals 1"
 
     /// The saved form.
-    @_spi(Tiers) public func savedForm() -> Data {
+    @_spi(CatalogTools) public func savedForm() -> Data {
         var text = Self.savedHeader + "\n"
         for (kind, saved) in (list.map { [("list", $0)] } ?? []) + pushes.map({ ("push", $0) }) {
             text += "\(kind) \(saved.sequence) \(saved.games.count)\n"
@@ -41,7 +41,7 @@ extension Withdrawals {
     ///
     /// - Throws: ``WithdrawalListError`` naming the line at fault: `.malformed` for a file that is
     ///   not this form, cut short, or holds a number out of range; the list's own errors otherwise.
-    @_spi(Tiers) public init(savedForm data: Data) throws(WithdrawalListError) {
+    @_spi(CatalogTools) public init(savedForm data: Data) throws(WithdrawalListError) {
         // Over the raw bytes: slices of `Data` would each allocate.
         let read = data.withUnsafeBytes { raw in Result { () throws(WithdrawalListError) in try Self.lists(in: raw) } }
         let lists = try read.get()

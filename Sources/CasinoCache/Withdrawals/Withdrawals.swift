@@ -1,8 +1,8 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 
 /// The withdrawals in force: the last complete list, and the games pushed since (a push adds, it
 /// never returns a game). What the cache saves and filters by.
-@_spi(Tiers) public struct Withdrawals: Sendable, Hashable {
+@_spi(CatalogTools) public struct Withdrawals: Sendable, Hashable {
     /// The last complete list (from bulk validation, an over-the-air manifest or the app).
     private(set) var list: WithdrawalList?
     /// The pushes newer than `list`, oldest first: each adds its games.

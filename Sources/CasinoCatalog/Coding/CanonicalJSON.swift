@@ -20,13 +20,13 @@ public import Foundation
 /// let json = try CanonicalJSON.encode(page)       // what the pipeline writes and hashes
 /// try CanonicalJSON.requireCanonical(json)        // what a reader checks
 /// ```
-public enum CanonicalJSON {
+@_spi(CatalogTools) public enum CanonicalJSON {
     /// The deepest nesting accepted (the catalogue's files nest 6 deep).
     public static let maxDepth = 128
 
-    /// The canonical JSON of `value`, encoded with ``CatalogCoding/encoder()`` (dates as ISO 8601).
+    /// The canonical JSON of `value`, encoded with `CatalogCoding/encoder()` (dates as ISO 8601).
     ///
-    /// - Throws: The encoder's `EncodingError`, or ``CanonicalJSONError`` when the value holds
+    /// - Throws: The encoder's `EncodingError`, or `CanonicalJSONError` when the value holds
     ///   what canonical JSON cannot (a non-NFC string, an integer a double cannot write exactly).
     public static func encode(_ value: some Encodable) throws -> Data {
         try canonicalized(CatalogCoding.encoder().encode(value))
@@ -39,7 +39,7 @@ public enum CanonicalJSON {
     ///   - json: A JSON text (RFC 8259) in UTF-8.
     ///   - requiringNFC: Whether a string that is not NFC is refused (`true` by default); `false`
     ///     gives plain RFC 8785, which keeps text as given.
-    /// - Throws: ``CanonicalJSONError`` for malformed JSON or UTF-8, a duplicate key, a lone
+    /// - Throws: `CanonicalJSONError` for malformed JSON or UTF-8, a duplicate key, a lone
     ///   surrogate, a number out of range, nesting deeper than ``maxDepth`` or non-NFC text.
     public static func canonicalized(_ json: Data, requiringNFC: Bool = true) throws(CanonicalJSONError) -> Data {
         var transcoder = CanonicalJSONTranscoder(requiresNFC: requiringNFC)
@@ -53,7 +53,7 @@ public enum CanonicalJSON {
 
     /// Whether `json` is exactly its canonical form.
     ///
-    /// - Throws: ``CanonicalJSONError``: ``CanonicalJSONError/Code/notCanonical`` with the offset
+    /// - Throws: `CanonicalJSONError`: `CanonicalJSONError/Code/notCanonical` with the offset
     ///   of the first byte that differs, or why `json` has no canonical form.
     public static func requireCanonical(_ json: Data) throws(CanonicalJSONError) {
         let canonical = try canonicalized(json)
@@ -69,7 +69,7 @@ public enum CanonicalJSON {
 
     /// Appends `byte`, a UTF-8 byte of a string's text, as canonical JSON writes it inside the
     /// string: `"` and `\` escaped, controls as `\b \f \n \r \t` or `\u00xx`, anything else as it is
-    /// (a byte of a multi-byte scalar too). The transcoder and ``CanonicalPayload`` both write strings
+    /// (a byte of a multi-byte scalar too). The transcoder and `CanonicalPayload` both write strings
     /// through it.
     @inline(__always)
     static func appendInString(_ byte: UInt8, to output: inout [UInt8]) {

@@ -1,5 +1,5 @@
-/// Why JSON is not canonical, or has no canonical form (``CanonicalJSON``).
-public struct CanonicalJSONError: Error, Sendable, Hashable, CustomStringConvertible {
+/// Why JSON is not canonical, or has no canonical form (`CanonicalJSON`).
+@_spi(CatalogTools) public struct CanonicalJSONError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong. Extensible: new checks add new static values.
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         public var rawValue: String
@@ -15,7 +15,7 @@ public struct CanonicalJSONError: Error, Sendable, Hashable, CustomStringConvert
         /// A number beyond a double, or an integer whose double is written with other digits
         /// (`9007199254740993`, `9223372036854775807`): it would decode as another integer.
         public static let numberOutOfRange = Code(rawValue: "number-out-of-range")
-        /// Nested deeper than ``CanonicalJSON/maxDepth``.
+        /// Nested deeper than `CanonicalJSON/maxDepth`.
         public static let tooDeep = Code(rawValue: "too-deep")
         /// A string that is not in Unicode Normalization Form C.
         public static let notNFC = Code(rawValue: "not-nfc")

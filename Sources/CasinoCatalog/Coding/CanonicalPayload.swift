@@ -1,17 +1,17 @@
 public import Foundation
 
 /// The canonical JSON of the two payloads a cache entry holds, written field by field: the same
-/// bytes as ``CanonicalJSON/encode(_:)`` (a test holds them to it), without `JSONEncoder` and the
+/// bytes as `CanonicalJSON/encode(_:)` (a test holds them to it), without `JSONEncoder` and the
 /// transcoding pass after it, which took six times as long. The disk tier writes each entry this
 /// way and hashes the same bytes, so an entry's content hash costs a SHA-256 and nothing more.
 ///
 /// Members are written in the order canonical JSON sorts them (every key is ASCII, so byte order
 /// is UTF-16 order); an optional that is `nil` is left out, as the synthesized `Encodable` does.
-public enum CanonicalPayload {
+@_spi(CatalogTools) public enum CanonicalPayload {
     /// The canonical JSON of `page`.
     ///
-    /// - Throws: ``CanonicalJSONError`` for a string that is not NFC, a number that is not finite,
-    ///   or an integer a double cannot write exactly: what ``CanonicalJSON/encode(_:)`` refuses.
+    /// - Throws: `CanonicalJSONError` for a string that is not NFC, a number that is not finite,
+    ///   or an integer a double cannot write exactly: what `CanonicalJSON/encode(_:)` refuses.
     public static func encode(_ page: GamesPage) throws(CanonicalJSONError) -> Data {
         var writer = Writer(capacity: 256 + page.items.count * 640)
         try writer.page(page)
@@ -20,7 +20,7 @@ public enum CanonicalPayload {
 
     /// The canonical JSON of `list`.
     ///
-    /// - Throws: ``CanonicalJSONError``, as ``encode(_:)-(GamesPage)`` does.
+    /// - Throws: `CanonicalJSONError`, as ``encode(_:)-(GamesPage)`` does.
     public static func encode(_ list: CategoryList) throws(CanonicalJSONError) -> Data {
         var writer = Writer(capacity: 32 + list.items.count * 160)
         try writer.categories(list)

@@ -5,8 +5,8 @@ public import Foundation
 ///
 /// Keys are sorted and slashes are not escaped, so the same value always encodes to the same
 /// bytes on one platform; dates are ISO 8601 in UTC. Snapshot files and content hashes take the
-/// canonical form of this encoder's output (``CanonicalJSON``), the same on every platform.
-public enum CatalogCoding {
+/// canonical form of this encoder's output (`CanonicalJSON`), the same on every platform.
+@_spi(CatalogTools) public enum CatalogCoding {
     /// A compact encoder with sorted keys, for snapshot files.
     public static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
@@ -24,7 +24,7 @@ public enum CatalogCoding {
 
     /// The content hash of a payload (a ``CategoryList`` or a ``GamesPage``), as in a snapshot
     /// envelope: `sha256:` and the hex SHA-256 of the payload's canonical JSON
-    /// (``CanonicalJSON/encode(_:)``). Equal content gives equal hashes on every platform, which is
+    /// (`CanonicalJSON/encode(_:)`). Equal content gives equal hashes on every platform, which is
     /// what bulk validation compares between an app and a server.
     public static func contentHash(of payload: some Encodable) throws -> String {
         CatalogRules.contentHashPrefix + SHA256Digest.hex(try CanonicalJSON.encode(payload))

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Short, stable descriptions of decoding errors (`items[3].name: expected String, found a number`).
-public enum DecodingFailure {
+@_spi(CatalogTools) public enum DecodingFailure {
     /// Describes `error` with its coding path, without Foundation's debug noise.
     public static func describe(_ error: any Error) -> String {
         guard let error = error as? DecodingError else { return String(describing: error) }

@@ -1,8 +1,8 @@
 /// Refuses keys a configuration type does not know, so a typo (`"editons"`) is an error naming the
 /// key and the nearest known one instead of a silently ignored setting.
-@_spi(Internals) public enum KnownKeys {
+@_spi(CatalogTools) public enum KnownKeys {
     /// Throws `DecodingError.dataCorrupted` for the first key of `decoder`'s object not in `known`.
-    @_spi(Internals) public static func check(_ decoder: any Decoder, known: [String]) throws {
+    @_spi(CatalogTools) public static func check(_ decoder: any Decoder, known: [String]) throws {
         let container = try decoder.container(keyedBy: AnyKey.self)
         for key in container.allKeys.map(\.stringValue).sorted() where !known.contains(key) {
             let nearest = known.min { distance(key, $0) < distance(key, $1) }

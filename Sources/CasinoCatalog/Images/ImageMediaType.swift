@@ -1,6 +1,6 @@
 /// The image formats a snapshot may bundle, named by their media type.
 ///
-/// A bundled image's type is what ``ImageSniffer`` finds in its bytes, never what a server's
+/// A bundled image's type is what `ImageSniffer` finds in its bytes, never what a server's
 /// `Content-Type` or a URL's extension claims. The app's image library decodes; the runtime only
 /// checks which of these four the bytes are.
 public enum ImageMediaType: String, Codable, Sendable, Hashable, CaseIterable {

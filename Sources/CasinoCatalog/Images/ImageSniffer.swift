@@ -16,7 +16,7 @@ public import Foundation
 /// case .failure(let refusal): print(refusal)             // "an HTML document, not an image"
 /// }
 /// ```
-public enum ImageSniffer {
+@_spi(CatalogTools) public enum ImageSniffer {
     /// Why bytes are not a bundled image.
     public struct Refusal: Error, Sendable, Hashable, CustomStringConvertible {
         /// What the bytes are: `empty`, `html`, `svg`, `truncated`, `unknown`.

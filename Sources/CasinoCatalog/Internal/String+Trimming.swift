@@ -4,7 +4,7 @@ extension StringProtocol {
     /// Native and allocation-free when nothing is trimmed: Foundation's
     /// `trimmingCharacters(in:)` bridges through `NSString` on Linux, a large share of the
     /// normalizer's time, since every text field of every record is trimmed.
-    @_spi(Internals) public func trimmingWhitespace() -> String {
+    @_spi(CatalogTools) public func trimmingWhitespace() -> String {
         // Both ends printable non-space ASCII, the common case: nothing to trim, and no
         // grapheme breaking or Unicode property lookups to find that out.
         let isPlain = { (byte: UInt8) in byte > 0x20 && byte < 0x7F }

@@ -44,9 +44,9 @@ public struct Edition: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// The length of a language tag's first subtag, lowercase letters only (`en`, `haw`). SPI
     /// `ContractRules`: the contract's JSON Schema (the tools' `SnapshotContractSchema`) states it.
-    @_spi(ContractRules) public static let primarySubtagLength = 2...3
+    @_spi(CatalogTools) public static let primarySubtagLength = 2...3
     /// The length of each further subtag, letters or digits (`BR`, `Hant`, `419`).
-    @_spi(ContractRules) public static let subtagLength = 2...8
+    @_spi(CatalogTools) public static let subtagLength = 2...8
 
     /// Whether `text` is a language tag this schema accepts (`en`, `fr`, `pt-BR`, `zh-Hant`).
     public static func isLanguageTag(_ text: String) -> Bool {

@@ -1,4 +1,4 @@
-extension PublishedManifest {
+@_spi(CatalogTools) extension PublishedManifest {
     /// The caps a published manifest is checked against.
     public struct Limits: Sendable, Hashable {
         /// The most snapshot files.

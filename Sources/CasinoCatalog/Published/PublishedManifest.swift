@@ -14,7 +14,7 @@ public import Foundation
 ///  "generatedAt":"2025-05-30T12:00:00Z","manifest":{"bytes":4120,"path":"manifest.json","sha256":"41…"},
 ///  "publishedAt":"2025-06-01T00:00:00Z","schemaVersion":1,"version":8}
 /// ```
-public struct PublishedManifest: Codable, Sendable, Hashable {
+@_spi(CatalogTools) public struct PublishedManifest: Codable, Sendable, Hashable {
     /// The ``formatVersion`` this build writes and reads.
     public static let currentFormatVersion = 1
     /// The folder of a published set that holds the content-addressed files.

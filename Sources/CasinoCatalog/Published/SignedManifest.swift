@@ -1,7 +1,7 @@
 public import Foundation
 
 /// The file a published snapshot set is fetched through (`<set>/manifest.json`): a
-/// ``PublishedManifest``'s exact JSON bytes, embedded in base64, and an Ed25519 signature of those
+/// `PublishedManifest`'s exact JSON bytes, embedded in base64, and an Ed25519 signature of those
 /// bytes.
 ///
 /// The signature covers bytes, not a value: a reader verifies the embedded bytes as they are and
@@ -11,7 +11,7 @@ public import Foundation
 /// ```json
 /// {"format":"casinocache-signed-manifest-1","keyId":"3f…","payload":"eyJ…","signature":"q8…"}
 /// ```
-public struct SignedManifest: Codable, Sendable, Hashable {
+@_spi(CatalogTools) public struct SignedManifest: Codable, Sendable, Hashable {
     /// The name of the signed manifest in a published set, and of its copy in an installed generation.
     public static let fileName = "manifest.json"
     /// The value of ``format`` this build writes and reads.
@@ -25,7 +25,7 @@ public struct SignedManifest: Codable, Sendable, Hashable {
     /// The first 16 hex digits of the SHA-256 of the signing key's 32 raw public bytes: tells
     /// people (and logs) which key signed, never trusted for anything.
     public var keyId: String
-    /// Base64 of the ``PublishedManifest`` JSON bytes that were signed.
+    /// Base64 of the `PublishedManifest` JSON bytes that were signed.
     public var payload: String
     /// Base64 of the 64-byte Ed25519 signature of the payload's bytes.
     public var signature: String

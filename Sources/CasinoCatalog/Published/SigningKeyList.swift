@@ -4,8 +4,8 @@ public import Foundation
 /// version of The Update Framework's root/online split.
 ///
 /// Root keys stay offline (a spare beside the one in use); they only sign key lists. Online keys sign
-/// sets in CI. A set carries its list inside its ``SignedManifest`` (``SignedManifest/keyList``), and
-/// the manifest's ``SignedManifest/keyId`` names the listed key that signed it. An app accepts the
+/// sets in CI. A set carries its list inside its `SignedManifest` (`SignedManifest/keyList`), and
+/// the manifest's `SignedManifest/keyId` names the listed key that signed it. An app accepts the
 /// manifest only when a pinned root key verifies the list, the list has not expired, its version is
 /// not below the list of the installed generation, and the named key is on it. Revoking a leaked
 /// online key is publishing a higher list without it.
@@ -14,13 +14,13 @@ public import Foundation
 /// {"expiresAt":"2027-06-01T00:00:00Z","format":"casinocache-key-list-1",
 ///  "keys":[{"id":"3f…","publicKey":"nXy3…="}],"version":2}
 /// ```
-public struct SigningKeyList: Codable, Sendable, Hashable {
+@_spi(CatalogTools) public struct SigningKeyList: Codable, Sendable, Hashable {
     /// The value of ``format`` this build writes and reads.
     public static let currentFormat = "casinocache-key-list-1"
     /// The most keys a list may name.
     public static let maxKeys = 64
 
-    /// One online key: its id (``SignedManifest/keyId`` of what it signs) and its 32 raw public
+    /// One online key: its id (`SignedManifest/keyId` of what it signs) and its 32 raw public
     /// bytes in base64.
     public struct Key: Codable, Sendable, Hashable {
         public var id: String
@@ -70,12 +70,12 @@ public struct SigningKeyList: Codable, Sendable, Hashable {
     }
 }
 
-/// A ``SigningKeyList``'s exact JSON bytes in base64 and their Ed25519 signature by a root key,
-/// as ``SignedManifest`` carries a published manifest.
-public struct SignedKeyList: Codable, Sendable, Hashable {
+/// A `SigningKeyList`'s exact JSON bytes in base64 and their Ed25519 signature by a root key,
+/// as `SignedManifest` carries a published manifest.
+@_spi(CatalogTools) public struct SignedKeyList: Codable, Sendable, Hashable {
     /// The first 16 hex digits of the SHA-256 of the root key's public bytes: for people and logs.
     public var keyId: String
-    /// Base64 of the ``SigningKeyList`` JSON bytes that were signed.
+    /// Base64 of the `SigningKeyList` JSON bytes that were signed.
     public var payload: String
     /// Base64 of the 64-byte Ed25519 signature of the payload's bytes.
     public var signature: String

@@ -22,7 +22,7 @@ public import Foundation
 /// index/en-iPhone.tsv      path⇥key⇥count⇥…, one row per entry of en-iPhone, then rows⇥201
 /// index/images.json        {"images":[…the manifest's images…],"schemaVersion":1}
 /// ```
-public struct SnapshotIndex: Codable, Sendable, Hashable {
+@_spi(CatalogTools) public struct SnapshotIndex: Codable, Sendable, Hashable {
     /// The name of the index inside a snapshot directory.
     public static let fileName = "index.json"
     /// The directory of the editions' tables and the image list.
@@ -67,7 +67,7 @@ public struct SnapshotIndex: Codable, Sendable, Hashable {
     /// The index files of `manifest`, each table before `index.json`, which names them: what the
     /// pipeline writes, the updater writes into a generation, and the validator compares.
     ///
-    /// - Throws: `EncodingError` or ``CanonicalJSONError`` when the manifest cannot be encoded, or
+    /// - Throws: `EncodingError` or `CanonicalJSONError` when the manifest cannot be encoded, or
     ///   ``EditionTable/Refusal`` for an entry whose fields a table cannot hold.
     public static func files(for manifest: Manifest) throws -> [(path: String, data: Data)] {
         var byEdition: [Edition: [Manifest.Entry]] = [:]

@@ -59,7 +59,7 @@ public enum SnapshotKey: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// The most digits a page offset may have: 18, so that parsing one can never overflow `Int`. SPI
     /// `ContractRules`: the contract's JSON Schema (the tools' `SnapshotContractSchema`) states it.
-    @_spi(ContractRules) public static let maxOffsetDigits = 18
+    @_spi(CatalogTools) public static let maxOffsetDigits = 18
 
     public static func < (lhs: SnapshotKey, rhs: SnapshotKey) -> Bool {
         switch (lhs, rhs) {

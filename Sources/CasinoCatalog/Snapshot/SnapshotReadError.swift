@@ -38,7 +38,7 @@ public struct SnapshotReadError: Error, Sendable, Hashable, CustomStringConverti
         public static let wrongContent = Code(rawValue: "wrong-content")
         /// The payload breaks the schema rules (see ``violations``).
         public static let invalidContent = Code(rawValue: "invalid-content")
-        /// The JSON is not in its canonical form (``CanonicalJSON``): the file was not written by
+        /// The JSON is not in its canonical form (`CanonicalJSON`): the file was not written by
         /// `catalog` (checked with ``SnapshotReader/requiresCanonicalBytes``).
         public static let notCanonical = Code(rawValue: "not-canonical")
         /// A snapshot file's or a bundled image's SHA-256 differs from the manifest's (the file was

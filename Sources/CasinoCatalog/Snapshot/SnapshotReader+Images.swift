@@ -6,7 +6,7 @@ extension SnapshotReader {
     /// The file is opened inside the directory as every snapshot file is (no link followed, no path
     /// leaving it), refused unread when the manifest's size is over ``SnapshotLimits/maxImageBytes``
     /// or the file's size is not the manifest's, then its SHA-256 (checked as every snapshot file's)
-    /// and its sniffed type (``ImageSniffer``) must be the manifest's. The bytes are not decoded.
+    /// and its sniffed type (`ImageSniffer`) must be the manifest's. The bytes are not decoded.
     ///
     /// ```swift
     /// let image = manifest.images!.first!

@@ -1,13 +1,13 @@
 import Foundation
 
 extension SnapshotReader {
-    /// Reads and checks `index.json` (``SnapshotIndex``); `nil` when the directory has none, so
+    /// Reads and checks `index.json` (`SnapshotIndex`); `nil` when the directory has none, so
     /// the caller reads ``manifest()`` instead.
     ///
     /// - Throws: ``SnapshotReadError`` as ``manifest()`` does: the index is a link, over
     ///   ``SnapshotLimits/maxManifestBytes``, not JSON of an index, of another schema version, or
-    ///   breaks a rule (``SnapshotIndex/violations(limits:)``).
-    public func index() throws(SnapshotReadError) -> SnapshotIndex? {
+    ///   breaks a rule (`SnapshotIndex/violations(limits:)`).
+    @_spi(CatalogTools) public func index() throws(SnapshotReadError) -> SnapshotIndex? {
         let file = SnapshotIndex.fileName
         try checkLimits(file: file)
         let data: Data
@@ -25,7 +25,7 @@ extension SnapshotReader {
     }
 
     /// The manifest without its entries and images, for what needs only its head (when it was
-    /// generated, its editions): the index's ``SnapshotIndex/head``, or without an index the
+    /// generated, its editions): the index's `SnapshotIndex/head`, or without an index the
     /// manifest's, read and checked whole (``Manifest/head``).
     ///
     /// - Throws: ``SnapshotReadError`` as ``index()`` or ``manifest()`` does.
@@ -41,7 +41,9 @@ extension SnapshotReader {
     /// - Throws: ``SnapshotReadError``: `.notFound` when `index` does not list `edition` or its table
     ///   is missing, `.undecodable` for a table that is not one (its line named, a truncated one
     ///   included), else as ``manifest()`` does.
-    public func manifest(of edition: Edition, in index: SnapshotIndex) throws(SnapshotReadError) -> Manifest {
+    @_spi(CatalogTools) public func manifest(
+        of edition: Edition, in index: SnapshotIndex
+    ) throws(SnapshotReadError) -> Manifest {
         guard index.head.editions.contains(edition) else {
             throw SnapshotReadError(.notFound, file: SnapshotIndex.fileName, "does not list edition \(edition)")
         }
@@ -66,7 +68,7 @@ extension SnapshotReader {
     /// The images the index's image list names, checked as a manifest's are; `nil` when it has none.
     ///
     /// - Throws: ``SnapshotReadError`` as ``manifest(of:in:)`` does.
-    public func images(in index: SnapshotIndex) throws(SnapshotReadError) -> [Manifest.Image]? {
+    @_spi(CatalogTools) public func images(in index: SnapshotIndex) throws(SnapshotReadError) -> [Manifest.Image]? {
         guard let count = index.imageCount else { return nil }
         let file = SnapshotIndex.imagesPath
         let list = try decoded(
@@ -84,7 +86,7 @@ extension SnapshotReader {
     }
 }
 
-extension SnapshotIndex {
+@_spi(CatalogTools) extension SnapshotIndex {
     /// Every rule of the snapshot contract the index breaks, for a reader with `limits`: the
     /// manifest's rules for its head (``Manifest/violations(limits:)``: editions listed, sorted and
     /// unique, the default among them, …), no entries or images of its own, and an image count

@@ -1,6 +1,6 @@
 import CatalogSupport
 public import Foundation
-import Gzip
+@_spi(CatalogTools) import Gzip
 
 /// Reads and verifies a snapshot directory: the one reader of the snapshot contract, used by the
 /// pipeline's validator, the app's bundled tier and the over-the-air updater alike, so all three
@@ -22,7 +22,7 @@ public struct SnapshotReader: Sendable {
     public var directory: URL
     /// The caps every read applies.
     public var limits: SnapshotLimits
-    /// Whether a file's inflated JSON must also be canonical (``CanonicalJSON``): what the
+    /// Whether a file's inflated JSON must also be canonical (`CanonicalJSON`): what the
     /// pipeline's validator proves at build time, so that content hashes agree everywhere. An app
     /// need not repeat it: a file's SHA-256 already matches the manifest's, so its bytes are the
     /// ones the validator read.

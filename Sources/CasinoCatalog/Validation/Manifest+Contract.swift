@@ -81,7 +81,7 @@ extension Manifest {
     }
 
     /// Whether `text` is `prefix` followed by the 64 lowercase hex digits of a SHA-256.
-    @_spi(Internals) public static func isDigest(_ text: String, prefix: String) -> Bool {
+    @_spi(CatalogTools) public static func isDigest(_ text: String, prefix: String) -> Bool {
         let utf8 = text.utf8
         guard utf8.count == prefix.utf8.count + CatalogRules.sha256HexLength, utf8.starts(with: prefix.utf8) else {
             return false

@@ -1,9 +1,9 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 
 /// A list the provider gives either as a JSON array or as one delimited string
 /// (`["iPhone", "Android"]` or `"iPhone,Android"`, `"AF AD CA-ON"`).
-public enum FlexibleList: Codable, Sendable, Hashable {
+@_spi(CatalogTools) public enum FlexibleList: Codable, Sendable, Hashable {
     case array([String])
     case string(String)
 

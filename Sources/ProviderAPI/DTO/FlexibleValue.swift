@@ -1,11 +1,11 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 
 /// A scalar the provider spells in more than one way: `true`, `"1"`, `1`, `"96.21"`, `96.21`.
 ///
 /// Decoding never fails on the representation; the ``bool``, ``double`` and ``text``
 /// accessors interpret it, and encoding writes the representation back as it came.
-public enum FlexibleValue: Codable, Sendable, Hashable {
+@_spi(CatalogTools) public enum FlexibleValue: Codable, Sendable, Hashable {
     case bool(Bool)
     case int(Int)
     case double(Double)

@@ -1,5 +1,5 @@
 /// A category as the provider's `/v1/casino/categories` returns it.
-public struct ProviderCategory: Codable, Sendable, Hashable {
+@_spi(CatalogTools) public struct ProviderCategory: Codable, Sendable, Hashable {
     /// The API link (`https://…/v1/casino/categories/VIDEOSLOTS`).
     public var href: String?
     /// The identifier (`"VIDEOSLOTS"`), a string or a number.
@@ -22,7 +22,7 @@ public struct ProviderCategory: Codable, Sendable, Hashable {
 
 /// A reference to another resource, often only its link:
 /// `{"href": "https://…/v1/casino/tags/Free%20Spins"}`.
-public struct ProviderReference: Codable, Sendable, Hashable {
+@_spi(CatalogTools) public struct ProviderReference: Codable, Sendable, Hashable {
     public var href: String?
     public var id: FlexibleValue?
     public var name: String?
@@ -35,7 +35,7 @@ public struct ProviderReference: Codable, Sendable, Hashable {
 }
 
 /// A game's vendor: expanded (`expand=vendor`) or only `{href}`.
-public struct ProviderVendor: Codable, Sendable, Hashable {
+@_spi(CatalogTools) public struct ProviderVendor: Codable, Sendable, Hashable {
     public var href: String?
     public var id: FlexibleValue?
     public var name: String?

@@ -1,9 +1,9 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 
 /// The provider's collection envelope, used at every level:
 /// `{"count": 5, "total": 133, "items": [...], "pages": {...}}`.
-public struct ProviderCollection<Item: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
+@_spi(CatalogTools) public struct ProviderCollection<Item: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
     /// Items in this response.
     public var count: Int?
     /// Items in the whole collection.
@@ -38,7 +38,7 @@ public struct ProviderCollection<Item: Codable & Sendable & Hashable>: Codable, 
 
 /// A collection item that failed to decode is kept as its error instead of failing the whole
 /// response, so one bad record can be skipped and named.
-public struct Lossy<Value: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
+@_spi(CatalogTools) public struct Lossy<Value: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
     /// The decoded value, or `nil` when the item did not decode.
     public var value: Value?
     /// Why the item did not decode.

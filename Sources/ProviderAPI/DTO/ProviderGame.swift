@@ -1,17 +1,17 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 
 /// A game record as the provider (or an XML feed) delivers it, with every quirk intact.
 ///
 /// Only the fields the lobby needs are declared; unknown fields are ignored. Every field is
-/// optional here: ``ProviderMapping/game(from:)`` decides what is required.
+/// optional here: `ProviderMapping/game(from:)` decides what is required.
 ///
 /// The fields are read and written as properties (`game.name`) but stored once, in ``Fields``,
 /// and shared between copies until one is changed: a game is 500-odd bytes of optionals holding a
 /// dozen strings, and pipelines copy games into every page that lists them, where a copy of the
 /// fields themselves took a retain of each string (on a large feed, a cache miss each).
 @dynamicMemberLookup
-public struct ProviderGame: Codable, Sendable, Hashable {
+@_spi(CatalogTools) public struct ProviderGame: Codable, Sendable, Hashable {
     /// A game's fields, as the provider names them.
     public struct Fields: Codable, Sendable, Hashable {
         public var href: String?

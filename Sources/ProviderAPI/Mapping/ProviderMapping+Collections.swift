@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 
 extension ProviderMapping {
     /// Maps one collection item to a lobby game, or says why it is not usable: it did not decode,

@@ -1,4 +1,4 @@
-@_spi(Internals) public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 import Foundation
 
 /// The one mapping from provider records to schema values, with all quirk handling.
@@ -11,7 +11,7 @@ import Foundation
 /// mapped.value     // a Game with https URLs, plain-text description, RTP as a fraction
 /// mapped.notes     // what was dropped on the way, for the log
 /// ```
-public enum ProviderMapping {
+@_spi(CatalogTools) public enum ProviderMapping {
     /// Maps a provider game to a ``Game``.
     ///
     /// Required: an id (`id`, `gId` or `gameId`), a name, an https `launchUrl` and an https

@@ -1,6 +1,6 @@
 /// Why one provider record cannot become a schema value. The caller adds where the record
 /// came from (file, index); the error says which field and what to do.
-public struct RecordError: Error, Sendable, Hashable, CustomStringConvertible {
+@_spi(CatalogTools) public struct RecordError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, as a stable code.
     public var code: Code
     /// The field at fault (`launchUrl`), empty for the record as a whole.
@@ -35,7 +35,7 @@ public struct RecordError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// A mapped value and what the mapping had to drop or repair on the way (an http thumbnail
 /// dropped, an unknown platform ignored), for the pipeline to log.
-public struct Mapped<Value: Sendable>: Sendable {
+@_spi(CatalogTools) public struct Mapped<Value: Sendable>: Sendable {
     /// The schema value.
     public var value: Value
     /// One line per repair, naming the field (`backgroundImageUrl: dropped, not https: 'http://…'`).

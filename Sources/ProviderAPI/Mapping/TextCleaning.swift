@@ -2,7 +2,7 @@ import Foundation
 
 /// Turns provider text into schema text: HTML stripped, entities decoded, whitespace collapsed,
 /// Unicode NFC-normalized, control characters removed.
-public enum TextCleaning {
+@_spi(CatalogTools) public enum TextCleaning {
     /// Cleans a one-line text such as a name: trims, collapses whitespace runs to one space,
     /// removes control characters and NFC-normalizes (`"  Cafe\u{301} "` → `"Café"`).
     public static func line(_ text: String) -> String {

@@ -1,8 +1,8 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 
 /// Turns provider URLs into schema URLs: absolute `https` only.
-public enum URLCleaning {
+@_spi(CatalogTools) public enum URLCleaning {
     /// Returns the absolute https form of `text`, or `nil` when there is none.
     ///
     /// - Protocol-relative `//static.example.com/x.jpg` becomes `https://static.example.com/x.jpg`.

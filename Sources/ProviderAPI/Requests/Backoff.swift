@@ -1,4 +1,4 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 public import Foundation
 
 /// How long a client waits before it asks the provider again: capped exponential backoff with
@@ -9,7 +9,7 @@ public import Foundation
 /// let wait = Backoff(initial: .seconds(2), maximum: .seconds(300), jitter: 0.2)
 ///     .delay(afterAttempt: 3, unit: .random(in: 0..<1), retryAfter: 30)   // 8 s ± 20 %, or 30 s
 /// ```
-public struct Backoff: Sendable, Hashable {
+@_spi(CatalogTools) public struct Backoff: Sendable, Hashable {
     /// The wait after the first failed attempt.
     public var initial: Duration
     /// The longest computed wait.
@@ -18,7 +18,7 @@ public struct Backoff: Sendable, Hashable {
     public var multiplier: Double
     /// The random spread around each wait, as a fraction (0.2 is ± 20 %).
     public var jitter: Double
-    /// The longest `Retry-After` honoured: ``RetryAfter/maxSeconds`` (a day) by default.
+    /// The longest `Retry-After` honoured: `RetryAfter/maxSeconds` (a day) by default.
     public var maxRetryAfter: Duration
 
     public init(
@@ -42,7 +42,7 @@ public struct Backoff: Sendable, Hashable {
     /// - Parameters:
     ///   - attempt: The failed attempt's number, from 1.
     ///   - unit: A number in `0..<1` placing the wait inside the jitter band (`Double.random(in:)`).
-    ///   - retryAfter: The server's `Retry-After` in seconds (``RetryAfter/seconds(from:now:)``), if any.
+    ///   - retryAfter: The server's `Retry-After` in seconds (`RetryAfter/seconds(from:now:)`), if any.
     public func delay(afterAttempt attempt: Int, unit: Double, retryAfter: TimeInterval? = nil) -> Duration {
         let base = initial.timeInterval * pow(multiplier, Double(min(max(attempt - 1, 0), 1000)))
         let capped = min(base, maximum.timeInterval)

@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 import Foundation
 
 /// The bulk validation call: one `POST /v1/casino/cache/validate` tells the app, for
@@ -20,10 +20,10 @@ import Foundation
 /// without the field asks for no list.
 ///
 /// Keys are snapshot key strings (``SnapshotKey``); hashes are content hashes as in a snapshot
-/// envelope (`sha256:` and the hex SHA-256 of the payload's ``CatalogCoding`` JSON); `content` is
+/// envelope (`sha256:` and the hex SHA-256 of the payload's `CatalogCoding` JSON); `content` is
 /// that payload (a ``CategoryList`` or a ``GamesPage``); `etag` is what the provider's `GET` for
 /// the key answers, so the next per-key refresh can be a `304`.
-public enum CacheValidation {
+@_spi(CatalogTools) public enum CacheValidation {
     /// `/v1/casino/cache/validate`
     public static let path = "/v1/casino/cache/validate"
     /// The most keys one request may name: 1,000. Over it the server answers `413`.

@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
 
 /// A request for one player's own lobby rows, built (by the app's HTTP upstream) and parsed (by
@@ -17,7 +17,7 @@ public import Foundation
 ///
 /// Player and game ids are hostile text: each is percent-escaped as one path segment (every byte
 /// outside `A-Z a-z 0-9 - _ ~`, so `/`, `.` and `..` never become path structure).
-public enum PlayerRequest: Sendable, Hashable, CustomStringConvertible {
+@_spi(CatalogTools) public enum PlayerRequest: Sendable, Hashable, CustomStringConvertible {
     /// The games the player played last, most recent first (the provider's route).
     case lastPlayed(player: String, edition: Edition, offset: Int, limit: Int)
     /// The player's favourite games, most recently added first.
@@ -126,7 +126,7 @@ public enum PlayerRequest: Sendable, Hashable, CustomStringConvertible {
     /// Parses a request the simulator received: the method, the raw (still escaped) path and the
     /// decoded query parameters.
     ///
-    /// - Throws: ``ProviderRequest/ParseError`` naming what is missing or malformed.
+    /// - Throws: `ProviderRequest/ParseError` naming what is missing or malformed.
     public init(method: String, path: String, parameters: [String: String]) throws(ProviderRequest.ParseError) {
         guard path.hasPrefix(Self.pathPrefix) else { throw .init("not a player route: \(path.prefix(80))") }
         let segments = path.dropFirst(Self.pathPrefix.count).split(separator: "/", omittingEmptySubsequences: false)

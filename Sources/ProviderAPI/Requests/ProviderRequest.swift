@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
 
 /// A request to the provider's casino API, built (by the pipeline's fetcher and the app's HTTP
@@ -10,7 +10,7 @@ public import Foundation
 /// // …/v1/casino/games?language=en&platform=iPhone&pagination=offset=10,limit=10&expand=vendor
 /// //   &filter=categories(id=VIDEOSLOTS)&sortedField=popularity
 /// ```
-public enum ProviderRequest: Sendable, Hashable, CustomStringConvertible {
+@_spi(CatalogTools) public enum ProviderRequest: Sendable, Hashable, CustomStringConvertible {
     /// An edition's categories with each category's game count (`games(offset=0,limit=0)`).
     case categories(Edition)
     /// One page of a category's games, most popular first, with the vendor expanded.

@@ -7,9 +7,10 @@ public import Foundation
 /// RetryAfter.seconds(from: "120", now: Date())                            // 120
 /// RetryAfter.seconds(from: "Wed, 21 Oct 2026 07:28:00 GMT", now: now)     // seconds until then
 /// ```
-public enum RetryAfter {
-    /// The longest wait honoured: one day. The header is the server's to set, and a larger value
-    /// (or `Int.max`) would only turn into an overflow or a client that never asks again.
+@_spi(CatalogTools) public enum RetryAfter {
+    /// The longest wait honoured: one day (``RetryPolicy/maxRetryAfter``'s default). The header is the
+    /// server's to set, and a larger value (or `Int.max`) would only turn into an overflow or a client
+    /// that never asks again.
     public static let maxSeconds: TimeInterval = 86_400
 
     /// The wait `value` asks for, as seconds from `now` within `0...maxSeconds`: delay-seconds

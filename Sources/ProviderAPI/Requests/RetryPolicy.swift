@@ -1,7 +1,7 @@
 public import Foundation
 
 /// When a failed request is tried again, and how long to wait first: capped exponential
-/// ``Backoff`` with jitter, never sooner than the server's `Retry-After`. One policy for the app's
+/// backoff with jitter, never sooner than the server's `Retry-After`. One policy for the app's
 /// cache (`CatalogCache.Configuration.retry`) and the pipeline's fetchers, which differ only in
 /// their settings.
 ///
@@ -22,12 +22,12 @@ public struct RetryPolicy: Sendable, Hashable {
     /// Attempts in one round of retries, the first included: 6 by default. (The cache lets a key
     /// rest for ``maxDelay`` after the last, before a lookup starts a new round.)
     public var maxAttempts: Int
-    /// The longest `Retry-After` honoured: ``RetryAfter/maxSeconds`` (a day) by default.
+    /// The longest `Retry-After` honoured: a day by default.
     public var maxRetryAfter: Duration
 
     public init(
         initialDelay: Duration = .seconds(2), maxDelay: Duration = .seconds(300), multiplier: Double = 2,
-        jitter: Double = 0.2, maxAttempts: Int = 6, maxRetryAfter: Duration = .seconds(RetryAfter.maxSeconds)
+        jitter: Double = 0.2, maxAttempts: Int = 6, maxRetryAfter: Duration = .seconds(86_400)
     ) {
         self.initialDelay = initialDelay
         self.maxDelay = maxDelay
@@ -44,7 +44,7 @@ public struct RetryPolicy: Sendable, Hashable {
     public static let never = RetryPolicy(maxAttempts: 1)
 
     /// The wait after failed attempt number `attempt` (1-based), or `nil` when no retry is left:
-    /// the provider's ``Backoff`` with these settings, never sooner than `retryAfter` (seconds, the
+    /// capped exponential backoff with these settings, never sooner than `retryAfter` (seconds, the
     /// server's `Retry-After`, at most ``maxRetryAfter``).
     ///
     /// - Parameters:

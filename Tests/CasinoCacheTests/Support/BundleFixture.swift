@@ -1,5 +1,5 @@
-import CasinoCacheTesting
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 
 /// A snapshot directory written by the pipeline (`make fixtures`, committed under `Fixtures/`),

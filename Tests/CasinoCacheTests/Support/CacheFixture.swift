@@ -1,5 +1,5 @@
-import CasinoCache
-import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCacheTesting
 import Foundation
 
 /// What every cache suite starts from: a fresh temporary directory, a committed bundle copied into

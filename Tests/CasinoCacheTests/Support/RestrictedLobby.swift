@@ -1,6 +1,6 @@
-import CasinoCache
-import CasinoCacheTesting
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 
 /// A lobby whose page holds games restricted in Canada, Ontario and Great Britain, served by a

@@ -1,4 +1,4 @@
-import CatalogPipeline
+@_spi(CatalogTools) import CatalogPipeline
 public import Foundation
 import Hummingbird
 

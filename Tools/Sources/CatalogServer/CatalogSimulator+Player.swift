@@ -1,9 +1,9 @@
-@_spi(Internals) import CasinoCatalog
-import CatalogPipeline
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogPipeline
 public import Foundation
 import Hummingbird
 import NIOConcurrencyHelpers
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// The player's own rows: recently played and favourites, behind a session cookie.
 ///

@@ -1,5 +1,5 @@
-@_spi(Internals) import CasinoCatalog
-import CatalogPipeline
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogPipeline
 public import Foundation
 import Hummingbird
 import NIOConcurrencyHelpers

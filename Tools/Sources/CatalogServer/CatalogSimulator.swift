@@ -1,10 +1,10 @@
-@_spi(Internals) import CasinoCatalog
-import CatalogPipeline
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogPipeline
 public import Foundation
 import Hummingbird
 public import Logging
 import NIOConcurrencyHelpers
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 import ServiceLifecycle
 
 /// The provider simulator: speaks the provider's casino API over real HTTP, from a recorded or

@@ -1,7 +1,7 @@
-public import CasinoCatalog
-public import CatalogPipeline
+@_spi(CatalogTools) public import CasinoCatalog
+@_spi(CatalogTools) public import CatalogPipeline
 public import Foundation
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// The catalogue the simulator serves: per edition, the provider's category objects and, per
 /// category, its game objects in provider order, all as raw JSON.

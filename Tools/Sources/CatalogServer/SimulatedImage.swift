@@ -1,4 +1,4 @@
-import CatalogPipeline
+@_spi(CatalogTools) import CatalogPipeline
 public import Foundation
 
 /// An image the simulator serves: its bytes and the `Content-Type` it claims (which may lie).

@@ -1,5 +1,5 @@
 public import Foundation
-public import ProviderAPI
+@_spi(CatalogTools) public import ProviderAPI
 
 /// An XML game feed as read by ``XMLFeedReader``: the feed's header, its categories and its
 /// games, in document order.
@@ -59,14 +59,14 @@ public struct XMLFeed: Sendable, Hashable {
     /// A `<game>`: its fields as a raw ``ProviderGame`` and the categories it belongs to.
     public struct Game: Sendable, Hashable {
         /// The game's fields, uncleaned; `id` is `nil` when the element has no `id`.
-        public var record: ProviderGame
+        @_spi(CatalogTools) public var record: ProviderGame
         /// The categories the game lists (`<categories><category ref="…" position="3"/>`),
         /// in document order.
         public var memberships: [Membership]
         /// The line where the `<game>` start tag ends.
         public var line: Int
 
-        public init(record: ProviderGame, memberships: [Membership] = [], line: Int) {
+        @_spi(CatalogTools) public init(record: ProviderGame, memberships: [Membership] = [], line: Int) {
             self.record = record
             self.memberships = memberships
             self.line = line

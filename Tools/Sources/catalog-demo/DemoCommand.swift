@@ -1,5 +1,5 @@
 import ArgumentParser
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 import Logging
 

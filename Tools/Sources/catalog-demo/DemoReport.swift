@@ -1,6 +1,6 @@
-import CasinoCache
-import CasinoCatalog
-import CatalogServer
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogServer
 import Foundation
 
 /// What the demo measured: one row per step, and the cache's own counters per launch.

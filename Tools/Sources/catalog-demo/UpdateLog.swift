@@ -1,5 +1,5 @@
-import CasinoCache
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 import NIOConcurrencyHelpers
 

@@ -1,6 +1,6 @@
 import ArgumentParser
-import CasinoCatalog
-import CatalogServer
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogServer
 import Foundation
 import Logging
 

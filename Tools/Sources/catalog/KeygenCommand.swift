@@ -1,5 +1,5 @@
 import ArgumentParser
-import CatalogPipeline
+@_spi(CatalogTools) import CatalogPipeline
 import Foundation
 import Logging
 

@@ -1,6 +1,6 @@
 import ArgumentParser
-import CasinoCatalog
-import CatalogPipeline
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogPipeline
 import Foundation
 import Logging
 

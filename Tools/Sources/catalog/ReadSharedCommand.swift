@@ -1,6 +1,6 @@
 import ArgumentParser
-import CasinoCache
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 
 struct ReadSharedCommand: ParsableCommand {

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CasinoCache
+@_spi(CatalogTools) import CasinoCache
 import Foundation
 import Logging
 

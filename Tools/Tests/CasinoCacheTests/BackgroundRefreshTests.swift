@@ -1,10 +1,10 @@
-@_spi(Tiers) import CasinoCache
-import CasinoCacheTesting
-import CasinoCatalog
-import CatalogPipeline
-import CatalogServer
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogPipeline
+@_spi(CatalogTools) import CatalogServer
 import Foundation
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 import Testing
 
 #if canImport(FoundationNetworking)

@@ -1,10 +1,10 @@
-import CasinoCache
-import CasinoCacheTesting
-import CasinoCatalog
-import CatalogPipeline
-import CatalogServer
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogPipeline
+@_spi(CatalogTools) import CatalogServer
 import Foundation
-import Gzip
+@_spi(CatalogTools) import Gzip
 import Testing
 
 /// Bulk validation end to end: a pipeline-built bundle, the simulator over loopback HTTP, the

@@ -1,7 +1,7 @@
-import CasinoCache
-import CasinoCacheTesting
-@_spi(Internals) import CasinoCatalog
-import CatalogPipeline
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogPipeline
 import Foundation
 import Testing
 

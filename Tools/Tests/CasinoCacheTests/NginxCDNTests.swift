@@ -1,8 +1,8 @@
-import CasinoCache
-import CasinoCacheTesting
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
-import Gzip
+@_spi(CatalogTools) import Gzip
 import Testing
 
 /// The updater against a real CDN: nginx (Debian's) serving the published set, as operators set

@@ -1,12 +1,12 @@
-@_spi(Tiers) import CasinoCache
-import CasinoCacheTesting
-@_spi(Internals) import CasinoCatalog
-import CatalogPipeline
-import CatalogServer
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogPipeline
+@_spi(CatalogTools) import CatalogServer
 import Dispatch
 import Foundation
 import NIOConcurrencyHelpers
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 import Testing
 
 /// No network wait can hang: hundreds of over-the-air updates and catalogue fetches against the

@@ -1,7 +1,7 @@
-@_spi(Tiers) import CasinoCache
-import CasinoCacheTesting
-import CasinoCatalog
-import CatalogServer
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogServer
 import Foundation
 import Testing
 

@@ -1,6 +1,6 @@
-import CasinoCache
-import CasinoCacheTesting
-import CatalogServer
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CatalogServer
 import Foundation
 import Testing
 

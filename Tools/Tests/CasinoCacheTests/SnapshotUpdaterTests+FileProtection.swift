@@ -1,4 +1,4 @@
-import CasinoCache
+@_spi(CatalogTools) import CasinoCache
 import Foundation
 import Testing
 

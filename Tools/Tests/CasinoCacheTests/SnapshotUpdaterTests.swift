@@ -1,8 +1,8 @@
-@_spi(Tiers) import CasinoCache
-import CasinoCacheTesting
-@_spi(Internals) import CasinoCatalog
-import CatalogPipeline
-import CatalogServer
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogPipeline
+@_spi(CatalogTools) import CatalogServer
 import Foundation
 import Testing
 

@@ -1,4 +1,4 @@
-import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCacheTesting
 import Foundation
 import Testing
 

@@ -1,10 +1,10 @@
-import CasinoCacheTesting
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
-import Gzip
+@_spi(CatalogTools) import Gzip
 import Testing
 
-@testable import CatalogPipeline
+@_spi(CatalogTools) @testable import CatalogPipeline
 
 /// Canonical JSON held to Python's compact sorted dump, on the embedded data and on the cases
 /// where RFC 8785 (and so the snapshot contract) and Python differ.

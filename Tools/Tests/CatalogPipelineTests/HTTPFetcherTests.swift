@@ -1,11 +1,11 @@
-import CasinoCacheTesting
-import CasinoCatalog
-import CatalogPipeline
-import CatalogServer
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogPipeline
+@_spi(CatalogTools) import CatalogServer
 import Foundation
 import InMemoryLogging
 import Logging
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 import Testing
 
 /// `HTTPFetcher` against the provider simulator over real loopback HTTP: no mocks.

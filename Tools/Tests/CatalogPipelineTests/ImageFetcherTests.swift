@@ -1,9 +1,9 @@
-import CasinoCacheTesting
-import CasinoCatalog
-import CatalogPipeline
-import CatalogServer
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogPipeline
+@_spi(CatalogTools) import CatalogServer
 import Foundation
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct ImageFetcherTests {

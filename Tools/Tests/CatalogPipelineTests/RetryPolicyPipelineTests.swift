@@ -1,6 +1,6 @@
-import CatalogPipeline
+@_spi(CatalogTools) import CatalogPipeline
 import Foundation
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 import Testing
 
 @Suite struct RetryPolicyPipelineTests {

@@ -1,9 +1,9 @@
-import CasinoCacheTesting
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 import Testing
 
-@testable import CatalogPipeline
+@_spi(CatalogTools) @testable import CatalogPipeline
 
 /// `SnapshotPreview`'s HTML with hostile names, ids and URLs, and its rule for withheld games.
 /// (`CatalogPreviewCommandTests` loads real previews in a browser.)

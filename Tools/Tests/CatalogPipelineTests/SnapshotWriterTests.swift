@@ -1,9 +1,9 @@
-import CasinoCacheTesting
-import CasinoCatalog
-import CatalogPipeline
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogPipeline
 import Foundation
-import Gzip
-import ProviderAPI
+@_spi(CatalogTools) import Gzip
+@_spi(CatalogTools) import ProviderAPI
 import Testing
 
 @Suite struct SnapshotWriterTests {

@@ -1,8 +1,8 @@
-import CasinoCacheTesting
-import CasinoCatalog
-import CatalogPipeline
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogPipeline
 import Foundation
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 import Testing
 
 @Suite struct XMLFeedSourceTests {

@@ -1,11 +1,11 @@
 import AsyncHTTPClient
-@_spi(Internals) import CasinoCatalog
-import CatalogServer
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogServer
 import Foundation
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 import Testing
 
 /// `POST /v1/casino/cache/validate` over real HTTP: verdicts, the inline budget, the caps.

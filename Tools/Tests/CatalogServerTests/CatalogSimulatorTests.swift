@@ -1,12 +1,12 @@
 import AsyncHTTPClient
-import CasinoCatalog
-import CatalogServer
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogServer
 import Foundation
 import Logging
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 import Testing
 
 /// The simulator over real HTTP on loopback, checked with a real client.

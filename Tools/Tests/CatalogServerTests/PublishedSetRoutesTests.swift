@@ -1,7 +1,7 @@
 import AsyncHTTPClient
-import CasinoCacheTesting
-import CatalogPipeline
-import CatalogServer
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CatalogPipeline
+@_spi(CatalogTools) import CatalogServer
 import Foundation
 import NIOCore
 import NIOFoundationCompat

@@ -1,9 +1,9 @@
-import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCacheTesting
 import Foundation
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 import Testing
 
-@testable import XMLGameFeed
+@_spi(CatalogTools) @testable import XMLGameFeed
 
 @Suite struct XMLFeedReaderTests {
     // MARK: - Reading

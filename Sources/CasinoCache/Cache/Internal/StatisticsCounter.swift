@@ -1,4 +1,4 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import CatalogSupport
 
 /// Where the cache's collaborators count what they did (``CacheStatistics``): each adds to it, none

@@ -1,4 +1,4 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 
 /// ``CatalogCache/Configuration/upstreamTimeout`` on the cache's clock, for the upstream calls made
 /// outside a fetch's flight (bulk validation, a player's change): one caller each.

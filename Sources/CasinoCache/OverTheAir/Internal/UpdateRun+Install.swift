@@ -1,4 +1,4 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import CatalogSupport
 import Foundation
 import Logging
@@ -129,7 +129,7 @@ extension UpdateRun {
             withdrawals: published.withdrawals)
     }
 
-    /// Writes the generation's ``SnapshotIndex``, derived from its checked manifest here (published
+    /// Writes the generation's `SnapshotIndex`, derived from its checked manifest here (published
     /// sets carry no index), so the bundled tier reads only what an edition holds at launch. A
     /// listed file already at an index path makes the install fail: nothing is overwritten.
     private func writeIndex(of snapshot: Manifest, into incoming: URL) throws {

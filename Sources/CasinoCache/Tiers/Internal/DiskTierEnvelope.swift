@@ -1,7 +1,7 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import CatalogSupport
 import Foundation
-import Gzip
+@_spi(CatalogTools) import Gzip
 
 /// What one disk tier file holds: a ``DiskTierHeader``, then the gzip of the content's canonical
 /// JSON, whose SHA-256 the header carries (computed once, when the entry is written).
@@ -198,7 +198,7 @@ enum DiskTierEnvelope {
         var key: String
         var schemaVersion: Int
         var cacheVersion: Int
-        /// ISO 8601 in UTC (``CatalogCoding``), so whole seconds.
+        /// ISO 8601 in UTC (`CatalogCoding`), so whole seconds.
         var storedAt: Date
         var etag: String?
         var origin: CacheOrigin

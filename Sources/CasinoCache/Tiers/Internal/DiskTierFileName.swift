@@ -1,4 +1,4 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 
 /// How the disk tier names its files: `<scope>_<readable>_<hash>.json.gz`.
 ///

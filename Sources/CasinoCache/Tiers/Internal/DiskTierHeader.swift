@@ -1,4 +1,4 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 
 /// The header at the start of a disk tier file: what a reader checks before trusting the file,

@@ -1,4 +1,4 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 
 /// A stored key's parts as plain fields, kept beside each entry of the memory tier: a lookup
 /// compares them where they lie. Matching the stored ``CacheKey`` itself would copy it, retains

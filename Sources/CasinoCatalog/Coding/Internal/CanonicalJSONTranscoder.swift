@@ -1,6 +1,6 @@
 import Foundation
 
-/// One pass over JSON text that writes its canonical form (``CanonicalJSON``).
+/// One pass over JSON text that writes its canonical form (`CanonicalJSON`).
 ///
 /// Values are written to `output` as they are read; an object's members are reordered in place
 /// only when they were not already in order, so sorted input (the usual case) is copied once.

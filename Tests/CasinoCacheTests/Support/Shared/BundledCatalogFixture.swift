@@ -1,4 +1,4 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 
 /// A bundle fixture's lookups into the catalogue it holds, which the tests compare answers with.

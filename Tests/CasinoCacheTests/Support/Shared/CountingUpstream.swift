@@ -1,5 +1,5 @@
-import CasinoCache
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 
 /// An upstream that serves a catalogue from memory and counts its calls: the one fake the

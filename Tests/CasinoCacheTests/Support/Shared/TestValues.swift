@@ -1,4 +1,4 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Logging
 
 let silentLogger = Logger(label: "cache-tests") { _ in SwiftLogNoOpLogHandler() }

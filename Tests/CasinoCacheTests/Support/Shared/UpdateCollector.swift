@@ -1,5 +1,5 @@
-import CasinoCache
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCatalog
 
 /// Collects what arrives on an update stream.
 final class UpdateCollector: Sendable {

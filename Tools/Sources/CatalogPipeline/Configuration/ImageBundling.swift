@@ -1,4 +1,4 @@
-@_spi(Internals) public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 
 extension PipelineConfiguration {
     /// Which game images the snapshot bundles, so the first screen of the lobby has its pictures on

@@ -1,6 +1,6 @@
-@_spi(Internals) public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// How the pipeline cuts, filters and caps the catalogue. Every property has a documented
 /// default; a JSON file (`data/catalog.json`) may override any of them.

@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 
 /// What changed between two snapshot directories, by content key: what a release engineer checks
 /// before shipping a new bundle.

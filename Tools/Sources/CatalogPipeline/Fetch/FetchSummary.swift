@@ -1,4 +1,4 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 
 /// What one ``HTTPFetcher/fetch(into:)`` did: requests, retries, revalidations, bytes and time.
 ///

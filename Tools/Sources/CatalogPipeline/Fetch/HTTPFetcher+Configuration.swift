@@ -1,6 +1,6 @@
-@_spi(Internals) public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
-public import ProviderAPI
+@_spi(CatalogTools) public import ProviderAPI
 
 extension HTTPFetcher {
     /// What to fetch, how hard to try and how long to wait. Every property but ``baseURL`` and

@@ -1,10 +1,10 @@
 import AsyncHTTPClient
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 public import Foundation
 public import Logging
 import NIOCore
 import NIOHTTPCompression
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// Fetches the provider's live catalogue into a recorded provider directory, so that
 /// ``RecordedProviderSource`` and the ``Normalizer`` turn it into a snapshot exactly as they do

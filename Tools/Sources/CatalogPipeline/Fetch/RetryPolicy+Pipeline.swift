@@ -1,4 +1,4 @@
-public import ProviderAPI
+@_spi(CatalogTools) public import ProviderAPI
 
 extension RetryPolicy {
     /// The pipeline's fetchers' policy (``HTTPFetcher`` and ``ImageFetcher``), which retry connect

@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
 
 /// The images a snapshot bundles, ready for ``SnapshotWriter``: the manifest's `images` entries

@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 import Foundation
 
 /// Chooses, checks and budgets the images a snapshot bundles (``ImagePlan``), from recorded image

@@ -1,5 +1,5 @@
 public import Foundation
-public import ProviderAPI
+@_spi(CatalogTools) public import ProviderAPI
 
 extension ImageFetcher {
     /// How images are fetched. Every property but ``bundling`` has a documented default.

@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 public import Foundation
 public import Logging
 import NIOConcurrencyHelpers

@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 
 /// Which image URLs a snapshot bundles, in the order they are kept: the first screen of each
 /// category, by position.

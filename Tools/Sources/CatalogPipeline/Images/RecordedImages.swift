@@ -1,4 +1,4 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 public import Foundation
 
 /// A directory of recorded image responses: what ``ImageFetcher`` writes, and what a recording

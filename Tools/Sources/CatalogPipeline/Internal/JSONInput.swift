@@ -1,6 +1,6 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// Decodes JSON input, turning every failure into a ``PipelineError`` that names the file and
 /// the path inside it.

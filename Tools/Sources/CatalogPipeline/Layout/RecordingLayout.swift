@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
 
 /// Where verbatim provider responses live in a recorded provider directory (`data/provider/`).

@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 
 /// Where each snapshot file lives inside a snapshot directory (`out/`).
 ///

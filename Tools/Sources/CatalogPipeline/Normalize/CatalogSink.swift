@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
 
 /// What a normalized catalogue says before its first page: enough to start writing it.

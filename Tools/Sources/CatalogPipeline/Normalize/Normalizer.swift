@@ -1,7 +1,7 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
 public import Logging
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// Turns what a source delivers into a `Catalog`: the lobby-ready categories and the first
 /// pages of each, every record mapped by the shared `ProviderMapping`.

@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
 
 /// What a player sees on the first launch of an app shipping a snapshot, offline: per edition, the

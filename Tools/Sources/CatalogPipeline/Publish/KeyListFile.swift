@@ -1,10 +1,10 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
 
 /// The files of the root/online key split: a public key `catalog keygen` wrote, to be named on a
 /// list, and a ``SignedKeyList`` that `catalog sign-keys` writes and `catalog publish --key-list`
 /// attaches to every manifest.
-public enum KeyListFile {
+@_spi(CatalogTools) public enum KeyListFile {
     /// The most bytes a signed key list file may hold (64 keys take about 8 KiB).
     static let maxBytes = 64 << 10
 

@@ -1,4 +1,4 @@
-@_spi(Internals) public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 import Crypto
 public import Foundation
 
@@ -112,7 +112,7 @@ public struct SigningKey: Sendable {
     }
 
     /// Signs `list` as a root key: what an app pinning this key accepts online keys from.
-    public func sign(_ list: SigningKeyList) throws(PipelineError) -> SignedKeyList {
+    @_spi(CatalogTools) public func sign(_ list: SigningKeyList) throws(PipelineError) -> SignedKeyList {
         let payload: Data
         do {
             payload = try CatalogCoding.encoder().encode(list)

@@ -1,4 +1,4 @@
-@_spi(Internals) public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
 public import Logging
 
@@ -32,10 +32,10 @@ public struct SnapshotPublisher: Sendable {
     public var limits: SnapshotLimits = .default
     /// The largest signed manifest written: ``SignedManifest/defaultMaxBytes`` (8 MiB) by default,
     /// what an updater accepts by default.
-    public var maxSignedManifestBytes = SignedManifest.defaultMaxBytes
+    @_spi(CatalogTools) public var maxSignedManifestBytes = SignedManifest.defaultMaxBytes
     /// The list of online keys ``key`` is on, signed by a root key (`catalog sign-keys`), attached
     /// to every manifest; `nil` by default, for a key an app pins itself.
-    public var keyList: SignedKeyList?
+    @_spi(CatalogTools) public var keyList: SignedKeyList?
     /// Where the outcome is logged (`.info`).
     public var logger: Logger
 
@@ -63,7 +63,7 @@ public struct SnapshotPublisher: Sendable {
         /// The bytes of the files written.
         public var bytesWritten: Int
         /// The signed manifest as written.
-        public var signedManifest: SignedManifest
+        @_spi(CatalogTools) public var signedManifest: SignedManifest
     }
 
     /// Publishes the snapshot in `snapshot` into the set `published` (created when missing).

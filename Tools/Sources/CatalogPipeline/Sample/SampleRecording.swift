@@ -1,6 +1,6 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// Writes a deterministic synthetic provider recording of any size, with the provider's quirks,
 /// for tests and benchmarks.

@@ -1,4 +1,4 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 
 extension CatalogCoding {
     /// A `Date` as ``encoder()`` writes it (`.iso8601`): RFC 3339 in UTC, whole seconds, `Z`.

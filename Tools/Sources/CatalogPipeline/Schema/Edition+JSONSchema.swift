@@ -1,4 +1,4 @@
-@_spi(ContractRules) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 
 extension Edition: JSONSchemaDescribable {
     /// `language-platform`: the language tag ``isLanguageTag(_:)`` accepts, a `-`, and a ``Platform``.

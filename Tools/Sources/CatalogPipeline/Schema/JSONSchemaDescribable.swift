@@ -1,4 +1,4 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 
 /// A type whose wire form its decoding does not show, and which therefore gives its own JSON Schema.
 ///

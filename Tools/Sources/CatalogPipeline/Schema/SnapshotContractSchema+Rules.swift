@@ -1,4 +1,4 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 
 /// The rules of the contract that a JSON Schema can state, added to the schemas recorded from the
 /// types. Each mirrors a Swift check and is built from its constants; a comment names what is left

@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
 
 /// The snapshot contract as a JSON Schema (draft 2020-12), for readers and writers not written in

@@ -1,4 +1,4 @@
-@_spi(ContractRules) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 
 extension SnapshotKey: JSONSchemaDescribable {
     /// `edition/categories`, or `edition/games/<percent-escaped category id>/<offset>`.

@@ -1,4 +1,4 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 public import Foundation
 
 /// The rule for replacing an output directory: only one the pipeline created.

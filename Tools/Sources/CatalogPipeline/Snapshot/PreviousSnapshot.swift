@@ -1,4 +1,4 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 
 /// The snapshot a directory already holds: a new snapshot written there keeps each file whose

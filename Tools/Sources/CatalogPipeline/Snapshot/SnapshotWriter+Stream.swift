@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
 import Logging
 

@@ -1,6 +1,6 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
-import Gzip
+@_spi(CatalogTools) import Gzip
 public import Logging
 
 /// Writes a `Catalog` as a snapshot directory: one deterministic gzip file per category list

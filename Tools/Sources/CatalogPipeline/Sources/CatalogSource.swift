@@ -1,6 +1,6 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
-public import ProviderAPI
+@_spi(CatalogTools) public import ProviderAPI
 
 /// Where the pipeline reads the provider's catalogue from: a recorded provider directory, an
 /// XML feed, or (later) the live API.
@@ -37,7 +37,7 @@ public struct SourceEdition: Sendable {
 /// One category record and where its pages are.
 public struct SourceCategory: Sendable {
     /// The record, or why it did not decode.
-    public var record: Lossy<ProviderCategory>
+    @_spi(CatalogTools) public var record: Lossy<ProviderCategory>
     /// Where the record is (`items[3]`).
     public var recordLocation: String
     /// The category's pages, by ascending offset.
@@ -45,7 +45,7 @@ public struct SourceCategory: Sendable {
     /// Where the pages were looked for, for error messages.
     public var pagesLocation: String
 
-    public init(
+    @_spi(CatalogTools) public init(
         record: Lossy<ProviderCategory>, recordLocation: String, pages: [SourcePageReference], pagesLocation: String
     ) {
         self.record = record
@@ -136,7 +136,7 @@ public struct SourceRecords: RandomAccessCollection, Sendable {
 /// One game record and where it is.
 public struct SourceRecord: Sendable {
     /// The record, or why it did not decode.
-    public var game: Lossy<ProviderGame>
+    @_spi(CatalogTools) public var game: Lossy<ProviderGame>
     /// Its position in the category (provider order).
     public var position: Int
     /// Where it is, kept as numbers until someone reads ``location``.
@@ -162,7 +162,7 @@ public struct SourceRecord: Sendable {
         }
     }
 
-    public init(game: Lossy<ProviderGame>, location: String, position: Int) {
+    @_spi(CatalogTools) public init(game: Lossy<ProviderGame>, location: String, position: Int) {
         self.init(game: game, place: .text(location), position: position)
     }
 

@@ -1,6 +1,6 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 public import Foundation
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// A directory of verbatim provider responses in the ``RecordingLayout``: the embedded default
 /// data, or a recording of the live API made by ``HTTPFetcher`` (`catalog fetch`).

@@ -1,7 +1,7 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
-import ProviderAPI
-public import XMLGameFeed
+@_spi(CatalogTools) import ProviderAPI
+@_spi(CatalogTools) public import XMLGameFeed
 
 /// An XML game feed (see docs/PROVIDER_API.md) read as a catalogue source.
 ///

@@ -1,6 +1,6 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 public import Foundation
-import Gzip
+@_spi(CatalogTools) import Gzip
 
 /// Checks a snapshot directory end to end and reports **every** problem, each named by file
 /// and record.

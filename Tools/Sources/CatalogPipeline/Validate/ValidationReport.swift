@@ -1,4 +1,4 @@
-public import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCatalog
 
 /// Everything ``SnapshotValidator`` found wrong with a snapshot directory.
 public struct ValidationReport: Sendable {

@@ -1,6 +1,6 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// Builds an ``XMLFeed`` from a ``XMLCursor``: the `<feed>` header, then `<categories>` and
 /// `<games>` sections in any number and order; anything else is skipped.

@@ -1,8 +1,8 @@
-import CasinoCatalog
-import CatalogPipeline
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogPipeline
 import Foundation
 import Logging
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// A logger that discards everything.
 let quietLogger = Logger(label: "tests") { _ in SwiftLogNoOpLogHandler() }

@@ -1,7 +1,7 @@
-import CasinoCatalog
-import CatalogPipeline
+@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) import CatalogPipeline
 import Foundation
-import Gzip
+@_spi(CatalogTools) import Gzip
 
 /// A small, valid snapshot directory (a manifest, a category list and a page of games, written with
 /// ``CatalogCoding`` and ``CanonicalJSON`` and gzip as the pipeline writes them), with a hook to edit one file's JSON first.

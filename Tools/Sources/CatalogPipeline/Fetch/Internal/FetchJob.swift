@@ -1,6 +1,6 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// One request of a fetch: what it asks for, what its answer must agree with, and where the
 /// answer is written in the ``RecordingLayout``.

@@ -1,11 +1,11 @@
 import AsyncHTTPClient
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// A response that passed its checks, ready to be written into the recording.
 struct FetchedResponse: Sendable {

@@ -1,6 +1,6 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// What a response body says that the fetch needs, once it is known to be a collection envelope.
 enum ResponseContent: Sendable, Hashable {

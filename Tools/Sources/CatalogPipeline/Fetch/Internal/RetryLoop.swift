@@ -1,6 +1,6 @@
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import NIOCore
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// The retry loop the catalogue fetch (``RequestExecutor``) and the image fetch (``ImageAttempts``)
 /// share: attempts until one answers or is not worth repeating, waits of the ``RetryPolicy``

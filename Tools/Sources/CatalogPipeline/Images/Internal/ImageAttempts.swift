@@ -1,11 +1,11 @@
 import AsyncHTTPClient
-@_spi(Internals) import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
-import ProviderAPI
+@_spi(CatalogTools) import ProviderAPI
 
 /// Fetches one image to completion: the URL and every redirect checked against the allow list,
 /// the body capped, retries with the fetch's policy within its deadline.

@@ -1,4 +1,4 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 
 /// An object's schema between recording and writing: its properties as a type's decoding asked for
 /// them, and the place where the contract's rules are added to them.

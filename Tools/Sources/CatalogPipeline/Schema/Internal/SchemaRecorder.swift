@@ -1,4 +1,4 @@
-import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 
 /// Records the JSON Schema of a `Decodable` type by running its own `init(from:)` against a decoder
