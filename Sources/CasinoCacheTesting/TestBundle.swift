@@ -111,7 +111,7 @@ public struct TestBundle: Sendable {
 
     /// Writes the index of `manifest` (`SnapshotIndex`) into `directory`, as the pipeline
     /// does: for a snapshot directory a test builds or edits by hand.
-    public static func writeIndex(of manifest: Manifest, into directory: URL) throws {
+    @_spi(CatalogTools) public static func writeIndex(of manifest: Manifest, into directory: URL) throws {
         for file in try SnapshotIndex.files(for: manifest) {
             let url = directory.appendingPathComponent(file.path)
             try FileManager.default.createDirectory(

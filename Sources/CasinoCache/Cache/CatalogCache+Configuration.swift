@@ -48,15 +48,15 @@ extension CatalogCache {
         public var bundleLimits: SnapshotLimits = .default
         /// Keys per bulk validation request (``CatalogCache/synchronize()``): 500 by default, kept
         /// within 1...1000 (the endpoint's cap); more keys than this make more requests.
-        public var validationBatchSize = 500
+        @_spi(CatalogTools) public var validationBatchSize = 500
         /// Bytes of changed content a bulk validation answer may carry inline: 256 KiB by default
         /// (dozens of pages); what does not fit is fetched key by key. 0 asks for none.
-        public var validationInlineBytes = 256 << 10
+        @_spi(CatalogTools) public var validationInlineBytes = 256 << 10
         /// The longest ``CatalogCache/synchronize()`` waits for the disk: for each read of the
         /// entries it holds, and for the writes it caused: 10 seconds by default. Real time, on a
         /// dispatch timer: a file system that hangs holds the disk's work, not the caller, and the
         /// entries not read are left to the usual refresh.
-        public var diskWaitLimit: Duration = .seconds(10)
+        @_spi(CatalogTools) public var diskWaitLimit: Duration = .seconds(10)
         /// How long stale and bundled answers gather before they are validated together, in one
         /// bulk request instead of one refresh each: `nil` by default (one refresh per key, at
         /// once). Set it (1 second suits a lobby opening its screens) with an upstream that has
@@ -85,7 +85,7 @@ extension CatalogCache {
         public var heldUpdates: HeldUpdates = .none
         /// How many of the most recently read entries ``CatalogCache/trim()`` keeps in memory on a
         /// memory warning (what is on screen): 24 by default.
-        public var entriesKeptOnTrim = 24
+        @_spi(CatalogTools) public var entriesKeptOnTrim = 24
         /// The oldest catalogue content shown, per kind: none by default. Older content (a cached
         /// entry by when it was stored or last validated, the bundle and an over-the-air
         /// generation by when they were generated) is not shown until a validation or fetch

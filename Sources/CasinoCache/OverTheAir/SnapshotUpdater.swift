@@ -48,7 +48,7 @@ public actor SnapshotUpdater {
     private let http: HTTPTransfer
     private let logger: Logger
     private let clock: any CacheClock
-    /// The bundle's manifest head (``SnapshotReader/head()``): only its `generatedAt` is used.
+    /// The bundle's manifest head (`SnapshotReader/head()`): only its `generatedAt` is used.
     private let bundleManifest: Manifest?
     /// The generation served since launch: never removed while this process runs.
     private let launchGeneration: String?

@@ -28,7 +28,7 @@ public struct Territory: Sendable, Hashable, CustomStringConvertible {
     public var description: String { code }
 
     /// Whether a game restricted in `codes` is withheld here: when a code names this territory,
-    /// or the country it lies in (``CatalogRules/isRestricted(byAnyOf:in:)``). A malformed code
+    /// or the country it lies in (`CatalogRules/isRestricted(byAnyOf:in:)`). A malformed code
     /// withholds the game.
     public func isRestricted(byAnyOf codes: [String]) -> Bool {
         CatalogRules.isRestricted(byAnyOf: codes, in: code)

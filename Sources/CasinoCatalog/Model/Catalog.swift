@@ -4,7 +4,7 @@ public import Foundation
 ///
 /// This is what the pipeline's `normalize` step produces and its `snapshot` step writes out
 /// as one file per category list and page.
-public struct Catalog: Codable, Sendable, Hashable {
+@_spi(CatalogTools) public struct Catalog: Codable, Sendable, Hashable {
     /// When the source data was fetched (or `SOURCE_DATE_EPOCH`), never the wall clock.
     public var generatedAt: Date
     /// A human description of where the data came from (`recorded provider data/provider`).
@@ -28,7 +28,7 @@ public struct Catalog: Codable, Sendable, Hashable {
 }
 
 /// One edition's categories and the bundled pages of each.
-public struct EditionCatalog: Codable, Sendable, Hashable {
+@_spi(CatalogTools) public struct EditionCatalog: Codable, Sendable, Hashable {
     /// The edition.
     public var edition: Edition
     /// The categories, in lobby order.

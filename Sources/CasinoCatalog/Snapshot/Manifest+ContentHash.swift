@@ -1,7 +1,7 @@
 import CatalogSupport
 import Foundation
 
-extension Manifest {
+@_spi(CatalogTools) extension Manifest {
     /// The manifest's ``contentHash``, computed from its own entries: `sha256:` and the lowercase hex
     /// SHA-256 of a UTF-8 text made of one line per file, `<key>` TAB `<entry contentHash>` LF,
     /// sorted by their bytes; then, when images are bundled, one line per image, `image` TAB `<url>`

@@ -1,4 +1,4 @@
-extension Manifest {
+@_spi(CatalogTools) extension Manifest {
     /// One bundled image: the URL a game names and the content-addressed file holding its bytes.
     ///
     /// Files are named by their SHA-256 (`images/<sha256>.<ext>`), never by anything from a URL, so

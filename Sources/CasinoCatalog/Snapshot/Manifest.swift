@@ -5,7 +5,7 @@ public import Foundation
 ///
 /// An app reads only the manifest at launch and opens a snapshot file when its content is
 /// first asked for.
-public struct Manifest: Codable, Sendable, Hashable {
+@_spi(CatalogTools) public struct Manifest: Codable, Sendable, Hashable {
     /// The name of the manifest file inside a snapshot directory.
     public static let fileName = "manifest.json"
 

@@ -4,8 +4,8 @@ public import Foundation
 /// it was generated and a hash of its content.
 ///
 /// A snapshot file is the gzip of the JSON of a `Snapshot<CategoryList>` or a
-/// `Snapshot<GamesPage>`; ``Manifest`` lists them.
-public struct Snapshot<Payload: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
+/// `Snapshot<GamesPage>`; `Manifest` lists them.
+@_spi(CatalogTools) public struct Snapshot<Payload: Codable & Sendable & Hashable>: Codable, Sendable, Hashable {
     /// The schema the file follows; readers reject any other than ``CatalogSchema/version``.
     public var schemaVersion: Int
     /// The edition the payload belongs to.

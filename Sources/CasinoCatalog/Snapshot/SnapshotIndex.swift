@@ -28,7 +28,7 @@ public import Foundation
     /// The directory of the editions' tables and the image list.
     public static let partsDirectory = "index"
 
-    /// The manifest without its entries and images (``Manifest/head``): what ``SnapshotReader``
+    /// The manifest without its entries and images (`Manifest/head`): what `SnapshotReader`
     /// checks an edition's entries against and reads its files with. Its editions, plain ids (an
     /// object per edition took three times as long to decode), each have a table at ``path(of:)``.
     public var head: Manifest

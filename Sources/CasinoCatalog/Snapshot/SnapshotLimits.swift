@@ -3,7 +3,7 @@
 ///
 /// One value serves both sides. The pipeline's writer refuses, before staging anything, a
 /// snapshot that breaks these caps, naming the setting to change; the validator and the app's
-/// bundled tier read with the same ``SnapshotReader`` and the same caps. An operator who raises a
+/// bundled tier read with the same `SnapshotReader` and the same caps. An operator who raises a
 /// cap in the pipeline configuration must raise it in the app's `CatalogCache.Configuration.bundleLimits` too.
 ///
 /// ```swift

@@ -1,13 +1,13 @@
 /// Why a snapshot directory's manifest or one of its files cannot be used.
 ///
-/// Thrown by ``SnapshotReader``, so the pipeline's validator and the app's bundled tier name the
+/// Thrown by `SnapshotReader`, so the pipeline's validator and the app's bundled tier name the
 /// same problem the same way: the file, the record inside it where there is one, and what is wrong.
 ///
 /// ```
 /// en-iPhone/games/videoslots-d4a8b457ac/0.json.gz: payload.offset: must be a non-negative multiple
 /// of limit 10, got 9223372036854775807 (page-arithmetic)
 /// ```
-public struct SnapshotReadError: Error, Sendable, Hashable, CustomStringConvertible {
+@_spi(CatalogTools) public struct SnapshotReadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong. Extensible: new checks add new static values.
     public struct Code: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
         public var rawValue: String
@@ -32,14 +32,14 @@ public struct SnapshotReadError: Error, Sendable, Hashable, CustomStringConverti
         public static let undecodable = Code(rawValue: "undecodable")
         /// A schema version other than ``CatalogSchema/version``.
         public static let foreignSchema = Code(rawValue: "foreign-schema")
-        /// The manifest breaks the contract's rules (see ``Manifest/violations(limits:)``).
+        /// The manifest breaks the contract's rules (see `Manifest/violations(limits:)`).
         public static let invalidManifest = Code(rawValue: "invalid-manifest")
         /// The envelope or payload names other content than the manifest entry.
         public static let wrongContent = Code(rawValue: "wrong-content")
         /// The payload breaks the schema rules (see ``violations``).
         public static let invalidContent = Code(rawValue: "invalid-content")
         /// The JSON is not in its canonical form (`CanonicalJSON`): the file was not written by
-        /// `catalog` (checked with ``SnapshotReader/requiresCanonicalBytes``).
+        /// `catalog` (checked with `SnapshotReader/requiresCanonicalBytes`).
         public static let notCanonical = Code(rawValue: "not-canonical")
         /// A snapshot file's or a bundled image's SHA-256 differs from the manifest's (the file was
         /// changed since the build).

@@ -1,6 +1,6 @@
 public import Foundation
 
-extension SnapshotReader {
+@_spi(CatalogTools) extension SnapshotReader {
     /// The verified bytes of a bundled image the manifest lists.
     ///
     /// The file is opened inside the directory as every snapshot file is (no link followed, no path
@@ -18,7 +18,7 @@ extension SnapshotReader {
     ///   - verifyingChecksum: Whether to compute the SHA-256; `false` only to re-read a file whose
     ///     digest was verified before (its size and type are still checked). `true` by default.
     /// - Returns: The file's bytes, exactly `image.bytes` long.
-    /// - Throws: ``SnapshotReadError``: `.unsafePath` (a path other than `images/<sha256>.<ext>`),
+    /// - Throws: `SnapshotReadError`: `.unsafePath` (a path other than `images/<sha256>.<ext>`),
     ///   `.tooLarge`, `.notFound`, `.notRegularFile`, `.sizeMismatch`, `.io`, `.checksumMismatch`,
     ///   `.wrongMediaType`.
     public func image(_ image: Manifest.Image, verifyingChecksum: Bool = true) throws(SnapshotReadError) -> Data {

@@ -1,13 +1,13 @@
 import Foundation
 
-extension SnapshotReader {
+@_spi(CatalogTools) extension SnapshotReader {
     /// Reads and checks `index.json` (`SnapshotIndex`); `nil` when the directory has none, so
     /// the caller reads ``manifest()`` instead.
     ///
-    /// - Throws: ``SnapshotReadError`` as ``manifest()`` does: the index is a link, over
+    /// - Throws: `SnapshotReadError` as ``manifest()`` does: the index is a link, over
     ///   ``SnapshotLimits/maxManifestBytes``, not JSON of an index, of another schema version, or
     ///   breaks a rule (`SnapshotIndex/violations(limits:)`).
-    @_spi(CatalogTools) public func index() throws(SnapshotReadError) -> SnapshotIndex? {
+    public func index() throws(SnapshotReadError) -> SnapshotIndex? {
         let file = SnapshotIndex.fileName
         try checkLimits(file: file)
         let data: Data
@@ -26,9 +26,9 @@ extension SnapshotReader {
 
     /// The manifest without its entries and images, for what needs only its head (when it was
     /// generated, its editions): the index's `SnapshotIndex/head`, or without an index the
-    /// manifest's, read and checked whole (``Manifest/head``).
+    /// manifest's, read and checked whole (`Manifest/head`).
     ///
-    /// - Throws: ``SnapshotReadError`` as ``index()`` or ``manifest()`` does.
+    /// - Throws: `SnapshotReadError` as ``index()`` or ``manifest()`` does.
     public func head() throws(SnapshotReadError) -> Manifest {
         if let index = try index() { return index.head }
         return try manifest().head
@@ -38,10 +38,10 @@ extension SnapshotReader {
     /// ``EditionTable``, at most ``SnapshotLimits/maxManifestBytes``), which must keep the
     /// manifest's rules and all be of `edition`.
     ///
-    /// - Throws: ``SnapshotReadError``: `.notFound` when `index` does not list `edition` or its table
+    /// - Throws: `SnapshotReadError`: `.notFound` when `index` does not list `edition` or its table
     ///   is missing, `.undecodable` for a table that is not one (its line named, a truncated one
     ///   included), else as ``manifest()`` does.
-    @_spi(CatalogTools) public func manifest(
+    public func manifest(
         of edition: Edition, in index: SnapshotIndex
     ) throws(SnapshotReadError) -> Manifest {
         guard index.head.editions.contains(edition) else {
@@ -67,8 +67,8 @@ extension SnapshotReader {
 
     /// The images the index's image list names, checked as a manifest's are; `nil` when it has none.
     ///
-    /// - Throws: ``SnapshotReadError`` as ``manifest(of:in:)`` does.
-    @_spi(CatalogTools) public func images(in index: SnapshotIndex) throws(SnapshotReadError) -> [Manifest.Image]? {
+    /// - Throws: `SnapshotReadError` as ``manifest(of:in:)`` does.
+    public func images(in index: SnapshotIndex) throws(SnapshotReadError) -> [Manifest.Image]? {
         guard let count = index.imageCount else { return nil }
         let file = SnapshotIndex.imagesPath
         let list = try decoded(
@@ -88,7 +88,7 @@ extension SnapshotReader {
 
 @_spi(CatalogTools) extension SnapshotIndex {
     /// Every rule of the snapshot contract the index breaks, for a reader with `limits`: the
-    /// manifest's rules for its head (``Manifest/violations(limits:)``: editions listed, sorted and
+    /// manifest's rules for its head (`Manifest/violations(limits:)`: editions listed, sorted and
     /// unique, the default among them, …), no entries or images of its own, and an image count
     /// within ``SnapshotLimits/maxImageCount``.
     public func violations(limits: SnapshotLimits) -> [Violation] {

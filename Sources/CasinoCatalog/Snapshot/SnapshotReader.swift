@@ -17,7 +17,7 @@ public import Foundation
 /// let manifest = try reader.manifest()
 /// let page = try reader.gamesPage(of: manifest.files[1], in: manifest)
 /// ```
-public struct SnapshotReader: Sendable {
+@_spi(CatalogTools) public struct SnapshotReader: Sendable {
     /// The snapshot directory.
     public var directory: URL
     /// The caps every read applies.
@@ -35,7 +35,7 @@ public struct SnapshotReader: Sendable {
     /// - Parameters:
     ///   - directory: The snapshot directory.
     ///   - limits: The caps every read applies; ``SnapshotLimits/default`` by default. Caps outside
-    ///     `1...SnapshotLimits.ceiling` make every read fail with ``SnapshotReadError/Code/tooLarge``.
+    ///     `1...SnapshotLimits.ceiling` make every read fail with `SnapshotReadError/Code/tooLarge`.
     ///   - requiresCanonicalBytes: Whether a file's JSON must be canonical; `false` by default.
     ///   - sha256Hex: How a file's SHA-256 is computed, as lowercase hex: the runtime's own by
     ///     default (CryptoKit's on Apple platforms); the pipeline passes swift-crypto's.
@@ -59,10 +59,10 @@ public struct SnapshotReader: Sendable {
 
     /// Reads, decodes and checks `manifest.json` against the contract.
     ///
-    /// - Throws: ``SnapshotReadError``: the manifest is missing, a link, over
+    /// - Throws: `SnapshotReadError`: the manifest is missing, a link, over
     ///   ``SnapshotLimits/maxManifestBytes``, not JSON of a manifest, of another schema version
-    ///   (``SnapshotReadError/Code/foreignSchema``), or breaks a rule
-    ///   (``SnapshotReadError/Code/invalidManifest``, every rule in `violations`).
+    ///   (`SnapshotReadError/Code/foreignSchema`), or breaks a rule
+    ///   (`SnapshotReadError/Code/invalidManifest`, every rule in `violations`).
     public func manifest() throws(SnapshotReadError) -> Manifest {
         let manifest = try decodedManifest()
         try require(manifest.violations(limits: limits), file: Manifest.fileName)
@@ -72,8 +72,8 @@ public struct SnapshotReader: Sendable {
     /// Reads and decodes `manifest.json` without checking its rules, for a validator that
     /// reports every broken rule and goes on to the files.
     ///
-    /// - Throws: ``SnapshotReadError`` as ``manifest()`` does, but never
-    ///   ``SnapshotReadError/Code/invalidManifest``.
+    /// - Throws: `SnapshotReadError` as ``manifest()`` does, but never
+    ///   `SnapshotReadError/Code/invalidManifest`.
     public func decodedManifest() throws(SnapshotReadError) -> Manifest {
         let data = try tableOfContents(Manifest.fileName)
         let manifest = try decoded(Manifest.self, from: data, file: Manifest.fileName, what: "a manifest")
@@ -87,7 +87,7 @@ public struct SnapshotReader: Sendable {
 
     /// The gzip bytes of the file `entry` describes, exactly as long as the manifest says.
     ///
-    /// - Throws: ``SnapshotReadError`` for an unsafe path, a missing file, a link or other
+    /// - Throws: `SnapshotReadError` for an unsafe path, a missing file, a link or other
     ///   non-regular file, a size outside the caps or other than the manifest's, or a failed read.
     public func packedBytes(of entry: Manifest.Entry) throws(SnapshotReadError) -> Data {
         try checkLimits(file: entry.path)
@@ -105,7 +105,7 @@ public struct SnapshotReader: Sendable {
     /// ``packedBytes(of:)``, refused unless their SHA-256 is the manifest's: the bytes to copy or
     /// publish as they are, without decoding them.
     ///
-    /// - Throws: ``SnapshotReadError`` as ``packedBytes(of:)`` does, and `checksum-mismatch`.
+    /// - Throws: `SnapshotReadError` as ``packedBytes(of:)`` does, and `checksum-mismatch`.
     public func verifiedBytes(of entry: Manifest.Entry) throws(SnapshotReadError) -> Data {
         let packed = try packedBytes(of: entry)
         try requireDigest(of: packed, is: entry.sha256, file: entry.path)
@@ -118,7 +118,7 @@ public struct SnapshotReader: Sendable {
     ///   - entry: A ``SnapshotKind/categories`` entry of `manifest`.
     ///   - manifest: The directory's manifest.
     ///   - packed: The file's bytes when the caller has read them (``packedBytes(of:)``), else `nil`.
-    /// - Throws: ``SnapshotReadError`` naming the first check that failed; a payload that breaks
+    /// - Throws: `SnapshotReadError` naming the first check that failed; a payload that breaks
     ///   the schema's rules carries every rule in `violations`.
     public func categories(
         of entry: Manifest.Entry, in manifest: Manifest, packed: Data? = nil
@@ -132,7 +132,7 @@ public struct SnapshotReader: Sendable {
     ///   - entry: A ``SnapshotKind/gamesPage`` entry of `manifest`.
     ///   - manifest: The directory's manifest.
     ///   - packed: The file's bytes when the caller has read them (``packedBytes(of:)``), else `nil`.
-    /// - Throws: ``SnapshotReadError`` as ``categories(of:in:packed:)`` does.
+    /// - Throws: `SnapshotReadError` as ``categories(of:in:packed:)`` does.
     public func gamesPage(
         of entry: Manifest.Entry, in manifest: Manifest, packed: Data? = nil
     ) throws(SnapshotReadError) -> GamesPage {

@@ -2,7 +2,7 @@ import Foundation
 
 /// The schema's rules on single values, shared by the pipeline (which refuses to write
 /// content that breaks them) and the runtime (which refuses to serve it).
-public enum CatalogRules {
+@_spi(CatalogTools) public enum CatalogRules {
     /// Longest id accepted: 128 characters.
     public static let maxIDLength = 128
     /// Longest name accepted: 256 characters.

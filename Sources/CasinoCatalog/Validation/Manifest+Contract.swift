@@ -1,4 +1,4 @@
-extension Manifest {
+@_spi(CatalogTools) extension Manifest {
     /// Every rule of the snapshot contract the manifest breaks, for a reader with `limits`;
     /// empty when its files may be opened.
     ///
@@ -7,7 +7,7 @@ extension Manifest {
     /// listed edition, unique paths and keys, sizes and counts within range (every integer in a
     /// manifest is hostile: negative or `Int.max` sizes are refused here, before any arithmetic),
     /// and well-formed hashes. What needs the files (sizes, digests) is checked by
-    /// ``SnapshotReader`` and the pipeline's validator; the content hash by
+    /// `SnapshotReader` and the pipeline's validator; the content hash by
     /// ``contentHashViolation()``.
     ///
     /// - Parameter limits: The caps the reader applies.
@@ -98,7 +98,7 @@ extension Manifest {
     }
 }
 
-extension Manifest.Entry {
+@_spi(CatalogTools) extension Manifest.Entry {
     /// Adds the rules the entry at `index` of `files` breaks. (Its record path is built only for a
     /// broken rule: every app launch checks every entry.)
     fileprivate func check(into check: inout ViolationCollector, at index: Int, limits: SnapshotLimits) {

@@ -1,4 +1,4 @@
-extension Manifest {
+@_spi(CatalogTools) extension Manifest {
     /// Adds the rules the `images` section breaks: at most ``SnapshotLimits/maxImageCount`` entries
     /// sorted by unique URL; each an absolute https URL, a size in `1...maxImageBytes`, a
     /// well-formed digest and the path `images/<sha256>.<ext>` that digest and type give (so no

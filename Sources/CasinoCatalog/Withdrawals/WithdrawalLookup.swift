@@ -6,7 +6,7 @@
 /// there as well (its ``Game/restrictedTerritories`` gain the codes); a game withdrawn everywhere,
 /// or in a territory whose code is malformed, is left out, its place a hole as for a refused record
 /// (later games keep their positions, so bundled pages line up with live ones).
-public struct WithdrawalLookup: Sendable {
+@_spi(CatalogTools) public struct WithdrawalLookup: Sendable {
     /// The list's sequence.
     public let sequence: Int
     private let games: [String: Withdrawal]

@@ -31,7 +31,7 @@ public struct PipelineError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The reader's error about a file of the snapshot directory `directory`.
-    public init(_ error: SnapshotReadError, in directory: URL) {
+    @_spi(CatalogTools) public init(_ error: SnapshotReadError, in directory: URL) {
         let code: Code =
             switch error.code {
             case .notFound: .missingInput

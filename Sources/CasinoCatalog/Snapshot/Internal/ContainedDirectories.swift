@@ -40,7 +40,7 @@ final class ContainedDirectories: Sendable {
     /// A descriptor of the directory `components` (relative to ``directory``; none: the directory
     /// itself), and whether the caller owns it (and closes it) or it is kept here.
     ///
-    /// - Throws: ``SnapshotReadError`` naming `file` when a directory on the way is missing, a
+    /// - Throws: `SnapshotReadError` naming `file` when a directory on the way is missing, a
     ///   symbolic link or not a directory.
     func descriptor(
         of components: ArraySlice<Substring>, for file: String

@@ -28,7 +28,7 @@ enum ContainedFileReader {
     ///   - expectedBytes: The size the manifest announces, or `nil` when it has none.
     ///   - directories: The directories of `directory` kept open (``ContainedDirectories``), to
     ///     resolve the file from the deepest one kept; `nil`: every directory on the path is opened.
-    /// - Throws: ``SnapshotReadError`` for an unsafe path, a missing file, a link or other
+    /// - Throws: `SnapshotReadError` for an unsafe path, a missing file, a link or other
     ///   non-regular file, a file over `maxBytes` or not `expectedBytes` long, or a failed read.
     static func contents(
         of relativePath: String, in directory: URL, maxBytes: Int, expectedBytes: Int? = nil,

@@ -14,8 +14,8 @@ public struct CatalogDiff: Sendable {
     /// The file-level comparison.
     public var files: ManifestDiff
     /// The two manifests: when each was generated, and what it lists.
-    public var oldManifest: Manifest
-    public var newManifest: Manifest
+    @_spi(CatalogTools) public var oldManifest: Manifest
+    @_spi(CatalogTools) public var newManifest: Manifest
     /// Each edition either directory holds, in id order.
     public var editions: [EditionChanges]
 

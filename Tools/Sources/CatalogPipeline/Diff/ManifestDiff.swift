@@ -9,33 +9,33 @@
 /// ```
 public struct ManifestDiff: Sendable, Hashable {
     /// Content only the new directory has.
-    public var added: [Manifest.Entry]
+    @_spi(CatalogTools) public var added: [Manifest.Entry]
     /// Content only the old directory has.
-    public var removed: [Manifest.Entry]
+    @_spi(CatalogTools) public var removed: [Manifest.Entry]
     /// Content both have, with a different content hash: (old, new).
     public var changed: [Change]
 
     /// Bundled images by URL: only the new directory has them.
-    public var addedImages: [Manifest.Image]
+    @_spi(CatalogTools) public var addedImages: [Manifest.Image]
     /// Bundled images by URL: only the old directory has them.
-    public var removedImages: [Manifest.Image]
+    @_spi(CatalogTools) public var removedImages: [Manifest.Image]
     /// Bundled images both have under one URL, with other bytes.
     public var changedImages: [ImageChange]
 
     /// One image URL that both directories bundle, with two contents.
     public struct ImageChange: Sendable, Hashable {
-        public var old: Manifest.Image
-        public var new: Manifest.Image
+        @_spi(CatalogTools) public var old: Manifest.Image
+        @_spi(CatalogTools) public var new: Manifest.Image
     }
 
     /// One piece of content that both directories hold, in two versions.
     public struct Change: Sendable, Hashable {
-        public var old: Manifest.Entry
-        public var new: Manifest.Entry
+        @_spi(CatalogTools) public var old: Manifest.Entry
+        @_spi(CatalogTools) public var new: Manifest.Entry
     }
 
     /// Compares two manifests by ``SnapshotKey``; equal content hashes count as unchanged.
-    public init(from old: Manifest, to new: Manifest) {
+    @_spi(CatalogTools) public init(from old: Manifest, to new: Manifest) {
         let files = Self.compare(old.files, new.files, by: \.key, version: \.contentHash)
         (added, removed) = (files.added, files.removed)
         changed = files.changed.map { Change(old: $0.old, new: $0.new) }

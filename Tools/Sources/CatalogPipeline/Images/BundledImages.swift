@@ -5,7 +5,7 @@ public import Foundation
 /// and the bytes of each content-addressed file, plus what was refused or dropped and why.
 public struct BundledImages: Sendable, Hashable {
     /// One entry per bundled URL, sorted by URL: the manifest's `images`.
-    public var entries: [Manifest.Image] = []
+    @_spi(CatalogTools) public var entries: [Manifest.Image] = []
     /// The bytes of each file, by its path (`images/<sha256>.<ext>`).
     public var files: [String: Data] = [:]
     /// URLs refused (not https, not recorded, failed, not an image, over the cap) or dropped over

@@ -26,7 +26,7 @@ public struct ImageBundler: Sendable {
     }
 
     /// The images of `catalog` that `recorded` holds and that pass every check, within budget.
-    public func bundle(_ catalog: Catalog, from recorded: RecordedImages) -> BundledImages {
+    @_spi(CatalogTools) public func bundle(_ catalog: Catalog, from recorded: RecordedImages) -> BundledImages {
         let plan = ImagePlan(catalog: catalog, bundling: bundling)
         var result = BundledImages()
         var origins: [String: String] = [:]

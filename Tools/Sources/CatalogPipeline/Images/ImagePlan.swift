@@ -34,7 +34,7 @@ public struct ImagePlan: Sendable {
     /// Per edition, in the catalogue's order.
     public var editions: [EditionPlan]
 
-    public init(catalog: Catalog, bundling: PipelineConfiguration.ImageBundling) {
+    @_spi(CatalogTools) public init(catalog: Catalog, bundling: PipelineConfiguration.ImageBundling) {
         editions = catalog.editions.map { edition in
             let firstPages = edition.categories.items.compactMap { category in
                 edition.pages.first { $0.categoryId == category.id && $0.offset == 0 }

@@ -23,7 +23,7 @@ public struct CatalogHeader: Codable, Sendable, Hashable {
     }
 
     /// The header of a whole catalogue.
-    public init(of catalog: Catalog) {
+    @_spi(CatalogTools) public init(of catalog: Catalog) {
         self.init(
             generatedAt: catalog.generatedAt, source: catalog.source, pageSize: catalog.pageSize,
             defaultEdition: catalog.defaultEdition, editions: catalog.editions.map(\.edition))
@@ -52,7 +52,7 @@ public struct CatalogCollector: CatalogSink {
     private var header: CatalogHeader?
     private var editions: [EditionCatalog] = []
     /// The collected catalogue, once ``finish()`` was called.
-    public private(set) var catalog: Catalog?
+    @_spi(CatalogTools) public private(set) var catalog: Catalog?
 
     public init() {}
 

@@ -98,7 +98,7 @@ public enum NormalizedCatalogFile {
     /// Writes `catalog` to `url` atomically.
     ///
     /// - Throws: ``PipelineError`` naming the file; the previous file is then untouched.
-    public static func write(_ catalog: Catalog, to url: URL) throws(PipelineError) {
+    @_spi(CatalogTools) public static func write(_ catalog: Catalog, to url: URL) throws(PipelineError) {
         var writer = try Writer(to: url)
         do throws(PipelineError) {
             try catalog.deliver(to: &writer)
@@ -111,7 +111,7 @@ public enum NormalizedCatalogFile {
     /// Reads a normalized catalogue whole: for tests and small catalogues.
     ///
     /// - Throws: ``PipelineError`` when the file is missing or not a normalized catalogue.
-    public static func read(from url: URL) throws(PipelineError) -> Catalog {
+    @_spi(CatalogTools) public static func read(from url: URL) throws(PipelineError) -> Catalog {
         var collector = CatalogCollector()
         try read(from: url, into: &collector)
         return collector.catalog!

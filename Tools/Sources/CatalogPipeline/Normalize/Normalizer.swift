@@ -34,7 +34,7 @@ public struct Normalizer: Sendable {
 
     /// The normalized catalogue and everything that was skipped on the way.
     public struct Result: Sendable {
-        public var catalog: Catalog
+        @_spi(CatalogTools) public var catalog: Catalog
         public var warnings: [PipelineWarning]
         /// Game records read from the source.
         public var recordsRead: Int

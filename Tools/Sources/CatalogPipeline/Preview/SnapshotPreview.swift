@@ -18,7 +18,7 @@ public import Foundation
 /// ```
 public struct SnapshotPreview: Sendable {
     /// The snapshot's manifest.
-    public var manifest: Manifest
+    @_spi(CatalogTools) public var manifest: Manifest
     /// Each edition, in the manifest's order.
     public var editions: [EditionPreview]
     /// When the preview was made: the snapshot's age is measured to it.
@@ -79,13 +79,13 @@ public struct SnapshotPreview: Sendable {
     /// One game's tile.
     public struct Tile: Sendable, Hashable {
         public var game: Game
-        public var thumbnail: Thumbnail
+        @_spi(CatalogTools) public var thumbnail: Thumbnail
         /// Whether the cache withholds the game from this player (``SnapshotPreview/isWithheld(_:in:)``).
         public var isWithheld: Bool
     }
 
     /// What a tile shows for its thumbnail.
-    public enum Thumbnail: Sendable, Hashable {
+    @_spi(CatalogTools) public enum Thumbnail: Sendable, Hashable {
         /// The bundled file, checked: shown as the image.
         case bundled(Manifest.Image)
         /// The snapshot bundles no image for the game's thumbnail URL (the app loads it over the network).

@@ -47,7 +47,7 @@ extension SnapshotWriter {
         private var finished = false
         /// The provider's withdrawals (`--withdrawals`): games withdrawn everywhere are left out of
         /// every page, games withdrawn in territories restricted there (``WithdrawalLookup``).
-        public var withdrawals: WithdrawalLookup?
+        @_spi(CatalogTools) public var withdrawals: WithdrawalLookup?
         /// How many games the withdrawals left out, and restricted further.
         public private(set) var withdrawn = (leftOut: 0, restricted: 0)
 
@@ -64,7 +64,7 @@ extension SnapshotWriter {
 
         /// The categories and the first page of each, once the catalogue was received: what the
         /// image step plans from (``ImagePlan``).
-        public var firstScreen: Catalog? {
+        @_spi(CatalogTools) public var firstScreen: Catalog? {
             guard finished, let header else { return nil }
             return Catalog(
                 generatedAt: header.generatedAt, source: header.source, pageSize: header.pageSize,
@@ -105,7 +105,7 @@ extension SnapshotWriter {
         /// - Parameter images: The images to bundle (``ImageBundler``), or `nil` for none: staged
         ///   with the rest, so the target never holds a manifest without its images.
         /// - Returns: The manifest written.
-        @discardableResult
+        @discardableResult @_spi(CatalogTools)
         public mutating func publish(images: BundledImages? = nil) throws(PipelineError) -> Manifest {
             guard finished, let header else {
                 throw PipelineError(

@@ -15,7 +15,8 @@ public import Logging
 /// ```
 public struct SnapshotWriter: Sendable {
     /// Who wrote the files, recorded in the manifest. `catalog` and ``CatalogPipeline/version`` by default.
-    public var generator = Manifest.Generator(name: CatalogPipeline.name, version: CatalogPipeline.version)
+    @_spi(CatalogTools) public var generator = Manifest.Generator(
+        name: CatalogPipeline.name, version: CatalogPipeline.version)
     /// The snapshot contract's caps: nothing is written that an app reading with them would
     /// refuse. ``SnapshotLimits/default`` by default.
     public var limits: SnapshotLimits = .default
@@ -45,7 +46,7 @@ public struct SnapshotWriter: Sendable {
     ///   - catalog: The normalized catalogue.
     ///   - images: The images to bundle (``ImageBundler``), listed in the manifest's `images` and
     ///     written as `images/<sha256>.<ext>`; `nil` for none (the manifest then has no `images`).
-    public func render(
+    @_spi(CatalogTools) public func render(
         _ catalog: Catalog, images: BundledImages? = nil
     ) throws(PipelineError) -> (files: [RenderedFile], manifest: Manifest) {
         try checkFileCount(of: catalog)
@@ -273,7 +274,7 @@ public struct SnapshotWriter: Sendable {
     ///   - images: The images to bundle (``ImageBundler``), or `nil` for none.
     ///   - directory: The snapshot directory to replace.
     @discardableResult
-    public func write(
+    @_spi(CatalogTools) public func write(
         _ catalog: Catalog, images: BundledImages? = nil, to directory: URL
     ) throws(PipelineError) -> Manifest {
         try checkFileCount(of: catalog)

@@ -26,9 +26,9 @@ public struct SnapshotValidator: Sendable {
     public var progress: ProgressLine
     /// The provider's withdrawals (`--withdrawals`): a page that still shows a withdrawn game as it
     /// is is a problem (``WithdrawalLookup/problems(in:)``). None by default.
-    public var withdrawals: WithdrawalLookup?
+    @_spi(CatalogTools) public var withdrawals: WithdrawalLookup?
 
-    public init(
+    @_spi(CatalogTools) public init(
         limits: SnapshotLimits = .default, progress: ProgressLine = .disabled, withdrawals: WithdrawalLookup? = nil
     ) {
         self.limits = limits
@@ -98,7 +98,7 @@ public struct SnapshotValidator: Sendable {
     /// - Throws: ``PipelineError``: `.missingInput` when there is none, `.malformedInput` when it
     ///   does not decode, follows another schema version or breaks a rule, `.inputTooLarge`
     ///   over the cap.
-    public static func readManifest(
+    @_spi(CatalogTools) public static func readManifest(
         in directory: URL, limits: SnapshotLimits = .default
     ) throws(PipelineError) -> Manifest {
         do {

@@ -5,7 +5,7 @@ public struct ValidationReport: Sendable {
     /// Every problem found, in the order found; empty when the directory is valid.
     public var problems: [Problem] = []
     /// The manifest, when it could be read.
-    public var manifest: Manifest?
+    @_spi(CatalogTools) public var manifest: Manifest?
     /// Snapshot files read and checked.
     public var filesChecked = 0
     /// Games checked across all pages.
