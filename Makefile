@@ -13,6 +13,7 @@
 #   publish     sign OUT/ into the CDN-ready set PUBLISHED (key: KEY=<file>, else $CATALOG_SIGNING_KEY)
 #   schema      regenerate docs/snapshot-contract.schema.json, the snapshot contract as a JSON Schema
 #   test        all tests, then the pipeline end to end on data/ (validated, gzip -t, deterministic)
+#   test-app    the app-side package's tests alone: the loop to run after each change (about a minute)
 #   fixtures    re-record the bundles the cache's tests read (Tests/CasinoCacheTests/Fixtures); commit them
 #   soak        the no-hang soak of test with SOAK_ROUNDS (1000) rounds per loop: faults, stalls, cancellations,
 #               and a CDN that sends without end (a fifth as many child-process updates)
@@ -96,7 +97,7 @@ IMAGES_FLAG := $(if $(IS_URL),--fetch-images --image-cache $(WORK)/images,$(if $
 PARAMS_TEXT := $(SOURCE)|$(KIND)|$(CONFIG)|$(SOURCE_DATE_EPOCH)
 $(shell mkdir -p $(WORK) && { [ -f $(PARAMS) ] && [ "$$(cat $(PARAMS))" = '$(PARAMS_TEXT)' ] || printf '%s' '$(PARAMS_TEXT)' > $(PARAMS); })
 
-.PHONY: help deps build snapshot validate inspect preview keygen publish schema test fixtures soak apple-check sample bench bench-check fuzz serve demo format lint clean FORCE
+.PHONY: help deps build snapshot validate inspect preview keygen publish schema test test-app tools-build fixtures soak apple-check sample bench bench-check fuzz serve demo format lint clean FORCE
 
 help:
 	@sed -n '3,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
@@ -207,15 +208,12 @@ test: deps lint
 	$(SWIFT) package dump-package > $(WORK)/package.json
 	python3 Scripts/check-privacy-manifests.py Sources $(WORK)/package.json
 	python3 Scripts/check-apple-ci.py .github/workflows/apple.yml .spi.yml
+	@# The app side's tests run while the tools build: the two do not wait for each other.
+	$(MAKE) --no-print-directory -j2 -Otarget test-app tools-build
 	@echo "== the cache tests' committed bundles are what the pipeline writes today (the debug catalog)"
-	$(SWIFT) build --package-path $(TOOLS) --product catalog
 	Scripts/record-cache-fixtures.sh $(DEBUG_CATALOG) $(WORK)/fixtures
 	@diff -r $(WORK)/fixtures $(FIXTURES) || { echo "$(FIXTURES) is out of date: run make fixtures and commit it"; exit 1; }
-	@echo "== the app-side package"
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build $(TEST_WIDTH) 2>&1 | tee $(WORK)/swift-test.log
 	@echo "== the tools package"
-	$(SWIFT) build --build-tests --package-path $(TOOLS)
 	$(TOOLS_TEST) --skip '$(DEADLINE_SUITES)|$(BUSY_SUITES)|$(CDN_SUITES)' 2>&1 | tee $(WORK)/swift-test-tools.log
 	@echo "== no call can hang: the suites that time deadlines, in a process of their own"
 	$(TOOLS_TEST) --filter '$(DEADLINE_SUITES)' --skip '$(STUCK_TESTS)' 2>&1 | tee $(WORK)/swift-test-soak.log
@@ -247,6 +245,16 @@ test: deps lint
 	@echo "end to end: passed"
 	@for log in $(WORK)/swift-test.log $(WORK)/swift-test-tools.log $(WORK)/swift-test-soak.log $(WORK)/swift-test-cdn.log; do \
 	  grep -E '(Test run with [0-9]+ tests?|Executed [0-9]+ tests?)' $$log | tail -n 2; done
+
+# The app-side package's tests: the fast loop. Only what they need is built (not CatalogSigning's
+# swift-crypto, which the tools build compiles).
+test-app: deps
+	@echo "== the app-side package"
+	$(SWIFT) build --product CasinoCachePackageTests
+	$(SWIFT) test --skip-build $(TEST_WIDTH) 2>&1 | tee $(WORK)/swift-test.log
+
+tools-build: deps
+	$(SWIFT) build --build-tests --package-path $(TOOLS)
 
 # The app side's Apple-only branches, type-checked on Linux: AppleCheck/ builds the app-side sources
 # again beside stand-ins named CryptoKit (swift-crypto) and Combine (OpenCombine). Run by CI.
