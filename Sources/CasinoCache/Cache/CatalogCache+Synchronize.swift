@@ -8,8 +8,8 @@ import Logging
 /// still current, instead of one refresh per key as each is next seen.
 extension CatalogCache {
     /// Validates every catalogue entry held in memory (the bundled content the app has shown
-    /// among it) and on disk in one upstream request (more above
-    /// ``Configuration/validationBatchSize`` keys), then acts on each verdict:
+    /// among it) and on disk in one upstream request (more above 500 keys), then acts on each
+    /// verdict:
     ///
     /// - current: the entry becomes fresh without a fetch (its age renewed, its content kept);
     /// - changed, with content inline: the content is checked like any upstream answer, stored
@@ -24,7 +24,7 @@ extension CatalogCache {
     ///
     /// When it returns, what it wrote is on disk: what its verdicts changed, a withdrawal list it
     /// received, the queues of the players whose changes it sent. It waits for the disk at most
-    /// ``Configuration/diskWaitLimit`` at a time, for a file system that hangs. Cancelling the
+    /// 10 seconds at a time, for a file system that hangs. Cancelling the
     /// calling task stops it early: the request in flight is abandoned and nothing more is sent,
     /// fetched or refreshed (``SynchronizationReport/isCancelled``); the verdicts already acted on
     /// stay, written. A fetch of changed content already under way finishes as any fetch whose
