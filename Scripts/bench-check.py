@@ -48,16 +48,18 @@ def check(rows, ceilings):
             continue
         for row in matched:
             ratio = row["ratio"]
+            # Peak memory rows are against a floor of 1 MiB: their ratio is the peak in MiB.
+            unit = " MiB" if row.get("unit") == "MiB" else "×"
             verdict = "ok" if ratio <= ceiling["ceiling"] else "PAST ITS CEILING"
             line = (
-                f"{verdict:>16}  {ratio:7.2f}× ≤ {ceiling['ceiling']:g}×  {row['operation']} [{row['size']}]"
+                f"{verdict:>16}  {ratio:7.2f}{unit} ≤ {ceiling['ceiling']:g}{unit}  {row['operation']} [{row['size']}]"
                 f" against {row['floor']}"
             )
             lines.append(line)
             if ratio > ceiling["ceiling"]:
                 problems.append(
-                    f"{ceiling['name']}: '{row['operation']}' [{row['size']}] is {ratio:.2f}× '{row['floor']}',"
-                    f" past its ceiling of {ceiling['ceiling']:g}× ({ceiling['file']})"
+                    f"{ceiling['name']}: '{row['operation']}' [{row['size']}] is {ratio:.2f}{unit} '{row['floor']}',"
+                    f" past its ceiling of {ceiling['ceiling']:g}{unit} ({ceiling['file']})"
                 )
     return lines, problems
 

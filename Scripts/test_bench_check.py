@@ -50,6 +50,15 @@ class BenchCheckTests(unittest.TestCase):
         self.assertIn("'disk hit' [10-game page] is 1.31× 'the floor', past its ceiling of 1.3×", result.stderr)
         self.assertIn("PAST ITS CEILING", result.stdout)
 
+    def test_a_memory_row_past_its_ceiling_is_named_in_mebibytes(self):
+        (self.directory / "thresholds" / "pipeline.json").write_text(json.dumps({"section": "pipeline", "ceilings": [
+            {"name": "memory", "operation": "peak memory", "size": "100000 games", "floor": "1 MiB", "ceiling": 250},
+        ]}))
+        memory = dict(row("peak memory", 251, floor="1 MiB", size="100000 games, snapshot"), unit="MiB")
+        result = self.run_check([memory], "pipeline")
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("is 251.00 MiB '1 MiB', past its ceiling of 250 MiB", result.stderr)
+
     def test_a_ceiling_no_row_matches_fails_when_its_section_ran(self):
         result = self.run_check([row("disk hit", 1.0), row("renamed index", 1.0, size="5000 entries")], "runtime")
         self.assertEqual(result.returncode, 1)
