@@ -8,9 +8,9 @@ import CryptoKit
 /// the check of every snapshot file read and every over-the-air file installed.
 ///
 /// CryptoKit's on Apple platforms (hardware where the device has it), elsewhere FIPS 180-4 in plain
-/// Swift: Linux runs the tools and the tests, where no app ships. The runtime depends on nothing but Foundation, zlib and swift-log, and neither
-/// Foundation on Linux nor zlib has a SHA-256; the tools use swift-crypto, and tests hold both of
-/// these to it.
+/// Swift: Linux runs the tools and the tests, where no app ships. The runtime depends on nothing but
+/// Foundation, zlib and swift-log, and neither Foundation on Linux nor zlib has a SHA-256; the tools
+/// use swift-crypto, and tests hold the plain Swift one to it.
 package enum SHA256Digest {
     /// The 32-byte digest of `data`.
     package static func hash(_ data: Data) -> [UInt8] {

@@ -11,7 +11,7 @@ public import Foundation
     /// The longest wait honoured: one day (``RetryPolicy/maxRetryAfter``'s default). The header is the
     /// server's to set, and a larger value (or `Int.max`) would only turn into an overflow or a client
     /// that never asks again.
-    public static let maxSeconds: TimeInterval = 86_400
+    public static let maxSeconds = RetryPolicy.maxRetryAfterSeconds
 
     /// The wait `value` asks for, as seconds from `now` within `0...maxSeconds`: delay-seconds
     /// (`120`) or an HTTP date (IMF-fixdate); `nil` when there is no header or it is neither.

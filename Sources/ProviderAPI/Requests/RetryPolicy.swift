@@ -27,7 +27,7 @@ public struct RetryPolicy: Sendable, Hashable {
 
     public init(
         initialDelay: Duration = .seconds(2), maxDelay: Duration = .seconds(300), multiplier: Double = 2,
-        jitter: Double = 0.2, maxAttempts: Int = 6, maxRetryAfter: Duration = .seconds(86_400)
+        jitter: Double = 0.2, maxAttempts: Int = 6, maxRetryAfter: Duration = .seconds(RetryPolicy.maxRetryAfterSeconds)
     ) {
         self.initialDelay = initialDelay
         self.maxDelay = maxDelay
@@ -36,6 +36,9 @@ public struct RetryPolicy: Sendable, Hashable {
         self.maxAttempts = maxAttempts
         self.maxRetryAfter = maxRetryAfter
     }
+
+    /// The longest `Retry-After` honoured by default, the cap every parsed header gets: a day.
+    @usableFromInline static let maxRetryAfterSeconds: TimeInterval = 86_400
 
     /// The defaults.
     public static let `default` = RetryPolicy()
