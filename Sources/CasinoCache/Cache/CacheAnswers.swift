@@ -85,6 +85,16 @@ final class CacheAnswers: Sendable {
         broadcaster.publish(update)
     }
 
+    /// ``publish(_:)`` of new content for `key`: what changed since `previous` is worked out only
+    /// when someone listens to `key` (a miss nobody watches pays for none of it).
+    func publishChange(of key: CacheKey, from previous: CatalogContent?, to content: CatalogContent) {
+        guard broadcaster.hasSubscribers(for: key) else {
+            statistics.record { $0.updatesEmitted += 1 }
+            return
+        }
+        publish(CacheUpdate(key: key, event: .updated(content, ContentChanges(from: previous, to: content))))
+    }
+
     /// Ends every subscription: the cache is gone.
     func finish() {
         broadcaster.finish()

@@ -89,10 +89,7 @@ final class CacheWriter: Sendable {
         }
         if isCached { store(entry, ifStill: generation, inMemory: inMemory) }
         if let current, current.content == content { return entry }
-        if current != nil || isCached {
-            tiers.answers.publish(
-                CacheUpdate(key: key, event: .updated(content, ContentChanges(from: current?.content, to: content))))
-        }
+        if current != nil || isCached { tiers.answers.publishChange(of: key, from: current?.content, to: content) }
         return entry
     }
 
@@ -102,10 +99,7 @@ final class CacheWriter: Sendable {
         guard self.generation(of: entry.key.scope) == generation else { return }
         store(entry, ifStill: generation)
         guard previous?.content != entry.content else { return }
-        tiers.answers.publish(
-            CacheUpdate(
-                key: entry.key,
-                event: .updated(entry.content, ContentChanges(from: previous?.content, to: entry.content))))
+        tiers.answers.publishChange(of: entry.key, from: previous?.content, to: entry.content)
     }
 
     // MARK: - Held updates

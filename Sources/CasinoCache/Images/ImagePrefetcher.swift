@@ -17,11 +17,11 @@ final class ImagePrefetcher: Sendable {
     /// Asks the hook to prefetch the first images of `entry`'s page: those not in `bundledImages`,
     /// not asked for before in its scope, and only on an unconstrained network if so configured.
     func prefetch(_ entry: CacheEntry, bundledImages: BundledImageStore?, filter: GameFilter) {
+        let (hook, prefetching) = state.withLock { ($0.hook, $0.prefetching) }
+        guard let hook else { return }
         // The games the player's territory withholds are never shown: their images are not fetched.
         let content = filter.filters(entry) ? filter.withholding(entry.content).content : entry.content
         guard case .gamesPage(let page) = content else { return }
-        let (hook, prefetching) = state.withLock { ($0.hook, $0.prefetching) }
-        guard let hook else { return }
         var urls: [String] = []
         for game in page.items.prefix(max(prefetching.imagesPerPage, 0)) {
             if prefetching.fields.contains(.thumbnail) { urls.append(game.thumbnail) }

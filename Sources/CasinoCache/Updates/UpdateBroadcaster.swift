@@ -32,6 +32,11 @@ final class UpdateBroadcaster: Sendable {
         return stream
     }
 
+    /// Whether any stream would receive an update of `key`.
+    func hasSubscribers(for key: CacheKey) -> Bool {
+        subscribers.withLock { subscribers in subscribers.values.contains { $0.key == nil || $0.key == key } }
+    }
+
     func publish(_ update: CacheUpdate) {
         let continuations = subscribers.withLock { subscribers in
             subscribers.values.compactMap { $0.key == nil || $0.key == update.key ? $0.continuation : nil }
