@@ -145,8 +145,7 @@ let package = Package(
             path: "Examples/Lobby"
         ),
 
-        // Support/Shared links to the root's Tests/CasinoCacheTests/Support/Shared: the in-memory
-        // upstream and update collector both packages' cache tests use, compiled into each.
+        // The cache's tests that need the simulator, the pipeline or the CLI; the rest are in the root.
         .testTarget(
             name: "CasinoCacheTests",
             dependencies: signing + [

@@ -1,6 +1,7 @@
 @_spi(CatalogTools) import CasinoCache
 @_spi(CatalogTools) import CasinoCacheTesting
 @_spi(CatalogTools) import CasinoCatalog
+import CatalogSupport
 import Foundation
 @_spi(CatalogTools) import Gzip
 @_spi(CatalogTools) import ProviderAPI
@@ -64,7 +65,7 @@ struct CatalogCacheTests: CacheFixtureSuite {
     private static func endsWithin<Value: Sendable>(
         _ limit: Duration, cancellingAfter delay: Duration? = nil, _ work: @escaping @Sendable () async -> Value
     ) async throws -> Value {
-        let ended = TestLocked(false)
+        let ended = Locked(false)
         let task = Task {
             defer { ended.withLock { $0 = true } }
             return await work()

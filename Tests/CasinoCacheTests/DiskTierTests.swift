@@ -1,6 +1,7 @@
 @_spi(CatalogTools) import CasinoCache
 @_spi(CatalogTools) import CasinoCacheTesting
 @_spi(CatalogTools) import CasinoCatalog
+import CatalogSupport
 import Foundation
 @_spi(CatalogTools) import Gzip
 import Logging
@@ -206,7 +207,7 @@ struct DiskTierTests {
         // Then it ends at the limit without an answer
         #expect(timedOut == nil && ContinuousClock.now - start >= .milliseconds(50))
         // And one that would wait a day ends when its task is cancelled
-        let ended = TestLocked(false)
+        let ended = Locked(false)
         let waiting = Task {
             defer { ended.withLock { $0 = true } }
             return await tier.globalListing(readingFirst: 1, within: .seconds(86_400)) == nil
@@ -236,7 +237,7 @@ struct DiskTierTests {
             let limit = isHeld ? Duration.milliseconds(Int.random(in: 1...20, using: &random)) : .seconds(60)
             let cancelAfter = [nil, .zero, Duration.microseconds(Int.random(in: 1...5_000, using: &random))]
                 .randomElement(using: &random)!
-            let ended = TestLocked(false)
+            let ended = Locked(false)
             let listing = Task {
                 defer { ended.withLock { $0 = true } }
                 return await tier.globalListing(readingFirst: 1, within: limit)?.read

@@ -5,6 +5,7 @@
 @_spi(CatalogTools) import CatalogServer
 import Foundation
 @_spi(CatalogTools) import Gzip
+import NIOConcurrencyHelpers
 import Testing
 
 /// Bulk validation end to end: a pipeline-built bundle, the simulator over loopback HTTP, the
@@ -474,56 +475,6 @@ struct CatalogSynchronizationTests {
             await cache.flush()
         }
     }
-
-    @Test func batchingFallsBackToKeyByKeyWithAnUpstreamWithoutBulkValidation() async throws {
-        // Given a batching cache over an upstream with per-key calls only
-        let parts = try CatalogSynchronizationFallback.make(in: directory, clock: clock) {
-            $0.refreshBatchWindow = .seconds(1)
-        }
-        let cache = parts.cache
-        // When a bundled answer is gathered and sent
-        _ = try await cache.categories(edition: english)
-        await cache.waitForRefreshes()
-        // Then it was refreshed on its own, and the next bundled answer refreshes at once
-        #expect(parts.upstream.calls == 1)
-        _ = try await cache.gamesPage(edition: english, categoryId: parts.firstCategoryId)
-        await eventually { parts.upstream.calls == 2 }
-        #expect(parts.upstream.calls == 2)
-        await cache.waitForRefreshes()
-        await cache.flush()
-    }
-
-    @Test func anUpstreamWithoutBulkValidationRefreshesKeyByKey() async throws {
-        // Given an upstream that only has the per-key calls
-        let parts = try CatalogSynchronizationFallback.make(in: directory, clock: clock)
-        let cache = parts.cache
-        _ = cache.cachedCategories(edition: english)
-        // When it synchronizes
-        let report = await cache.synchronize()
-        // Then no validation was sent and the bundled categories were refreshed on their own
-        #expect(!report.isSupported)
-        #expect(report.requests == 0)
-        #expect(report.refreshedKeyByKey == 1)
-        #expect(parts.upstream.calls == 1)
-        await cache.flush()
-    }
-}
-
-/// A cache over ``CountingUpstream``, which has no bulk validation.
-private enum CatalogSynchronizationFallback {
-    static func make(
-        in directory: TemporaryDirectory, clock: ManualClock,
-        configure: (inout CatalogCache.Configuration) -> Void = { _ in }
-    ) throws -> (cache: CatalogCache, upstream: CountingUpstream, firstCategoryId: String) {
-        let bundle = try BundleFixture(in: directory)
-        let upstream = CountingUpstream(catalog: bundle.catalog)
-        var configuration = CatalogCache.Configuration.showingEveryGame
-        configure(&configuration)
-        let cache = CatalogCache(
-            configuration: configuration, upstream: upstream, cacheDirectory: directory.child("cache"),
-            bundleDirectory: bundle.directory, clock: clock, logger: silentLogger)
-        return (cache, upstream, bundle.firstCategoryId)
-    }
 }
 
 /// An upstream that passes every call to `base`, and tells `beforeValidation` (with the call's
@@ -531,7 +482,7 @@ private enum CatalogSynchronizationFallback {
 private final class ValidationObserver: CatalogUpstream {
     private let base: any CatalogUpstream
     private let beforeValidation: @Sendable (Int) -> Void
-    private let sent = TestLocked<[Int]>([])
+    private let sent = NIOLockedValueBox<[Int]>([])
 
     init(base: any CatalogUpstream, beforeValidation: @escaping @Sendable (Int) -> Void) {
         self.base = base
@@ -539,7 +490,7 @@ private final class ValidationObserver: CatalogUpstream {
     }
 
     /// How many keys each validation carried, in order.
-    var keysSent: [Int] { sent.withLock { $0 } }
+    var keysSent: [Int] { sent.withLockedValue { $0 } }
 
     func categories(edition: Edition, etag: String?) async throws -> UpstreamResponse<CategoryList> {
         try await base.categories(edition: edition, etag: etag)
@@ -554,7 +505,7 @@ private final class ValidationObserver: CatalogUpstream {
     func validate(
         contentHashes: [SnapshotKey: String], pageSize: Int, inlineBytes: Int, withdrawalSequence: Int
     ) async throws -> UpstreamValidation? {
-        let call = sent.withLock { sent in
+        let call = sent.withLockedValue { sent in
             sent.append(contentHashes.count)
             return sent.count
         }

@@ -154,7 +154,7 @@ struct SharedCatalogReaderTests {
             let withdrawn = page.items[0].id
             let appCache = fixture.directory.child("app-cache")
             let cache = CatalogCache(
-                upstream: CountingUpstream(catalog: fixture.bundle.catalog), cacheDirectory: appCache,
+                upstream: ScriptedUpstream(), cacheDirectory: appCache,
                 bundleDirectory: nil, logger: silentLogger)
             cache.setTerritory(Territory("GB"))
             try cache.applyWithdrawals(WithdrawalList(sequence: 7, games: [Withdrawal(id: withdrawn)]))

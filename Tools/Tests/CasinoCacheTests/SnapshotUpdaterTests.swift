@@ -105,7 +105,7 @@ struct SnapshotUpdaterTests {
             // And a cache on the next launch's snapshot answers the thumbnail from it
             let next = try fixture.launch()
             let cache = CatalogCache(
-                upstream: CountingUpstream(catalog: fixture.bundle.catalog), cacheDirectory: nil,
+                upstream: ScriptedUpstream(), cacheDirectory: nil,
                 bundleDirectory: next.activeSnapshotDirectory, logger: silentLogger)
             #expect(cache.bundledImage(for: game.thumbnail)?.data == png)
         }

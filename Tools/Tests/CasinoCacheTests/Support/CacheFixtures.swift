@@ -11,7 +11,7 @@ import Logging
 /// The pipeline runs once per test process (``template``); each fixture is a copy of its output
 /// in the test's own directory, so a test may damage its bundle without touching another's, and
 /// dozens of parallel tests do not each generate, normalize and write the same snapshot.
-struct BundleFixture: BundledCatalogFixture {
+struct BundleFixture {
     let directory: URL
     let catalog: Catalog
 

@@ -1,7 +1,7 @@
 /// The seeded generator of ``SampleRecording`` and the simulator (SplitMix64): small, fast, and
 /// the same sequence for a seed on every platform, so a sample's bytes and the simulator's choices
-/// depend on the seed alone.
-package struct SplitMix64: Sendable {
+/// depend on the seed alone. The tools' randomized tests draw from it too.
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     package init(seed: UInt64) {

@@ -1,5 +1,6 @@
 @_spi(CatalogTools) import CasinoCache
 @_spi(CatalogTools) import CasinoCatalog
+import CatalogSupport
 import Foundation
 
 /// An upstream that serves a catalogue from memory and counts its calls: the one fake the
@@ -20,7 +21,7 @@ final class CountingUpstream: CatalogUpstream {
         var gate: AsyncGate? = nil
     }
 
-    private let state = TestLocked(State())
+    private let state = Locked(State())
     let catalog: Catalog
 
     init(catalog: Catalog) {

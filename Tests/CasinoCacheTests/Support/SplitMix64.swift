@@ -1,7 +1,4 @@
 /// A seeded generator (SplitMix64), so a randomized test runs the same operations every time.
-///
-/// In the tools package it shadows the pipeline's own `SplitMix64`, which is no
-/// `RandomNumberGenerator`.
 struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 

@@ -1,12 +1,12 @@
-@_spi(CatalogTools) import CasinoCache
-@_spi(CatalogTools) import CasinoCatalog
+@_spi(CatalogTools) public import CasinoCache
+import CatalogSupport
 
-/// Collects what arrives on an update stream.
-final class UpdateCollector: Sendable {
-    private let received = TestLocked<[CacheUpdate]>([])
+/// Collects what arrives on an update stream, for the package's own tests in both packages.
+@_spi(CatalogTools) public final class UpdateCollector: Sendable {
+    private let received = Locked<[CacheUpdate]>([])
     private let task: Task<Void, Never>
 
-    init(_ stream: AsyncStream<CacheUpdate>) {
+    public init(_ stream: AsyncStream<CacheUpdate>) {
         let received = self.received
         task = Task {
             for await update in stream { received.withLock { $0.append(update) } }
@@ -15,16 +15,19 @@ final class UpdateCollector: Sendable {
 
     deinit { task.cancel() }
 
-    var updates: [CacheUpdate] { received.withLock { $0 } }
+    /// Every update so far, oldest first.
+    public var updates: [CacheUpdate] { received.withLock { $0 } }
 
-    var contentUpdates: [(CacheKey, CatalogContent, ContentChanges)] {
+    /// The `.updated` events: key, content and changes.
+    public var contentUpdates: [(CacheKey, CatalogContent, ContentChanges)] {
         updates.compactMap { update in
             if case .updated(let content, let changes) = update.event { return (update.key, content, changes) }
             return nil
         }
     }
 
-    var failures: [(CacheKey, CacheError, Int)] {
+    /// The `.refreshFailed` events: key, error and attempt.
+    public var failures: [(CacheKey, CacheError, Int)] {
         updates.compactMap { update in
             if case .refreshFailed(let error, let attempt, _) = update.event { return (update.key, error, attempt) }
             return nil
@@ -32,7 +35,7 @@ final class UpdateCollector: Sendable {
     }
 
     /// The changes of held updates the app has not applied yet.
-    var pendingUpdates: [ContentChanges] {
+    public var pendingUpdates: [ContentChanges] {
         updates.compactMap { update in
             if case .pendingUpdate(let changes) = update.event { return changes }
             return nil
@@ -40,7 +43,7 @@ final class UpdateCollector: Sendable {
     }
 
     /// Waits (bounded) until `count` updates arrived: the stream delivers on another task.
-    func wait(for count: Int) async {
+    public func wait(for count: Int) async {
         await eventually { self.updates.count >= count }
     }
 }
