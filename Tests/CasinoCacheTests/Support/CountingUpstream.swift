@@ -5,7 +5,7 @@ import Foundation
 
 /// An upstream that serves a catalogue from memory and counts its calls: the one fake the
 /// scenario tests use (ProviderHTTPUpstreamTests cover real HTTP). Knobs: fail, hang, change content,
-/// answer 304 for a matching ETag, answer a wrong item count.
+/// answer 304 for a matching ETag, answer a wrong item count, hold a withdrawal list.
 final class CountingUpstream: CatalogUpstream {
     struct Knobs {
         var isOffline = false
@@ -13,6 +13,11 @@ final class CountingUpstream: CatalogUpstream {
         var version = 0
         var returnsWrongCount = false
         var usesETags = true
+        /// The provider's complete withdrawal list. With one, the upstream answers bulk validation:
+        /// the list when newer than the one the cache holds, and no verdicts (each key is left to the
+        /// usual refresh); without one (the default) it has no bulk validation, and such a call is
+        /// not counted.
+        var withdrawals: WithdrawalList? = nil
     }
 
     private struct State {
@@ -79,5 +84,15 @@ final class CountingUpstream: CatalogUpstream {
         let tag = "\"page-\(edition)-\(categoryId)-\(offset)-v\(knobs.version)\""
         if knobs.usesETags, etag == tag { return .notModified }
         return .modified(page, etag: knobs.usesETags ? tag : nil)
+    }
+
+    /// Bulk validation, with ``Knobs/withdrawals`` only: see there.
+    func validate(
+        contentHashes: [SnapshotKey: String], pageSize: Int, inlineBytes: Int, withdrawalSequence: Int
+    ) async throws -> UpstreamValidation? {
+        guard state.withLock({ $0.knobs.withdrawals != nil }) else { return nil }
+        let list = try await enter().withdrawals
+        let newer = list.flatMap { $0.sequence > withdrawalSequence ? $0 : nil }
+        return UpstreamValidation(verdicts: [:], withdrawals: newer)
     }
 }

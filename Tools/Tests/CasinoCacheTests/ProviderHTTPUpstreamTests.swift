@@ -97,6 +97,34 @@ struct ProviderHTTPUpstreamTests {
         }
     }
 
+    // MARK: - Withdrawals
+
+    /// The HTTP side of what `WithdrawalScenarioTests` (root package) drives through the cache: the
+    /// simulator's push payload and its validation answer, read by the app's decoder and upstream.
+    @Test func aWithdrawalReachesTheAppByItsPushAndByAValidationHoldingAnOlderList() async throws {
+        try await withSimulator { server in
+            // Given a game withdrawn at the provider, and the push its withdrawal sends
+            let upstream = server.upstream()
+            let withdrawn = try #require(server.bundledPage(server.firstCategoryId).items.first?.id)
+            let push = try CatalogInvalidation(json: server.simulator.withdraw(Withdrawal(id: withdrawn)))
+            // When an app holding no list validates its categories, then one holding the list
+            let hashes = [
+                SnapshotKey.categories(english): try CatalogContent.categories(server.bundledCategories).contentHash()
+            ]
+            let pageSize = server.catalog.pageSize
+            let missed = try await upstream.validate(
+                contentHashes: hashes, pageSize: pageSize, inlineBytes: 0, withdrawalSequence: 0)
+            let holding = try await upstream.validate(
+                contentHashes: hashes, pageSize: pageSize, inlineBytes: 0, withdrawalSequence: 1)
+            // Then the push reads back as the withdrawal at sequence 1; the first answer carries the
+            // complete list, the second a verdict and no list
+            let list = WithdrawalList(sequence: 1, games: [Withdrawal(id: withdrawn)])
+            #expect(push.withdrawals == list && push.withdrawalError == nil && push.patterns.isEmpty)
+            #expect(missed?.withdrawals == list)
+            #expect(holding?.withdrawals == nil && holding?.verdicts.count == 1)
+        }
+    }
+
     // MARK: - Failures
 
     @Test func aStoppedServerIsOffline() async throws {
