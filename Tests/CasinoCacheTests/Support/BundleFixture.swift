@@ -39,6 +39,12 @@ struct BundleFixture: BundledCatalogFixture {
         try FileManager.default.copyItem(at: template.directory, to: directory)
     }
 
+    /// The catalogue the committed directory `name` holds, without copying it (for a test that
+    /// needs its games, not a bundle).
+    static func catalog(_ name: Name = .lobby) throws -> Catalog {
+        try templates[name]!.get().catalog
+    }
+
     // MARK: - The committed directories
 
     /// A committed directory and what it holds.

@@ -4,7 +4,12 @@
 @_spi(CatalogTools) import CatalogPipeline
 @_spi(CatalogTools) import CatalogServer
 import Foundation
+@_spi(CatalogTools) import ProviderAPI
 import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// The HTTP upstream against the provider simulator over real loopback HTTP: mapping identical to
 /// the pipeline's, ETag revalidation, every failure typed, and the cache on top of it.
@@ -222,6 +227,71 @@ struct ProviderHTTPUpstreamTests {
             // Then the answer is refused for its size
             #expect(error?.code == .invalidResponse)
             #expect(error?.message.contains("larger than 256 bytes") == true)
+        }
+    }
+
+    // MARK: - Player routes
+
+    @Test func theSimulatorAuthenticatesPlayerRoutesBySessionCookie() async throws {
+        try await withSimulator { server in
+            let (alice, bob) = ("alice", "bob")
+            let request = PlayerRequest.favourites(player: alice, edition: english, offset: 0, limit: 10)
+            // Without a cookie: 401
+            let (_, response) = try await URLSession.shared.data(from: request.url(relativeTo: server.baseURL))
+            #expect((response as? HTTPURLResponse)?.statusCode == 401)
+            // With her own session: her list, as the player list's page
+            let game = try #require(server.catalog.editions.first { $0.edition == english }?.pages.first?.items.first)
+            server.simulator.setFavourites([game.id], for: alice)
+            let signedIn = server.upstream()
+            signedIn.signIn(player: alice, sessionId: server.simulator.openSession(for: alice))
+            guard
+                case .modified(let list, _) = try await signedIn.playerList(
+                    .favourites, player: alice, edition: english, limit: 10, etag: nil)
+            else {
+                Issue.record("expected her list")
+                return
+            }
+            #expect(list.items.map(\.id) == [game.id] && list.categoryId == PlayerList.favourites.categoryId)
+            // With an expired session: 401, a refusal of the session
+            let expired = server.upstream()
+            expired.signIn(player: alice, sessionId: server.simulator.openSession(for: alice, lifetime: -1))
+            let unauthorized = await #expect(throws: UpstreamError.self) {
+                try await expired.playerList(.recentlyPlayed, player: alice, edition: english, limit: 10, etag: nil)
+            }
+            #expect(unauthorized?.code == .unauthorized && unauthorized?.status == 401)
+            // With Bob's session for Alice's id: 403
+            let upstream = server.upstream()
+            upstream.signIn(player: alice, sessionId: server.simulator.openSession(for: bob))
+            let forbidden = await #expect(throws: UpstreamError.self) {
+                try await upstream.playerList(.favourites, player: alice, edition: english, limit: 10, etag: nil)
+            }
+            #expect(forbidden?.code == .unauthorized && forbidden?.status == 403)
+            // Signed out: refused without a request
+            upstream.signOut(player: alice)
+            let before = server.simulator.statistics().totalRequests
+            let signedOut = await #expect(throws: UpstreamError.self) {
+                try await upstream.playerList(.recentlyPlayed, player: alice, edition: english, limit: 10, etag: nil)
+            }
+            #expect(signedOut?.code == .unauthorized && signedOut?.status == nil)
+            #expect(server.simulator.statistics().totalRequests == before)
+            // A game the edition lacks: 404, a refusal
+            let unknown = PlayerMutation(
+                kind: .removeFavourite, player: alice, edition: english, gameId: "no-such-game", createdAt: Date())
+            var adding = unknown
+            adding.kind = .addFavourite
+            let missing = await #expect(throws: UpstreamError.self) {
+                try await signedIn.send(adding, limit: 10)
+            }
+            #expect(missing?.code == .client && missing?.status == 404)
+            // Removing what is not there is fine (idempotent), and answers the list
+            #expect(try await signedIn.send(unknown, limit: 10).items.map(\.id) == [game.id])
+            // The request builder and the simulator agree on escaped ids
+            let hostile = PlayerRequest.addFavourite(player: "../x/\u{0}🎰", gameId: "a/b", edition: english, limit: 5)
+            #expect(hostile.path == "/v1/player/%2E%2E%2Fx%2F%00%F0%9F%8E%B0/favorites/a%2Fb")
+            let parsed = try PlayerRequest(
+                method: "PUT", path: hostile.path,
+                parameters: Dictionary(uniqueKeysWithValues: hostile.parameters.map { ($0.name, $0.value) }))
+            #expect(parsed == hostile)
         }
     }
 
