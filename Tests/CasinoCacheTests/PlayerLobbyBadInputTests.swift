@@ -96,15 +96,17 @@ struct PlayerLobbyBadInputTests {
         #expect(relaunched.pendingMutations(player: bob).map(\.gameId) == [fixture.games[3].id])
     }
 
-    @Test func tenThousandQueuedChangesAreBoundedAndTheOldestDroppedWithAReport() async throws {
+    /// A thousand changes pass the bound ten times over; 10,000 took 40 s in a debug build (each
+    /// change saves the queue, whose SHA-256 is slow unoptimized) and starved the suites beside it.
+    @Test func aThousandQueuedChangesAreBoundedAndTheOldestDroppedWithAReport() async throws {
         // Given a player offline
         let alice = PlayerFixture.alice
         let cache = fixture.makeCache(upstream: fixture.offlineUpstream())
         let key = CacheKey.playerList(.favourites, edition: english, player: alice)
         let updates = UpdateCollector(cache.updates(for: key))
-        // When they make 10,000 changes
+        // When they make 1,000 changes
         var made: [PlayerMutation.Kind] = []
-        for index in 0..<10_000 {
+        for index in 0..<1_000 {
             let game = fixture.games[index % fixture.games.count]
             if index % 3 == 2 {
                 made.append(.removeFavourite)
@@ -115,15 +117,15 @@ struct PlayerLobbyBadInputTests {
             }
         }
         await cache.flush()
-        // Then the queue holds the newest 100, in order, on disk too; 9,900 were dropped and reported
+        // Then the queue holds the newest 100, in order, on disk too; 900 were dropped and reported
         let pending = cache.pendingMutations(player: alice)
         #expect(pending.count == 100)
         #expect(pending.map(\.kind) == Array(made.suffix(100)))
-        #expect(pending.map(\.gameId) == (9900..<10_000).map { fixture.games[$0 % fixture.games.count].id })
+        #expect(pending.map(\.gameId) == (900..<1_000).map { fixture.games[$0 % fixture.games.count].id })
         let file = try Data(
             contentsOf: fixture.queueDirectory.appendingPathComponent(PlayerMutationQueueFile.fileName(for: alice)))
         #expect(try PlayerMutationQueueFile.decode(file, player: alice) == pending)
-        #expect(cache.mutationStatistics().dropped == 9900)
+        #expect(cache.mutationStatistics().dropped == 900)
         await eventually { !updates.mutationFailures.isEmpty }
         #expect(updates.mutationFailures.allSatisfy { $0.1.code == .mutationDropped })
         // And what is shown is the queue's 100 changes applied in order on the empty list
