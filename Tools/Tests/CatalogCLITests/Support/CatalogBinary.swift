@@ -99,12 +99,13 @@ enum ChildProcess {
                 continuation.resume(throwing: error)
                 return
             }
-            // The deadline runs on a dispatch timer, never behind the work it ends.
+            // The deadline runs on a thread of its own, never behind the work it ends (a dispatch
+            // timer waits for a thread of the global pool, which a busy test process can hold).
+            let pid = process.processIdentifier
             let seconds = Double(deadline.components.seconds) + Double(deadline.components.attoseconds) / 1e18
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-                guard watch.killUnlessEnded() else { return }
-                let group = getpgid(process.processIdentifier)
-                kill(group == process.processIdentifier ? -group : process.processIdentifier, SIGKILL)
+            watch.watch(until: Date(timeIntervalSinceNow: seconds)) {
+                let group = getpgid(pid)
+                kill(group == pid ? -group : pid, SIGKILL)
             }
         }
         process.waitUntilExit()  // already ended: sets the status on every platform
@@ -118,18 +119,35 @@ enum ChildProcess {
     }
 }
 
-/// Whether a child ended or its deadline killed it, whichever came first: set on dispatch threads.
+/// Whether a child ended or its deadline killed it, whichever came first.
 private final class ChildWatch: @unchecked Sendable {
-    private let lock = NSLock()
+    // @unchecked: `ended` and `wasKilled` are read and written only under `condition`.
+    private let condition = NSCondition()
     private var ended = false
     private var wasKilled = false
-    func end() { lock.withLock { ended = true } }
-    /// Marks the child killed and says to kill it, unless it already ended.
-    func killUnlessEnded() -> Bool {
-        lock.withLock {
+
+    func end() {
+        condition.lock()
+        ended = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits on a thread of its own until the child ends or `deadline` passes; then, unless it
+    /// ended, marks it killed and runs `kill`.
+    func watch(until deadline: Date, kill: @escaping @Sendable () -> Void) {
+        Thread.detachNewThread { [self] in
+            condition.lock()
+            while !ended, condition.wait(until: deadline) {}
             wasKilled = !ended
-            return wasKilled
+            condition.unlock()
+            if wasKilled { kill() }
         }
     }
-    var killed: Bool { lock.withLock { wasKilled } }
+
+    var killed: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return wasKilled
+    }
 }
