@@ -46,7 +46,8 @@ public struct CacheKey: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(scope)/\(content)" }
 
     /// Compares every field, the cheapest first (the offset, then the category id), without
-    /// copying the enums' payloads as the synthesized `==` does.
+    /// copying the enums' payloads as the synthesized `==` does. (The memory tier compares a stored
+    /// key's parts, `MemoryTierKey`, not this.)
     public static func == (lhs: CacheKey, rhs: CacheKey) -> Bool {
         switch lhs.content {
         case .categories(let edition):

@@ -10,6 +10,7 @@ import Foundation
 ///
 /// A class: every read goes through it, and a struct of this many references would be copied
 /// (each reference retained and released) on every hit.
+@usableFromInline
 final class CacheTiers: Sendable {
     let memory: MemoryTier
     let disk: DiskTier?
@@ -47,15 +48,24 @@ final class CacheTiers: Sendable {
         gamesPageMaxAge = max(configuration.maxContentAge.gamesPage?.timeInterval ?? .infinity, gamesPageTimeToLive)
     }
 
-    /// What a read found: the entry, the tier, how it is answered, and what it shows when the
-    /// cache's ``GameFilter`` withholds any of its games (`nil`: all of it).
-    struct Found {
+    /// What a read found below a fresh memory hit: the entry (a disk or bundled entry is put in
+    /// memory as it is found), the tier, and how it is answered. A class, so that a read's optional
+    /// `Found` is one word: a fresh memory hit has none and must not move an entry's worth of
+    /// bytes around for it.
+    @usableFromInline
+    final class Found: Sendable {
         let entry: CacheEntry
         let tier: CacheMetadata.Tier
         let state: CacheState
         /// Older than ``CatalogCache/Configuration/maxContentAge``: not shown; the async reads fetch.
         let isTooOld: Bool
-        let shown: ShownContent?
+
+        init(entry: CacheEntry, tier: CacheMetadata.Tier, state: CacheState, isTooOld: Bool = false) {
+            self.isTooOld = isTooOld
+            self.entry = entry
+            self.tier = tier
+            self.state = state
+        }
     }
 
     /// Whether the cache keeps `key` at all (pages past the per-category limit are not kept).
@@ -65,41 +75,80 @@ final class CacheTiers: Sendable {
 
     // MARK: - Answers
 
-    /// What the tiers hold for `key`, in lookup order, classified and counted as an answer: memory,
-    /// then the disk and the bundle (an entry found there is put in memory and its images prefetched).
-    func find(_ key: CacheKey, now: Date) -> Found? {
-        if let (entry, shown) = memory.hit(key) { return classify(entry, tier: .memory, shown: shown, now: now) }
-        guard let (entry, tier) = entryBelowMemory(key) else { return nil }
-        let filter = answers.filter
-        let found = classify(
-            entry, tier: tier, shown: filter.filters(entry) ? filter.withholding(entry.content) : nil, now: now)
-        if !found.isTooOld { images.prefetch(entry, bundledImages: bundled?.images, filter: filter) }
-        memory.store(entry)
-        return found
+    /// The memory tier's answer for `key`, under its lock: the typed answer, counted, and with
+    /// `needsFound`, when it is not fresh, what a refresh needs (`found`).
+    @inline(__always)
+    func memoryAnswer<Value: Sendable>(
+        _ key: CacheKey, now: Date, needsFound: Bool, found: inout Found?, _ extract: (CatalogContent) -> Value
+    ) -> CacheResult<Value>? {
+        let timeToLive = timeToLive(for: key)
+        let snapshotGeneratedAt = answers.snapshotGeneratedAt
+        let hit = memory.hit(
+            for: key, classify: { Self.state(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
+            keepUnlessFresh: needsFound, kept: &found, keep: { Found(entry: $0, tier: .memory, state: $1) },
+            read: { entry, state, shown in
+                CacheAnswers.result(
+                    entry, tier: .memory, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
+                    shown: shown, extract: extract)
+            })
+        return limitingAge(hit, to: maxAge(for: key), found: &found)
     }
 
-    private func classify(_ entry: CacheEntry, tier: CacheMetadata.Tier, shown: ShownContent?, now: Date) -> Found {
+    /// ``memoryAnswer(_:now:needsFound:found:_:)`` for the page at `offset` of `categoryId` in `edition`, found
+    /// from those parts (no ``CacheKey`` is built): the app's most frequent read.
+    @inline(__always)
+    func memoryAnswer<Value: Sendable>(
+        gamesPage edition: Edition, categoryId: String, offset: Int, now: Date, needsFound: Bool, found: inout Found?,
+        _ extract: (CatalogContent) -> Value
+    ) -> CacheResult<Value>? {
+        let timeToLive = gamesPageTimeToLive
+        let snapshotGeneratedAt = answers.snapshotGeneratedAt
+        let hit = memory.hit(
+            gamesPage: edition, categoryId: categoryId, offset: offset, scope: .global,
+            classify: { Self.state(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
+            keepUnlessFresh: needsFound, kept: &found, keep: { Found(entry: $0, tier: .memory, state: $1) },
+            read: { entry, state, shown in
+                CacheAnswers.result(
+                    entry, tier: .memory, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
+                    shown: shown, extract: extract)
+            })
+        return limitingAge(hit, to: gamesPageMaxAge, found: &found)
+    }
+
+    /// A memory hit past `maxAge` as a miss, counted as too old (and what it found marked so).
+    /// Checked on the answer, after the hit: a branch inside it that dropped the value made the
+    /// optimizer copy the entry on every hit.
+    @inline(__always)
+    private func limitingAge<Value>(
+        _ hit: CacheResult<Value>?, to maxAge: TimeInterval, found: inout Found?
+    ) -> CacheResult<Value>? {
+        guard maxAge.isFinite, let hit, hit.state != .fresh, let age = hit.metadata?.age, age > maxAge else {
+            return hit
+        }
+        if let kept = found { found = Found(entry: kept.entry, tier: kept.tier, state: kept.state, isTooOld: true) }
+        statistics.record { $0.tooOld += 1 }
+        return .miss
+    }
+
+    /// Disk, then the bundle: the entry found is counted, put in memory and its images prefetched.
+    func foundBelowMemory(_ key: CacheKey, now: Date) -> Found? {
+        guard let (entry, tier) = entryBelowMemory(key) else { return nil }
         let state = Self.state(
-            origin: entry.origin, storedAt: entry.storedAt, now: now, timeToLive: timeToLive(for: entry.key))
-        let isTooOld = state != .fresh && now.timeIntervalSince(entry.storedAt) > maxAge(for: entry.key)
+            origin: entry.origin, storedAt: entry.storedAt, now: now, timeToLive: timeToLive(for: key))
+        let isTooOld = state != .fresh && now.timeIntervalSince(entry.storedAt) > maxAge(for: key)
         statistics.record {
-            switch state {
-            case .fresh: $0.fresh += 1
-            case .stale: $0.stale += 1
-            case .bundled: $0.bundled += 1
-            case .miss: break
-            }
+            AnswerCounts(counting: state).add(to: &$0)
             if isTooOld { $0.tooOld += 1 }
         }
-        return Found(entry: entry, tier: tier, state: state, isTooOld: isTooOld, shown: shown)
+        if !isTooOld { images.prefetch(entry, bundledImages: bundled?.images, filter: answers.filter) }
+        memory.store(entry)
+        return Found(entry: entry, tier: tier, state: state, isTooOld: isTooOld)
     }
 
     /// The typed answer for what was found.
     func result<Value: Sendable>(_ found: Found, now: Date, _ extract: (CatalogContent) -> Value) -> CacheResult<Value>
     {
-        CacheAnswers.result(
-            found.entry, tier: found.tier, state: found.state, now: now,
-            snapshotGeneratedAt: answers.snapshotGeneratedAt, shown: found.shown, extract: extract)
+        answers.result(found.entry, tier: found.tier, state: found.state, now: now, extract: extract)
     }
 
     // MARK: - Entries, for the cache's own decisions (not counted as answers)
@@ -145,6 +194,7 @@ final class CacheTiers: Sendable {
     /// Bundled content is answered as bundled; network content as fresh within its time to live,
     /// stale after, and stale when it was stored in the future: the clock moved backwards since,
     /// so its true age is unknown. One second of slack absorbs disk entries' whole-second times.
+    @inline(__always)
     static func state(origin: CacheOrigin, storedAt: Date, now: Date, timeToLive: TimeInterval) -> CacheState {
         if origin == .bundled { return .bundled }
         let age = now.timeIntervalSince(storedAt)

@@ -155,7 +155,9 @@ public final class CatalogCache: Sendable {
         let memory =
             memory ?? MemoryTier(countLimit: configuration.memoryCountLimit, costLimit: configuration.memoryCostLimit)
         self.memory = memory
-        memory.filter(by: answers.filter)
+        memory.filter(
+            by: { [filter = answers.filter] in filter.filters($0) },
+            showing: { [filter = answers.filter] in filter.withholding($0) })
         self.disk = disk
         self.bundled = bundled
         tiers = CacheTiers(
@@ -223,7 +225,14 @@ public final class CatalogCache: Sendable {
     /// A page of games from memory, disk or the bundle, without waiting and without touching the
     /// network. `.miss` when nothing is there.
     public func cachedGamesPage(edition: Edition, categoryId: String, offset: Int = 0) -> CacheResult<GamesPage> {
-        cachedAnswer(for: .gamesPage(edition, categoryId: categoryId, offset: offset), Self.gamesPage)
+        var found: CacheTiers.Found?
+        if let hit = memoryAnswer(
+            edition: edition, categoryId: categoryId, offset: offset, needsFound: false, found: &found)
+        {
+            return hit
+        }
+        return cachedAnswer(
+            for: .gamesPage(edition, categoryId: categoryId, offset: offset), memoryAsked: true, Self.gamesPage)
     }
 
     /// An edition's categories: fresh without the network; stale or bundled at once with a
@@ -238,11 +247,22 @@ public final class CatalogCache: Sendable {
     /// like ``categories(edition:)``. Pages past ``Configuration/maxCachedPagesPerCategory`` come
     /// from the upstream every time.
     ///
+    /// Inlined into its caller: a fresh page in memory is answered by a synchronous call in the
+    /// caller's own frame, so a hit costs no async call (an async call alone costs about as much as
+    /// a hit). Whatever memory answers, it is asked once.
+    ///
     /// - Throws: ``CacheError`` only when nothing is cached and the upstream fails.
+    @inlinable @inline(__always)
     public nonisolated(nonsending) func gamesPage(
         edition: Edition, categoryId: String, offset: Int = 0
     ) async throws -> CacheResult<GamesPage> {
-        try await answer(for: .gamesPage(edition, categoryId: categoryId, offset: offset), Self.gamesPage)
+        var found: CacheTiers.Found?
+        if let hit = memoryAnswer(
+            edition: edition, categoryId: categoryId, offset: offset, needsFound: true, found: &found), found == nil
+        {
+            return hit  // fresh
+        }
+        return try await answerGamesPage(edition: edition, categoryId: categoryId, offset: offset, memory: found)
     }
 
     /// The content for any key, answered like ``categories(edition:)``.
@@ -298,6 +318,7 @@ public final class CatalogCache: Sendable {
     /// What the cache has done so far.
     public func statistics() -> CacheStatistics {
         var statistics = statisticsCounter.current
+        memory.answers.add(to: &statistics)
         statistics.memoryEvictions = memory.evictions
         statistics.diskEvictions = disk?.evictions ?? 0
         statistics.corruptDiskEntries = disk?.corruptEntries ?? 0

@@ -4,54 +4,131 @@ import Foundation
 
 /// The in-memory tier: a least-recently-used map bounded by entry count and by approximate cost.
 ///
-/// A `Dictionary` under one lock (`Locked`), not an actor and not `NSCache` (about 10× slower on
-/// Linux). Each entry carries the tick of its last use; the least recently used is found by a scan
-/// only when an insert goes over a limit (at most ``countLimit`` entries).
-///
-/// An entry with a game the cache's ``GameFilter`` may withhold keeps what it shows (``ShownContent``)
-/// from its first hit until the territory or the withdrawals change, so a hit on such a page copies
-/// no game.
+/// Guarded by an OS lock (`os_unfair_lock` or `pthread_mutex_t`), not an actor and not `NSCache`
+/// (`NSCache` is about 10× slower on Linux). The entries sit in one array, each with its key's
+/// hash and parts (``MemoryTierKey``) and the tick of its last use; the tier's own hash table
+/// (``MemoryTierIndex``) maps hashes to places. A hit hashes its key outside the lock, compares the
+/// stored key's parts in place, writes a tick only when the entry was not already the most recently
+/// used, and retains nothing but the value it answers. A page can be looked up from its parts,
+/// without building a ``CacheKey``. The least recently used entry is found by a scan only when an
+/// insert goes over a limit (at most ``countLimit`` entries).
 @_spi(CatalogTools) public final class MemoryTier: Sendable {
     /// The most entries kept: 500 by default.
     public let countLimit: Int
     /// The most approximate bytes kept (``CatalogContent/approximateCost``): 8 MiB by default.
     public let costLimit: Int
+    /// The seed of this tier's key hashes (``KeyHasher``), drawn once per tier.
+    private let seed = Int.random(in: .min ... .max)
 
+    /// One stored entry, its key's hash and parts, and when it was last used.
     private struct Slot {
         let entry: CacheEntry
+        let key: MemoryTierKey
+        let hash: Int
         let cost: Int
         var lastUse: UInt64
-        /// Whether the filter may withhold a game of the entry: decided when it is stored and when
-        /// the withdrawals change.
+        /// Whether the entry has a restricted or withdrawn game (``GameFilter/filters(_:)``), beside
+        /// the key: a hit reads it without touching the entry. Decided when stored and when the
+        /// withdrawals change.
         var isFiltered: Bool
-        /// What the entry shows, once answered: only for a filtered entry.
+        /// What the entry shows now, once answered: only for an entry it filters, forgotten when the
+        /// territory or the withdrawals change.
         var shown: ShownContent?
+
+        /// Where `key` lies in a slot, for lookups that compare it through a pointer. Computed, so
+        /// the optimizer folds it to a constant: a `static let` is a lazy global, and every hit
+        /// called `swift_once` to read it.
+        @inline(__always)
+        static var keyOffset: Int { MemoryLayout<Slot>.offset(of: \.key).unsafelyUnwrapped }
     }
 
     private struct State {
-        var slots: [CacheKey: Slot] = [:]
+        /// How an entry with a restricted or withdrawn game is shown, and which entries are (the
+        /// cache's ``GameFilter``), set once; read under the lock, so a hit pays nothing to reach it.
+        var show: (@Sendable (CatalogContent) -> ShownContent)?
+        var filters: (@Sendable (borrowing CacheEntry) -> Bool)?
+        var index = MemoryTierIndex()
+        var slots: [Slot] = []
         var tick: UInt64 = 0
         var totalCost = 0
         var evictions = 0
-        /// The cache's rule of withheld games; its lock is taken inside this tier's, never the
-        /// other way round.
-        var filter: GameFilter?
+        var answers = AnswerCounts()
 
-        /// Marks the slot at `index` as just used.
-        mutating func touch(_ index: Dictionary<CacheKey, Slot>.Index) {
-            tick &+= 1
-            slots.values[index].lastUse = tick
+        /// The bucket and place of the entry with `hash` whose key `matches`, compared where it lies.
+        @inline(__always)
+        func find(hash: Int, where matches: (UnsafePointer<MemoryTierKey>) -> Bool) -> (bucket: Int, place: Int)? {
+            slots.withUnsafeBufferPointer { slots in
+                let base = UnsafeRawPointer(slots.baseAddress.unsafelyUnwrapped)
+                return index.find(hash: hash) { place in
+                    let key = base + place * MemoryLayout<Slot>.stride + Slot.keyOffset
+                    return matches(key.assumingMemoryBound(to: MemoryTierKey.self))
+                }
+            }
         }
 
-        mutating func remove(_ key: CacheKey) {
-            guard let slot = slots.removeValue(forKey: key) else { return }
-            totalCost -= slot.cost
+        @inline(__always)
+        func find(_ key: CacheKey, hash: Int) -> (bucket: Int, place: Int)? {
+            find(hash: hash) { $0.isKey(key) }
+        }
+
+        /// Marks the slot at `place` as just used; nothing is written when it already is the most
+        /// recently used (a screen reading one page again and again, or two threads reading it).
+        @inline(__always)
+        mutating func touch(_ place: Int) {
+            if slots[place].lastUse != tick {
+                tick &+= 1
+                slots[place].lastUse = tick
+            }
+        }
+
+        /// Removes the slot at `place` (found in `bucket`); the last slot moves into its place.
+        mutating func remove(bucket: Int, place: Int) {
+            index.remove(bucket: bucket)
+            totalCost -= slots[place].cost
+            let last = slots.count - 1
+            if place != last {
+                index.move(hash: slots[last].hash, from: last, to: place)
+                slots.swapAt(place, last)
+            }
+            slots.removeLast()
+        }
+
+        mutating func remove(_ key: CacheKey, hash: Int) {
+            if let (bucket, place) = find(key, hash: hash) { remove(bucket: bucket, place: place) }
         }
 
         /// The keys, least recently used first.
         var keysByRecency: [CacheKey] {
-            slots.sorted { $0.value.lastUse < $1.value.lastUse }.map(\.key)
+            slots.sorted { $0.lastUse < $1.lastUse }.map(\.entry.key)
         }
+    }
+
+    /// The hash of `key` in this tier: the fields that tell keys apart in practice (a page's
+    /// category and offset, a category list's language, a user's id); `==` compares the rest.
+    /// Strings are hashed in their NFC form, as `==` compares them.
+    @inline(__always)
+    private func hash(_ key: CacheKey) -> Int {
+        switch key.content {
+        case .categories(let edition): hash(categories: edition.language, scope: key.scope)
+        case .gamesPage(_, let categoryId, let offset): hash(gamesPage: categoryId, offset: offset, scope: key.scope)
+        }
+    }
+
+    @inline(__always)
+    private func hash(gamesPage categoryId: String, offset: Int, scope: CacheScope) -> Int {
+        var hasher = KeyHasher(seed: seed)
+        hasher.combine(categoryId)
+        hasher.combine(offset)
+        if case .user(let id) = scope { hasher.combine(id) }
+        return hasher.finalize()
+    }
+
+    @inline(__always)
+    private func hash(categories language: String, scope: CacheScope) -> Int {
+        var hasher = KeyHasher(seed: seed)
+        hasher.combine(language)
+        if case .user(let id) = scope { hasher.combine(id) }
+        return hasher.finalize()
     }
 
     private let state = Locked(State())
@@ -64,105 +141,160 @@ import Foundation
         self.costLimit = max(costLimit, 1)
     }
 
-    /// Withholds games through `filter` from now on (the cache's rule, set once).
-    func filter(by filter: GameFilter) {
-        state.withLock { state in
-            state.filter = filter
-            for index in state.slots.indices {
-                state.slots.values[index].isFiltered = filter.filters(state.slots.values[index].entry)
-            }
-        }
-    }
-
     /// The entry for `key`, marked as just used.
     public func entry(for key: CacheKey) -> CacheEntry? {
-        state.withLock { state in
-            guard let index = state.slots.index(forKey: key) else { return nil }
-            state.touch(index)
-            return state.slots.values[index].entry
+        let hash = hash(key)
+        return state.withLock { state in
+            guard let (_, place) = state.find(key, hash: hash) else { return nil }
+            state.touch(place)
+            return state.slots[place].entry
         }
     }
 
-    /// A read's hit: the entry for `key`, marked as just used, and what it shows when the filter
-    /// withholds any of its games (`nil`: all of it).
-    func hit(_ key: CacheKey) -> (entry: CacheEntry, shown: ShownContent?)? {
-        state.withLock { state in
-            guard let index = state.slots.index(forKey: key) else { return nil }
-            state.touch(index)
-            let slot = state.slots.values[index]
-            guard slot.isFiltered, let filter = state.filter else { return (slot.entry, nil) }
-            if let shown = slot.shown { return (slot.entry, shown) }
-            let shown = filter.withholding(slot.entry.content)
-            state.slots.values[index].shown = shown
-            return (slot.entry, shown)
+    /// The cache's hot path: the entry for `key`, marked as just used, answered as `classify` says
+    /// from its origin and storage date, read by `read`, and counted in ``answers``, all under one
+    /// lock. `read` builds the caller's answer from the entry in place: a fresh hit copies out only
+    /// what `read` returns. With `keepUnlessFresh`, a hit that is not fresh also hands a copy of
+    /// the entry to `keep`, whose reference lands in `kept` (what its refresh needs; one word, so a
+    /// fresh hit moves no entry-sized optional). (`classify` takes two fields, not the entry:
+    /// passing the entry would copy it.)
+    @inline(__always)
+    func hit<Answer, Kept: AnyObject>(
+        for key: CacheKey, classify: (CacheOrigin, Date) -> CacheState, keepUnlessFresh: Bool,
+        kept: inout Kept?, keep: (CacheEntry, CacheState) -> Kept,
+        read: (borrowing CacheEntry, CacheState, ShownContent?) -> Answer
+    ) -> Answer? {
+        hit(
+            hash: hash(key), where: { $0.isKey(key) }, classify: classify, keepUnlessFresh: keepUnlessFresh,
+            kept: &kept, keep: keep, read: read)
+    }
+
+    /// ``hit(for:classify:keepUnlessFresh:kept:keep:read:)`` for the page at `offset` of `categoryId` in `edition`, found from
+    /// those parts: the app's most frequent read builds no ``CacheKey``.
+    @inline(__always)
+    func hit<Answer, Kept: AnyObject>(
+        gamesPage edition: Edition, categoryId: String, offset: Int, scope: CacheScope,
+        classify: (CacheOrigin, Date) -> CacheState, keepUnlessFresh: Bool, kept: inout Kept?,
+        keep: (CacheEntry, CacheState) -> Kept,
+        read: (borrowing CacheEntry, CacheState, ShownContent?) -> Answer
+    ) -> Answer? {
+        hit(
+            hash: hash(gamesPage: categoryId, offset: offset, scope: scope),
+            where: { $0.isGamesPage(edition, categoryId: categoryId, offset: offset, scope: scope) },
+            classify: classify, keepUnlessFresh: keepUnlessFresh, kept: &kept, keep: keep, read: read)
+    }
+
+    @inline(__always)
+    private func hit<Answer, Kept: AnyObject>(
+        hash: Int, where matches: (UnsafePointer<MemoryTierKey>) -> Bool, classify: (CacheOrigin, Date) -> CacheState,
+        keepUnlessFresh: Bool, kept: inout Kept?, keep: (CacheEntry, CacheState) -> Kept,
+        read: (borrowing CacheEntry, CacheState, ShownContent?) -> Answer
+    ) -> Answer? {
+        state.withLock { state -> Answer? in
+            guard let (_, place) = state.find(hash: hash, where: matches) else { return nil }
+            state.touch(place)
+            let answer = classify(state.slots[place].entry.origin, state.slots[place].entry.storedAt)
+            // An entry with a withheld game is filtered on its first answer under the rule, then kept.
+            if state.slots[place].isFiltered, state.slots[place].shown == nil, let show = state.show {
+                state.slots[place].shown = show(state.slots[place].entry.content)
+            }
+            // Taken out first: a second argument read from the slot made the entry's borrow a copy.
+            let shown = state.slots[place].shown
+            let result = read(state.slots[place].entry, answer, shown)
+            state.answers.count(answer)
+            if keepUnlessFresh, answer != .fresh { kept = keep(state.slots[place].entry, answer) }
+            return result
         }
     }
 
     /// The entry for `key`, without marking it used.
     func peek(_ key: CacheKey) -> CacheEntry? {
-        state.withLock { $0.slots[key]?.entry }
+        let hash = hash(key)
+        return state.withLock { state in state.find(key, hash: hash).map { state.slots[$0.place].entry } }
     }
 
-    /// Forgets what each entry showed: the territory changed (``CatalogCache/setTerritory(_:)``).
+    /// Shows each entry that `filters` picks through `show` (the cache's ``GameFilter``) from its
+    /// first hit until ``forgetShownContent()`` or ``refilter()``. The filter's own lock is taken
+    /// inside this tier's, never the other way round.
+    func filter(
+        by filters: @escaping @Sendable (borrowing CacheEntry) -> Bool,
+        showing show: @escaping @Sendable (CatalogContent) -> ShownContent
+    ) {
+        state.withLock {
+            $0.filters = filters
+            $0.show = show
+        }
+    }
+
+    /// Forgets what each entry showed in the territory: it changed (``CatalogCache/setTerritory(_:)``).
     func forgetShownContent() {
         state.withLock { state in
-            for index in state.slots.indices { state.slots.values[index].shown = nil }
+            for place in state.slots.indices where state.slots[place].shown != nil { state.slots[place].shown = nil }
         }
     }
 
     /// Decides again which entries are filtered and forgets what they showed: the withdrawals changed.
     func refilter() {
         state.withLock { state in
-            guard let filter = state.filter else { return }
-            for index in state.slots.indices {
-                state.slots.values[index].isFiltered = filter.filters(state.slots.values[index].entry)
-                state.slots.values[index].shown = nil
+            guard let filters = state.filters else { return }
+            for place in state.slots.indices {
+                state.slots[place].isFiltered = filters(state.slots[place].entry)
+                state.slots[place].shown = nil
             }
         }
     }
 
     /// Every entry held now, without marking them used.
     func allEntries() -> [CacheEntry] {
-        state.withLock { state in state.slots.values.map(\.entry) }
+        state.withLock { state in state.slots.map(\.entry) }
     }
 
     /// The entries of `scope` held now, without marking them used: what bulk validation checks.
     public func entries(in scope: CacheScope) -> [CacheEntry] {
-        state.withLock { state in state.slots.values.compactMap { $0.entry.key.scope == scope ? $0.entry : nil } }
+        state.withLock { state in state.slots.compactMap { $0.entry.key.scope == scope ? $0.entry : nil } }
     }
 
-    /// Stores `entry`, evicting the least recently used entries past the count or cost limit (never
-    /// `entry` itself).
+    /// The answers ``hit(for:classify:read:)`` counted so far.
+    var answers: AnswerCounts { state.withLock { $0.answers } }
+
     public func store(_ entry: CacheEntry) {
         let cost = entry.content.approximateCost
+        let hash = hash(entry.key)
         state.withLock { state in
-            state.remove(entry.key)
+            state.remove(entry.key, hash: hash)
             state.tick &+= 1
-            let isFiltered = state.filter?.filters(entry) ?? entry.restrictsTerritories
-            state.slots[entry.key] = Slot(entry: entry, cost: cost, lastUse: state.tick, isFiltered: isFiltered)
+            state.index.insert(hash: hash, place: state.slots.count)
+            state.slots.append(
+                Slot(
+                    entry: entry, key: MemoryTierKey(entry.key), hash: hash, cost: cost, lastUse: state.tick,
+                    isFiltered: state.filters?(entry) ?? entry.restrictsTerritories))
             state.totalCost += cost
             while state.slots.count > countLimit || (state.totalCost > costLimit && state.slots.count > 1) {
-                guard let oldest = state.slots.min(by: { $0.value.lastUse < $1.value.lastUse })?.key,
-                    oldest != entry.key
+                guard let oldest = state.slots.indices.min(by: { state.slots[$0].lastUse < state.slots[$1].lastUse }),
+                    state.slots[oldest].entry.key != entry.key
                 else { break }
-                state.remove(oldest)
+                state.remove(state.slots[oldest].entry.key, hash: state.slots[oldest].hash)
                 state.evictions += 1
             }
         }
     }
 
     public func removeEntry(for key: CacheKey) {
-        state.withLock { $0.remove(key) }
+        let hash = hash(key)
+        state.withLock { $0.remove(key, hash: hash) }
     }
 
     public func removeAll(in scope: CacheScope?) {
         state.withLock { state in
             guard let scope else {
+                state.index.removeAll()
                 state.slots.removeAll()
                 state.totalCost = 0
                 return
             }
-            for key in state.slots.keys where key.scope == scope { state.remove(key) }
+            for (key, hash) in state.slots.map({ ($0.entry.key, $0.hash) }) where key.scope == scope {
+                state.remove(key, hash: hash)
+            }
         }
     }
 
@@ -177,8 +309,8 @@ import Foundation
     public func trim(keepingMostRecent count: Int) -> Int {
         state.withLock { state in
             guard state.slots.count > max(count, 0) else { return 0 }
-            let victims = state.keysByRecency.dropLast(max(count, 0))
-            for key in victims { state.remove(key) }
+            let victims = state.slots.sorted { $0.lastUse < $1.lastUse }.dropLast(max(count, 0))
+            for victim in victims { state.remove(victim.entry.key, hash: victim.hash) }
             return victims.count
         }
     }
