@@ -228,6 +228,64 @@ struct CacheWriterTests {
             writerEntry(writerPage("b"), key: writerAliceKey, at: fixture.clock.now), ifStill: aliceWrite)
         #expect(fixture.memory.entry(for: writerAliceKey) == nil)
     }
+
+    // MARK: - Clears and withheld games in held updates
+
+    @Test func contentFetchedBeforeAClearIsNotHeld() async throws {
+        // Given refreshes of the page held, the page shown from the network, and a fetch that noted its generation
+        let fixture = try WriterFixture(heldUpdates: HeldUpdates(kinds: [.gamesPages]))
+        let shown = writerEntry(writerPage("a"), at: fixture.clock.now)
+        fixture.memory.store(shown)
+        let generation = fixture.writer.generation(of: .global)
+        let updates = fixture.answers.subscribe(to: writerKey)
+        // When the cache is cleared (as CatalogCache.clear() does: generations, then memory), then the fetch installs
+        fixture.writer.clear(nil)
+        fixture.memory.removeAll(in: nil)
+        _ = fixture.writer.install(writerPage("b"), etag: nil, for: writerKey, replacing: shown, ifStill: generation)
+        // Then nothing is held, no pending update is announced, and applying stores nothing
+        #expect(fixture.writer.held(for: writerKey) == nil)
+        #expect(!fixture.writer.applyHeld(for: writerKey))
+        #expect(fixture.memory.entry(for: writerKey) == nil)
+        fixture.answers.finish()
+        #expect(await writerDrain(updates).isEmpty)
+    }
+
+    @Test func anInstallBegunBeforeAClearAnnouncesNothing() async throws {
+        // Given a fetch of a page that noted its generation, and a subscriber
+        let fixture = try WriterFixture()
+        let generation = fixture.writer.generation(of: .global)
+        let updates = fixture.answers.subscribe(to: writerKey)
+        // When the cache is cleared, then the fetch installs its content
+        fixture.writer.clear(nil)
+        _ = fixture.writer.install(writerPage("a"), etag: nil, for: writerKey, replacing: nil, ifStill: generation)
+        // Then nothing is stored, and no update says new content is cached
+        #expect(fixture.memory.entry(for: writerKey) == nil)
+        fixture.answers.finish()
+        #expect(await writerDrain(updates).isEmpty)
+        #expect(fixture.statistics.current.updatesEmitted == 0)
+    }
+
+    @Test func aPendingUpdateListsNoWithheldGame() async throws {
+        // Given refreshes held, no territory known (every restricted game withheld), and a page shown
+        let fixture = try WriterFixture(heldUpdates: HeldUpdates(kinds: [.gamesPages]))
+        let shown = writerEntry(writerPage("a"), at: fixture.clock.now)
+        fixture.memory.store(shown)
+        let updates = fixture.answers.subscribe(to: writerKey)
+        var restricted = writerPage("a", "r")
+        if case .gamesPage(var page) = restricted {
+            page.items[1].restrictedTerritories = ["GB"]
+            restricted = .gamesPage(page)
+        }
+        // When new content whose only new game is withheld is held, then applied
+        _ = fixture.writer.install(
+            restricted, etag: nil, for: writerKey, replacing: shown, ifStill: fixture.writer.generation(of: .global))
+        _ = fixture.writer.applyHeld(for: writerKey)
+        fixture.answers.finish()
+        // Then the pending update, like the update that shows it, names no withheld game
+        let received = await writerDrain(updates)
+        #expect(writerContentUpdates(received).map(\.changes.inserted) == [[]])
+        #expect(writerPendingUpdates(received).map(\.inserted) == [[]])
+    }
 }
 
 /// A ``CacheWriter`` over tiers wired as `CatalogCache.init` wires them: the answers' filter (no

@@ -67,6 +67,11 @@ final class CacheAnswers: Sendable {
         filter.filters(content) ? extract(filter.withholding(content).content) : extract(content)
     }
 
+    /// What changed from `old` to `new` as the app sees them: withheld games are in neither.
+    func changes(from old: CatalogContent?, to new: CatalogContent) -> ContentChanges {
+        ContentChanges(from: old.map { value(of: $0) { $0 } }, to: value(of: new) { $0 })
+    }
+
     /// Sends `update` to its subscribers, its content without the games withheld
     /// (and their ids out of the changes); new content is counted in ``CacheStatistics/updatesEmitted``.
     func publish(_ update: CacheUpdate) {

@@ -80,6 +80,8 @@ final class CacheWriter: Sendable {
         ifStill generation: Generation, inMemory: Bool = true
     ) -> CacheEntry {
         let entry = CacheEntry(key: key, content: content, storedAt: clock.now, etag: etag, origin: .network)
+        // Cleared since the fetch began: nothing is stored, held or announced.
+        guard self.generation(of: key.scope) == generation else { return entry }
         let isCached = tiers.isCached(key)
         if let current, tiers.configuration.heldUpdates.holds(key), current.origin == .network,
             current.content != content,
@@ -110,10 +112,15 @@ final class CacheWriter: Sendable {
     func hold(
         _ entry: CacheEntry, showing shown: CacheEntry, ifStill generation: Generation, inMemory: Bool
     ) -> CacheEntry {
-        let isNew = state.withLock { state -> Bool in
+        // Checked under the lock `clear(_:)` drops held content under: a clear either comes first
+        // (nothing is held) or drops what this holds.
+        let isNew = state.withLock { state -> Bool? in
+            let current = Generation(all: state.generations[nil] ?? 0, scope: state.generations[entry.key.scope] ?? 0)
+            guard current == generation else { return nil }
             defer { state.held[entry.key] = entry }
             return state.held[entry.key]?.content != entry.content
         }
+        guard let isNew else { return shown }
         var renewed = shown
         renewed.storedAt = entry.storedAt
         renewed.etag = nil  // the validator belongs to the held content, not to what is shown
@@ -121,7 +128,8 @@ final class CacheWriter: Sendable {
         if isNew {
             tiers.answers.publish(
                 CacheUpdate(
-                    key: entry.key, event: .pendingUpdate(ContentChanges(from: shown.content, to: entry.content))))
+                    key: entry.key, event: .pendingUpdate(tiers.answers.changes(from: shown.content, to: entry.content))
+                ))
         }
         return renewed
     }

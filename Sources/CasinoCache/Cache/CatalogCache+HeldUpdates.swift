@@ -17,6 +17,6 @@ extension CatalogCache {
     /// What showing the content held for `key` would change, or `nil` when nothing is held.
     public func pendingUpdate(for key: CacheKey) -> ContentChanges? {
         guard let held = writer.held(for: key) else { return nil }
-        return ContentChanges(from: tiers.shownEntry(key)?.content, to: held.content)
+        return answers.changes(from: tiers.shownEntry(key)?.content, to: held.content)
     }
 }
