@@ -182,10 +182,11 @@ fixtures: deps
 	Scripts/record-cache-fixtures.sh $(DEBUG_CATALOG) $(FIXTURES)
 	@echo "recorded $(FIXTURES) ($$(find $(FIXTURES) -type f -exec cat {} + | wc -c | tr -d ' ') bytes): commit it"
 
-# Debug builds under CI (CI set, as .ci/run sets it) write no index store and no debug information:
-# a fresh clone's builds are most of make test's time, and nothing reads either there. Elsewhere the
-# defaults stay, so `swift build` and `swift test` share make's build products.
-DEBUG_FLAGS := $(if $(CI),--disable-index-store -debug-info-format none)
+# Debug builds under CI (CI set, as .ci/run sets it) write no debug information: a fresh clone's
+# builds are most of make test's time, and nothing reads it there. (The index store stays: test
+# discovery on Linux reads it.) Elsewhere the defaults stay, so `swift build` and `swift test` share
+# make's build products.
+DEBUG_FLAGS := $(if $(CI),-debug-info-format none)
 
 # Swift Testing starts every test at once. On two cores the jobs of hundreds of tests then queue on
 # the cooperative pool's two threads, and a test resumed after an await (or a loopback simulator's
