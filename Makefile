@@ -128,8 +128,8 @@ deps:
 	fi
 
 build: deps
-	$(SWIFT) build $(DEBUG_FLAGS)
-	$(SWIFT) build $(DEBUG_FLAGS) --package-path $(TOOLS)
+	$(SWIFT) build
+	$(SWIFT) build --package-path $(TOOLS)
 
 $(RELEASE_CATALOG): Package.swift $(TOOLS)/Package.swift $(SWIFT_SOURCES) | deps
 	$(SWIFT) build -c release --package-path $(TOOLS) --product catalog
@@ -178,15 +178,9 @@ schema: $(RELEASE_CATALOG)
 # package tests the cache without building the tools. make test records them again and compares.
 FIXTURES := Tests/CasinoCacheTests/Fixtures
 fixtures: deps
-	$(SWIFT) build $(DEBUG_FLAGS) --package-path $(TOOLS) --product catalog
+	$(SWIFT) build --package-path $(TOOLS) --product catalog
 	Scripts/record-cache-fixtures.sh $(DEBUG_CATALOG) $(FIXTURES)
 	@echo "recorded $(FIXTURES) ($$(find $(FIXTURES) -type f -exec cat {} + | wc -c | tr -d ' ') bytes): commit it"
-
-# Debug builds under CI (CI set, as .ci/run sets it) write no debug information: a fresh clone's
-# builds are most of make test's time, and nothing reads it there. (The index store stays: test
-# discovery on Linux reads it.) Elsewhere the defaults stay, so `swift build` and `swift test` share
-# make's build products.
-DEBUG_FLAGS := $(if $(CI),-debug-info-format none)
 
 # Swift Testing starts every test at once. On two cores the jobs of hundreds of tests then queue on
 # the cooperative pool's two threads, and a test resumed after an await (or a loopback simulator's
@@ -256,16 +250,16 @@ test: deps lint
 # swift-crypto, which the tools build compiles).
 test-app: deps
 	@echo "== the app-side package"
-	$(SWIFT) build $(DEBUG_FLAGS) --product CasinoCachePackageTests
+	$(SWIFT) build --product CasinoCachePackageTests
 	$(SWIFT) test --skip-build $(TEST_WIDTH) 2>&1 | tee $(WORK)/swift-test.log
 
 tools-build: deps
-	$(SWIFT) build $(DEBUG_FLAGS) --build-tests --package-path $(TOOLS)
+	$(SWIFT) build --build-tests --package-path $(TOOLS)
 
 # The app side's Apple-only branches, type-checked on Linux: AppleCheck/ builds the app-side sources
 # again beside stand-ins named CryptoKit (swift-crypto) and Combine (OpenCombine). Run by CI.
 apple-check: deps
-	$(SWIFT) build $(DEBUG_FLAGS) --package-path AppleCheck
+	$(SWIFT) build --package-path AppleCheck
 	@echo "compiled against a stand-in:"
 	@grep -rl '#if canImport(CryptoKit)' Sources --include=*.swift | sed 's|^|  CryptoKit = swift-crypto: |'
 	@grep -rl '#if canImport(Combine)' Sources --include=*.swift | sed 's|^|  Combine = OpenCombine:   |'
@@ -277,7 +271,7 @@ apple-check: deps
 # CDN that sends without end, each refused at once within its memory (SOAK_SEED repeats a run).
 SOAK_ROUNDS ?= 1000
 soak: deps
-	$(SWIFT) build $(DEBUG_FLAGS) --build-tests --package-path $(TOOLS)
+	$(SWIFT) build --build-tests --package-path $(TOOLS)
 	SOAK_ROUNDS=$(SOAK_ROUNDS) $(SWIFT) test --skip-build --package-path $(TOOLS) --filter NoHangSoakTests 2>&1 \
 	  | tee $(WORK)/swift-test-soak.log | grep -E 'soak|✘|passed after|failed after'
 	SOAK_ROUNDS=$(SOAK_ROUNDS) $(SWIFT) test --skip-build --package-path $(TOOLS) --filter HostileCDNTests 2>&1 \
