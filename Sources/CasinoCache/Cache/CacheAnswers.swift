@@ -67,27 +67,36 @@ final class CacheAnswers: Sendable {
         filter.filters(content) ? extract(filter.withholding(content).content) : extract(content)
     }
 
-    /// What changed from `old` to `new` as the app sees them: withheld games are in neither.
+    /// What changed from `old` to `new` as the app sees it: the withheld games' ids out of the
+    /// inserted and updated ones (as ``publish(_:)`` sends an update).
     func changes(from old: CatalogContent?, to new: CatalogContent) -> ContentChanges {
-        ContentChanges(from: old.map { value(of: $0) { $0 } }, to: value(of: new) { $0 })
+        shown(new, ContentChanges(from: old, to: new)).changes
     }
 
     /// Sends `update` to its subscribers, its content without the games withheld
     /// (and their ids out of the changes); new content is counted in ``CacheStatistics/updatesEmitted``.
     func publish(_ update: CacheUpdate) {
         var update = update
-        if case .updated(let content, var changes) = update.event {
+        if case .updated(let content, let changes) = update.event {
             statistics.record { $0.updatesEmitted += 1 }
-            if filter.filters(content) {
-                let shown = filter.withholding(content).content
-                let ids = Set(shown.ids)
-                let withheld = Set(content.ids).subtracting(ids)
-                changes.inserted.removeAll { withheld.contains($0) }
-                changes.updated.removeAll { withheld.contains($0) }
-                update.event = .updated(shown, changes)
-            }
+            let shown = shown(content, changes)
+            update.event = .updated(shown.content, shown.changes)
         }
         broadcaster.publish(update)
+    }
+
+    /// `content` without the games withheld, and `changes` without their ids among the inserted
+    /// and updated ones.
+    private func shown(
+        _ content: CatalogContent, _ changes: ContentChanges
+    ) -> (content: CatalogContent, changes: ContentChanges) {
+        guard filter.filters(content) else { return (content, changes) }
+        let shown = filter.withholding(content).content
+        let withheld = Set(content.ids).subtracting(shown.ids)
+        var changes = changes
+        changes.inserted.removeAll { withheld.contains($0) }
+        changes.updated.removeAll { withheld.contains($0) }
+        return (shown, changes)
     }
 
     /// ``publish(_:)`` of new content for `key`: what changed since `previous` is worked out only

@@ -20,6 +20,10 @@ final class CacheWriter: Sendable {
         var generations: [CacheScope?: Int] = [:]
         /// Refreshed content held back from the screen, per key.
         var held: [CacheKey: CacheEntry] = [:]
+
+        func generation(of scope: CacheScope) -> Generation {
+            Generation(all: generations[nil] ?? 0, scope: generations[scope] ?? 0)
+        }
     }
 
     private let state = Locked(State())
@@ -33,7 +37,7 @@ final class CacheWriter: Sendable {
 
     /// The generation a write for `scope` notes when its work starts.
     func generation(of scope: CacheScope) -> Generation {
-        state.withLock { Generation(all: $0.generations[nil] ?? 0, scope: $0.generations[scope] ?? 0) }
+        state.withLock { $0.generation(of: scope) }
     }
 
     /// Starts a new generation for `scope` (every scope when `nil`): writes begun before store
@@ -115,8 +119,7 @@ final class CacheWriter: Sendable {
         // Checked under the lock `clear(_:)` drops held content under: a clear either comes first
         // (nothing is held) or drops what this holds.
         let isNew = state.withLock { state -> Bool? in
-            let current = Generation(all: state.generations[nil] ?? 0, scope: state.generations[entry.key.scope] ?? 0)
-            guard current == generation else { return nil }
+            guard state.generation(of: entry.key.scope) == generation else { return nil }
             defer { state.held[entry.key] = entry }
             return state.held[entry.key]?.content != entry.content
         }
