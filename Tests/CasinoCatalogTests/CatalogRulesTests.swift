@@ -2,6 +2,18 @@
 import Testing
 
 @Suite struct CatalogRulesTests {
+    @Test func aURLAcceptsEveryPrintableASCIIByteButTheUnsafeOnesInItsPath() {
+        // Every ASCII byte, and one beyond ASCII, after a valid start: the bitmap of URL bytes
+        // against the rule written out.
+        let unsafe = Set(" \"<>\\^`{|}".utf8)
+        for byte in UInt8(0)...127 {
+            let isAllowed = byte > 0x20 && byte < 0x7F && !unsafe.contains(byte)
+            let url = "https://a.example/x" + String(UnicodeScalar(byte))
+            #expect(CatalogRules.isAbsoluteHTTPS(url) == isAllowed, "byte \(byte)")
+        }
+        #expect(!CatalogRules.isAbsoluteHTTPS("https://a.example/é"))
+    }
+
     @Test(arguments: [
         "https://static.example.com/c/C1CD.jpg", "https://launch.example.com:8443/Loader/Start/4093?x=1#top",
         "https://a.b/%20x",

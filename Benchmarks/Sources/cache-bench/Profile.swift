@@ -208,7 +208,7 @@ func profileSynchronize(work: URL) async throws {
 }
 
 /// Misses to an upstream that answers at once, in a loop for `perf record`: `cache-bench profile-miss`.
-func profileMiss(work: URL) async throws {
+@MainActor func profileMiss(work: URL) async throws {
     let catalog = try sampleCatalog(games: 2000, categories: 20, in: work.appendingPathComponent("miss"))
     let edition = catalog.editions[0].edition
     let key = CacheKey.gamesPage(edition, categoryId: catalog.editions[0].pages[0].categoryId, offset: 0)
@@ -221,4 +221,15 @@ func profileMiss(work: URL) async throws {
         sink &+= try await cache.content(for: key).value?.ids.count ?? 0
     }
     print("profile-miss: \(format(nanoseconds(clock.now - start) / 20_000)) per miss (\(sink))")
+}
+
+/// Loops the schema check of a 10-game page for `perf record`: `cache-bench profile-check`.
+func profileCheck(work: URL) throws {
+    let catalog = try sampleCatalog(games: 2000, categories: 20, in: work.appendingPathComponent("check"))
+    let page = catalog.editions[0].pages[0]
+    var sink = 0
+    let start = clock.now
+    for _ in 0..<200_000 { sink &+= page.violations().count }
+    let perPage = format(nanoseconds(clock.now - start) / 200_000)
+    print("profile-check: \(perPage) per page of \(page.items.count) (\(sink))")
 }

@@ -91,6 +91,7 @@ if sections.contains("profile-xml") { try profileXMLFeed(work: work) }
 if sections.contains("profile-xml-source") { try profileXMLFeedSource(work: work) }
 if sections.contains("profile-store") { try await profileStore(work: work) }
 if sections.contains("profile-miss") { try await profileMiss(work: work) }
+if sections.contains("profile-check") { try profileCheck(work: work) }
 if sections.contains("profile-sync") { try await profileSynchronize(work: work) }
 if wants("day") {
     print("")

@@ -53,8 +53,8 @@ extension CatalogCache {
         /// (dozens of pages); what does not fit is fetched key by key. 0 asks for none.
         @_spi(CatalogTools) public var validationInlineBytes = 256 << 10
         /// The longest ``CatalogCache/synchronize()`` waits for the disk: for each read of the
-        /// entries it holds, and for the writes it caused: 10 seconds by default. Real time, on a
-        /// dispatch timer: a file system that hangs holds the disk's work, not the caller, and the
+        /// entries it holds, and for the writes it caused: 10 seconds by default. Real time, on the
+        /// alarm thread: a file system that hangs holds the disk's work, not the caller, and the
         /// entries not read are left to the usual refresh.
         @_spi(CatalogTools) public var diskWaitLimit: Duration = .seconds(10)
         /// How long stale and bundled answers gather before they are validated together, in one

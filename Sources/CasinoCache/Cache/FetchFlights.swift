@@ -8,8 +8,8 @@ import Foundation
 ///
 /// A flight is one task running the fetch; its callers wait on continuations, not on the task, so a
 /// caller whose task is cancelled stops waiting at once while the others still get the result (and
-/// the cache is still filled). The deadline is an alarm (``Deadline/schedule(after:on:_:)``: a
-/// dispatch timer on the system clock, so a miss starts one task): when it fires, every caller gets
+/// the cache is still filled). The deadline is an alarm (``Deadline/schedule(after:on:_:)``, on the
+/// ``AlarmClock`` with the system clock, so a miss starts one task): when it fires, every caller gets
 /// `.timedOut`, the key is free for a new flight, and the fetch is cancelled from a dispatch queue.
 ///
 /// A task group racing the call and the clock would be enough for an upstream that honours

@@ -29,7 +29,7 @@ enum Deadline {
 
     /// What measures a deadline.
     enum Timer: Sendable {
-        /// Real time, on a dispatch timer: a deadline that fires even when every thread of the
+        /// Real time, on the ``AlarmClock``: a deadline that fires even when every thread of the
         /// cooperative pool is busy or stuck.
         case realTime
         /// The cache's clock (a `ManualClock` in tests); a `SystemClock` is real time.
@@ -66,7 +66,7 @@ enum Deadline {
     }
 
     /// Calls `fire` once `limit` has passed on `timer`, unless the returned alarm is cancelled
-    /// first. Real time (and a ``SystemClock``) is a dispatch timer: it fires even when every thread
+    /// first. Real time (and a ``SystemClock``) is an ``AlarmClock`` alarm: it fires even when every thread
     /// of the cooperative pool is busy or stuck, and starts no task. An injected clock is waited
     /// for in a task of its own.
     static func schedule(after limit: Duration, on timer: Timer, _ fire: @escaping @Sendable () -> Void) -> Alarm {
@@ -79,8 +79,7 @@ enum Deadline {
             return Alarm { task.cancel() }
         case .realTime, .clock:
             let isCancelled = Locked(false)
-            let seconds = min(max(limit.timeInterval, 0), 366 * 86_400)  // DispatchTime traps far out
-            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+            AlarmClock.shared.schedule(after: limit) {
                 if !isCancelled.withLock({ $0 }) { fire() }
             }
             return Alarm { isCancelled.withLock { $0 = true } }

@@ -11,7 +11,7 @@ extension DispatchQueue {
         }
     }
 
-    /// ``result(of:)``, waiting at most `limit`: real time, on a dispatch timer, so a file system that
+    /// ``result(of:)``, waiting at most `limit`: real time, on the alarm thread, so a file system that
     /// hangs holds the queue's work, not the caller. `nil` when the limit came first (the work still
     /// runs when the queue gets to it; its result is dropped), or, when `isCancellable`, when the
     /// calling task is cancelled first.

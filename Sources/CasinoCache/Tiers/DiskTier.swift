@@ -537,7 +537,7 @@ public import Logging
         await queue.result { _ = self.buildIndexIfNeeded() }
     }
 
-    /// ``flush()``, waiting at most `limit` (real time, on a dispatch timer: a file system that hangs
+    /// ``flush()``, waiting at most `limit` (real time, on the alarm thread: a file system that hangs
     /// holds the writes, not the caller); `false` when the limit came first and the writes are still
     /// queued. The caller's cancellation does not cut the wait short.
     public func flush(within limit: Duration) async -> Bool {
