@@ -1,12 +1,11 @@
 @_spi(CatalogTools) public import CasinoCatalog
-import CatalogSupport
 
 /// Withdrawals: games the provider took away, gone from every answer of every tier at once.
 extension CatalogCache {
     /// The sequence of the complete withdrawal list held (0: none): bulk validation sends it, and
     /// the provider answers with a newer list.
     public var withdrawalSequence: Int {
-        withdrawals.withLock { $0.listSequence }
+        filter.withdrawalSequence
     }
 
     /// Replaces the withdrawals with `list`, a complete list (from the provider, or an over-the-air
@@ -20,7 +19,10 @@ extension CatalogCache {
     ///   the list held (a replay); the withdrawals held stay.
     @discardableResult
     public func applyWithdrawals(_ list: WithdrawalList) throws(WithdrawalListError) -> [CacheKey] {
-        try changeWithdrawals { withdrawals throws(WithdrawalListError) in try withdrawals.replace(with: list) }
+        publish(
+            try filter.changeWithdrawals { withdrawals throws(WithdrawalListError) in
+                try withdrawals.replace(with: list)
+            })
     }
 
     /// Adds the games of a pushed withdrawal (``CatalogInvalidation/withdrawals``) to those held:
@@ -30,46 +32,12 @@ extension CatalogCache {
     ///   seen.
     @discardableResult
     public func addWithdrawals(_ push: WithdrawalList) throws(WithdrawalListError) -> [CacheKey] {
-        try changeWithdrawals { withdrawals throws(WithdrawalListError) in try withdrawals.add(push) }
+        publish(try filter.changeWithdrawals { withdrawals throws(WithdrawalListError) in try withdrawals.add(push) })
     }
 
-    /// The provider answered and had no newer list: the list held stands, and a lost one (unreadable
-    /// at launch) no longer widens what is withheld.
-    func confirmWithdrawals() {
-        withdrawals.withLock { withdrawals in
-            guard answers.filter.isWithdrawalListLost else { return }
-            answers.filter.setWithdrawn(withdrawals.index, isListLost: false)
-            memory.refilter()
-        }
-    }
-
-    /// Changes the withdrawals, filters by them, saves them and announces the keys shown differently.
-    private func changeWithdrawals(
-        _ change: (inout Withdrawals) throws(WithdrawalListError) -> Void
-    ) throws(WithdrawalListError) -> [CacheKey] {
-        let outcome = withdrawals.withLock { withdrawals -> Result<[CacheUpdate], WithdrawalListError> in
-            var next = withdrawals
-            do throws(WithdrawalListError) { try change(&next) } catch { return .failure(error) }
-            // What memory shows before and after: the keys a lobby may have on screen.
-            let entries = memory.allEntries()
-            let before = entries.map { answers.value(of: $0.content) { Set($0.ids) } }
-            answers.filter.setWithdrawn(next.index, isListLost: false)
-            memory.refilter()
-            withdrawalStore?.save(next, previous: withdrawals)
-            withdrawals = next
-            return .success(
-                zip(entries, before).compactMap { entry, before in
-                    let after = answers.value(of: entry.content) { Set($0.ids) }
-                    guard after != before else { return nil }
-                    let ids = entry.content.ids
-                    let changes = ContentChanges(
-                        inserted: ids.filter { after.contains($0) && !before.contains($0) },
-                        removed: ids.filter { before.contains($0) && !after.contains($0) })
-                    return CacheUpdate(key: entry.key, event: .updated(entry.content, changes))
-                })
-        }
-        let changed = try outcome.get()
-        for update in changed { answers.publish(update) }
-        return changed.map(\.key)
+    /// Announces `updates`, the keys whose shown games a change of the withdrawals changed.
+    private func publish(_ updates: [CacheUpdate]) -> [CacheKey] {
+        for update in updates { answers.publish(update) }
+        return updates.map(\.key)
     }
 }
