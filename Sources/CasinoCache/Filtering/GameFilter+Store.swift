@@ -1,5 +1,4 @@
 @_spi(CatalogTools) import CasinoCatalog
-import CatalogSupport
 import Dispatch
 import Foundation
 import Logging
