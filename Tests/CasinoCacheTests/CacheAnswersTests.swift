@@ -13,9 +13,14 @@ struct CacheAnswersTests {
     private let statistics = StatisticsCounter()
     private let answers: CacheAnswers
 
-    init() {
-        let filter = GameFilter(territory: Territory("GB"), policy: .hideRestrictedAnywhere)
-        filter.setWithdrawn(["gone": .everywhere], isListLost: false)
+    init() throws {
+        let filter = GameFilter(
+            policy: .hideRestrictedAnywhere, directory: nil, savesChanges: false,
+            memory: MemoryTier(countLimit: 10, costLimit: 1 << 20), logger: silentLogger)
+        filter.setTerritory(Territory("GB"))
+        _ = try filter.changeWithdrawals { list throws(WithdrawalListError) in
+            try list.replace(with: WithdrawalList(sequence: 1, games: [Withdrawal(id: "gone")]))
+        }
         answers = CacheAnswers(snapshotGeneratedAt: answersSnapshotDate, filter: filter, statistics: statistics)
     }
 

@@ -303,13 +303,11 @@ private struct WriterFixture {
     init(heldUpdates: HeldUpdates = .none, onDisk: Bool = false) throws {
         var configuration = CatalogCache.Configuration.default
         configuration.heldUpdates = heldUpdates
-        answers = CacheAnswers(
-            snapshotGeneratedAt: nil,
-            filter: GameFilter(territory: nil, policy: configuration.unknownTerritoryPolicy), statistics: statistics)
         memory = MemoryTier(countLimit: configuration.memoryCountLimit, costLimit: configuration.memoryCostLimit)
-        memory.filter(
-            by: { [filter = answers.filter] in filter.filters($0) },
-            showing: { [filter = answers.filter] in filter.withholding($0) })
+        let filter = GameFilter(
+            policy: configuration.unknownTerritoryPolicy, directory: nil, savesChanges: false, memory: memory,
+            logger: silentLogger)
+        answers = CacheAnswers(snapshotGeneratedAt: nil, filter: filter, statistics: statistics)
         directory = onDisk ? try TemporaryDirectory() : nil
         disk = directory.map { DiskTier(configuration: .init(directory: $0.child("cache")), logger: silentLogger) }
         let tiers = CacheTiers(

@@ -1,3 +1,4 @@
+@_spi(CatalogTools) import CasinoCacheTesting
 @_spi(CatalogTools) import CasinoCatalog
 import Foundation
 import Testing
@@ -5,51 +6,52 @@ import Testing
 @_spi(CatalogTools) @testable import CasinoCache
 
 /// What ``GameFilter`` withholds, game by game: withdrawals, the provider's restrictions, the
-/// territory (or the policy while none is known), and a lost withdrawal list.
+/// territory (or the policy while none is known), and a lost withdrawal list; and what it owns
+/// besides: its saved files, and what the memory tier forgets when the rule changes.
 @Suite(.timeLimit(.minutes(1)))
 struct GameFilterTests {
     @Test(arguments: ["GB", "CA-ON", nil] as [String?])
-    func aGameWithdrawnEverywhereIsWithheldInEveryTerritory(_ code: String?) {
+    func aGameWithdrawnEverywhereIsWithheldInEveryTerritory(_ code: String?) throws {
         // Given a game withdrawn everywhere, under the policy that shows the most
-        let filter = GameFilter(territory: code.flatMap(Territory.init), policy: .showAll)
-        filter.setWithdrawn(["gone": .everywhere], isListLost: false)
+        let filter = try GameFilter.saving(nothing: .showAll, in: code, withdrawing: Withdrawal(id: "gone"))
         // When a page holding it is filtered
         let shown = filter.withholding(filterPage(filterGame("gone"), filterGame("plain")))
         // Then it is withheld, and only it
         #expect(filterIDs(shown) == ["plain"])
     }
 
-    @Test func aGameWithdrawnInSomeTerritoriesIsWithheldOnlyThere() {
+    @Test func aGameWithdrawnInSomeTerritoriesIsWithheldOnlyThere() throws {
         // Given a game withdrawn in Canada and Malta
-        let filter = GameFilter(territory: Territory("CA-ON"), policy: .hideRestrictedAnywhere)
-        filter.setWithdrawn(["gone": .territories(["CA", "MT"])], isListLost: false)
+        let filter = try GameFilter.saving(
+            nothing: .hideRestrictedAnywhere, in: "CA-ON",
+            withdrawing: Withdrawal(id: "gone", territories: ["CA", "MT"]))
         let page = filterPage(filterGame("gone"), filterGame("plain"))
         // When a player in Ontario, then one in Great Britain, sees its page
         let inOntario = filter.withholding(page)
-        filter.territory = Territory("GB")
+        filter.setTerritory(Territory("GB"))
         let inBritain = filter.withholding(page)
         // Then Ontario, inside Canada, does not see it; Great Britain does
         #expect(filterIDs(inOntario) == ["plain"])
         #expect(filterIDs(inBritain) == ["gone", "plain"])
     }
 
-    @Test func aGameTheProviderRestrictsIsWithheldOnlyInItsTerritories() {
+    @Test func aGameTheProviderRestrictsIsWithheldOnlyInItsTerritories() throws {
         // Given a game the provider restricts in Great Britain
-        let filter = GameFilter(territory: Territory("GB"), policy: .hideRestrictedAnywhere)
+        let filter = try GameFilter.saving(nothing: .hideRestrictedAnywhere, in: "GB")
         let page = filterPage(filterGame("british", restrictedIn: ["GB"]), filterGame("plain"))
         // When a player in Great Britain, then one in France, sees its page
         let inBritain = filter.withholding(page)
-        filter.territory = Territory("FR")
+        filter.setTerritory(Territory("FR"))
         let inFrance = filter.withholding(page)
         // Then Great Britain does not see it; France does
         #expect(filterIDs(inBritain) == ["plain"])
         #expect(filterIDs(inFrance) == ["british", "plain"])
     }
 
-    @Test func withNoTerritoryKnownHideRestrictedAnywhereWithholdsEveryRestrictedGame() {
+    @Test func withNoTerritoryKnownHideRestrictedAnywhereWithholdsEveryRestrictedGame() throws {
         // Given no territory, the default policy, a game restricted by the provider and one withdrawn in a territory
-        let filter = GameFilter(territory: nil, policy: .hideRestrictedAnywhere)
-        filter.setWithdrawn(["gone": .territories(["MT"])], isListLost: false)
+        let filter = try GameFilter.saving(
+            nothing: .hideRestrictedAnywhere, in: nil, withdrawing: Withdrawal(id: "gone", territories: ["MT"]))
         // When their page is filtered
         let shown = filter.withholding(
             filterPage(filterGame("british", restrictedIn: ["GB"]), filterGame("gone"), filterGame("plain")))
@@ -57,10 +59,10 @@ struct GameFilterTests {
         #expect(filterIDs(shown) == ["plain"])
     }
 
-    @Test func withNoTerritoryKnownShowAllWithholdsNoRestrictedGame() {
+    @Test func withNoTerritoryKnownShowAllWithholdsNoRestrictedGame() throws {
         // Given no territory, showAll, a game restricted by the provider and one withdrawn in a territory
-        let filter = GameFilter(territory: nil, policy: .showAll)
-        filter.setWithdrawn(["gone": .territories(["MT"])], isListLost: false)
+        let filter = try GameFilter.saving(
+            nothing: .showAll, in: nil, withdrawing: Withdrawal(id: "gone", territories: ["MT"]))
         // When their page is filtered
         let shown = filter.withholding(
             filterPage(filterGame("british", restrictedIn: ["GB"]), filterGame("gone"), filterGame("plain")))
@@ -70,46 +72,66 @@ struct GameFilterTests {
     }
 
     @Test(arguments: ["FR", nil] as [String?])
-    func aLostWithdrawalListWithholdsEveryRestrictedGameWhateverTheTerritory(_ code: String?) {
-        // Given a player in France (or nowhere known, under showAll) and the withdrawals lost
-        let filter = GameFilter(territory: code.flatMap(Territory.init), policy: .showAll)
-        filter.setWithdrawn([:], isListLost: true)
+    func aLostWithdrawalListWithholdsEveryRestrictedGameWhateverTheTerritory(_ code: String?) throws {
+        // Given a player in France (or nowhere known, under showAll) whose saved withdrawals are both unreadable
+        let directory = try TemporaryDirectory()
+        let filter = try GameFilter.readingLostList(in: directory, policy: .showAll)
+        filter.setTerritory(code.flatMap(Territory.init))
         // When a page with a game restricted only in Great Britain is filtered
         let shown = filter.withholding(filterPage(filterGame("british", restrictedIn: ["GB"]), filterGame("plain")))
         // Then that game is withheld anyway, the unrestricted one shown
-        #expect(filter.isWithdrawalListLost)
         #expect(filterIDs(shown) == ["plain"])
+        #expect(filter.withdrawalSequence == 0)
     }
 
-    @Test func aCompleteListAfterALostOneWithholdsByTerritoryAgain() {
-        // Given a player in France whose withdrawals were lost
-        let filter = GameFilter(territory: Territory("FR"), policy: .hideRestrictedAnywhere)
-        filter.setWithdrawn([:], isListLost: true)
-        // When a complete list arrives
-        filter.setWithdrawn([:], isListLost: false)
-        // Then a game restricted only in Great Britain is shown in France again
-        let shown = filter.withholding(filterPage(filterGame("british", restrictedIn: ["GB"])))
-        #expect(!filter.isWithdrawalListLost)
-        #expect(filterIDs(shown) == ["british"])
+    @Test(arguments: [false, true])
+    func aCompleteListOrTheProvidersConfirmationEndsALostListsWidening(_ confirms: Bool) throws {
+        // Given a player in France whose withdrawals were lost, shown a page from memory without a
+        // game restricted only in Great Britain
+        let directory = try TemporaryDirectory()
+        let memory = filterMemory()
+        let filter = try GameFilter.readingLostList(in: directory, policy: .hideRestrictedAnywhere, memory: memory)
+        filter.setTerritory(Territory("FR"))
+        memory.store(
+            CacheEntry(
+                key: filterKey, content: filterPage(filterGame("british", restrictedIn: ["GB"])),
+                storedAt: Date(timeIntervalSince1970: 0)))
+        #expect(memoryShows(memory) == [])
+        // When the provider confirms the list held, or a complete list arrives
+        if confirms {
+            filter.confirmWithdrawals()
+        } else {
+            _ = try filter.changeWithdrawals { list throws(WithdrawalListError) in
+                try list.replace(with: WithdrawalList(sequence: 1, games: []))
+            }
+        }
+        // Then the game is shown in France again, by the filter and by the next memory hit
+        #expect(filterIDs(filter.withholding(filterPage(filterGame("british", restrictedIn: ["GB"])))) == ["british"])
+        #expect(memoryShows(memory) == ["british"])
     }
 
-    @Test func aCategoryListPassesUntouched() {
-        // Given a filter that withdraws everywhere an id a category also has, with the list lost
-        let filter = GameFilter(territory: nil, policy: .hideRestrictedAnywhere)
-        filter.setWithdrawn(["SLOTS": .everywhere], isListLost: true)
+    @Test func aCategoryListPassesUntouched() throws {
+        // Given a filter that withdraws everywhere an id a category also has, and one whose list is lost
+        let directory = try TemporaryDirectory()
+        let filters = [
+            try GameFilter.saving(nothing: .hideRestrictedAnywhere, in: nil, withdrawing: Withdrawal(id: "SLOTS")),
+            try GameFilter.readingLostList(in: directory, policy: .hideRestrictedAnywhere),
+        ]
         let list = CatalogContent.categories(
             CategoryList(items: [Category(id: "SLOTS", name: "Slots", gamesTotal: 3)]))
-        // When the list is filtered
-        let shown = filter.withholding(list)
-        // Then it is as it was, nothing withheld, and it is not even looked at
-        #expect(shown.content == list)
-        #expect(shown.withheld == 0)
-        #expect(!filter.filters(list))
+        for filter in filters {
+            // When the list is filtered
+            let shown = filter.withholding(list)
+            // Then it is as it was, nothing withheld, and it is not even looked at
+            #expect(shown.content == list)
+            #expect(shown.withheld == 0)
+            #expect(!filter.filters(list))
+        }
     }
 
     @Test func withholdingKeepsThePagesTotalCountsWhatIsLeftAndSaysHowManyWereWithheld() throws {
         // Given a page of three games out of forty, two of them restricted in Great Britain
-        let filter = GameFilter(territory: Territory("GB"), policy: .hideRestrictedAnywhere)
+        let filter = try GameFilter.saving(nothing: .hideRestrictedAnywhere, in: "GB")
         let content = filterPage(
             filterGame("a", restrictedIn: ["GB"]), filterGame("b"), filterGame("c", restrictedIn: ["GB"]))
         // When a player in Great Britain sees it
@@ -123,10 +145,10 @@ struct GameFilterTests {
         #expect(shown.withheld == 2)
     }
 
-    @Test func aPageWithNeitherRestrictedNorWithdrawnGamesIsNotFiltered() {
+    @Test func aPageWithNeitherRestrictedNorWithdrawnGamesIsNotFiltered() throws {
         // Given withdrawals of games the page does not hold
-        let filter = GameFilter(territory: Territory("GB"), policy: .hideRestrictedAnywhere)
-        filter.setWithdrawn(["elsewhere": .everywhere], isListLost: false)
+        let filter = try GameFilter.saving(
+            nothing: .hideRestrictedAnywhere, in: "GB", withdrawing: Withdrawal(id: "elsewhere"))
         let content = filterPage(filterGame("a"), filterGame("b"))
         let entry = CacheEntry(key: filterKey, content: content, storedAt: Date(timeIntervalSince1970: 0))
         // Then neither the content nor its entry is filtered: the fast path
@@ -135,9 +157,9 @@ struct GameFilterTests {
         #expect(!filter.withdraws(from: content))
     }
 
-    @Test func aPageWithARestrictedGameIsFiltered() {
+    @Test func aPageWithARestrictedGameIsFiltered() throws {
         // Given a page with a game restricted somewhere else than the player's territory
-        let filter = GameFilter(territory: Territory("GB"), policy: .hideRestrictedAnywhere)
+        let filter = try GameFilter.saving(nothing: .hideRestrictedAnywhere, in: "GB")
         let content = filterPage(filterGame("a", restrictedIn: ["MT"]), filterGame("b"))
         let entry = CacheEntry(key: filterKey, content: content, storedAt: Date(timeIntervalSince1970: 0))
         // Then the content and its entry are filtered, though no withdrawal names them
@@ -146,16 +168,122 @@ struct GameFilterTests {
         #expect(!filter.withdraws(from: content))
     }
 
-    @Test func aPageWithAWithdrawnGameIsFiltered() {
+    @Test func aPageWithAWithdrawnGameIsFiltered() throws {
         // Given a page with no restricted game, one of whose games is withdrawn in a territory
-        let filter = GameFilter(territory: Territory("GB"), policy: .hideRestrictedAnywhere)
-        filter.setWithdrawn(["b": .territories(["MT"])], isListLost: false)
+        let filter = try GameFilter.saving(
+            nothing: .hideRestrictedAnywhere, in: "GB", withdrawing: Withdrawal(id: "b", territories: ["MT"]))
         let content = filterPage(filterGame("a"), filterGame("b"))
         let entry = CacheEntry(key: filterKey, content: content, storedAt: Date(timeIntervalSince1970: 0))
         // Then the content and its entry are filtered
         #expect(filter.withdraws(from: content))
         #expect(filter.filters(content))
         #expect(filter.filters(entry))
+    }
+
+    @Test func theTerritoryAndTheWithdrawalsItSavesAreWhatTheNextLaunchFiltersBy() async throws {
+        // Given a filter saving into a directory: a territory, a complete list and a push
+        let directory = try TemporaryDirectory()
+        let first = GameFilter(
+            policy: .hideRestrictedAnywhere, directory: directory.url, savesChanges: true, memory: filterMemory(),
+            logger: silentLogger)
+        first.setTerritory(Territory("GB"))
+        _ = try first.changeWithdrawals { list throws(WithdrawalListError) in
+            try list.replace(with: WithdrawalList(sequence: 3, games: [Withdrawal(id: "gone")]))
+        }
+        _ = try first.changeWithdrawals { list throws(WithdrawalListError) in
+            try list.add(WithdrawalList(sequence: 4, games: [Withdrawal(id: "pushed", territories: ["GB"])]))
+        }
+        await first.flush()
+        // When the next launch reads the same directory
+        let next = GameFilter(
+            policy: .showAll, directory: directory.url, savesChanges: true, memory: filterMemory(),
+            logger: silentLogger)
+        // Then it filters as the first one did
+        #expect(next.territory == Territory("GB"))
+        #expect(next.withdrawalSequence == 3)
+        let shown = next.withholding(
+            filterPage(
+                filterGame("gone"), filterGame("pushed"), filterGame("british", restrictedIn: ["GB"]),
+                filterGame("plain")))
+        #expect(filterIDs(shown) == ["plain"])
+        // And forgetting the territory removes its file
+        next.setTerritory(nil)
+        await next.flush()
+        #expect(!FileManager.default.fileExists(atPath: directory.child(GameFilter.Store.territoryFileName).path))
+    }
+
+    @Test func aFilterThatSavesNoChangesReadsTheSavedRuleAndLeavesItsFilesAlone() async throws {
+        // Given a territory and a list saved by the app
+        let directory = try TemporaryDirectory()
+        let app = GameFilter(
+            policy: .hideRestrictedAnywhere, directory: directory.url, savesChanges: true, memory: filterMemory(),
+            logger: silentLogger)
+        app.setTerritory(Territory("GB"))
+        _ = try app.changeWithdrawals { list throws(WithdrawalListError) in
+            try list.replace(with: WithdrawalList(sequence: 2, games: [Withdrawal(id: "gone")]))
+        }
+        await app.flush()
+        // When an app extension's filter reads them, then changes both
+        let extensionFilter = GameFilter(
+            policy: .hideRestrictedAnywhere, directory: directory.url, savesChanges: false, memory: filterMemory(),
+            logger: silentLogger)
+        #expect(extensionFilter.territory == Territory("GB") && extensionFilter.withdrawalSequence == 2)
+        extensionFilter.setTerritory(Territory("FR"))
+        _ = try extensionFilter.changeWithdrawals { list throws(WithdrawalListError) in
+            try list.replace(with: WithdrawalList(sequence: 5, games: []))
+        }
+        await extensionFilter.flush()
+        // Then the app's files still hold what the app saved
+        let relaunched = GameFilter(
+            policy: .hideRestrictedAnywhere, directory: directory.url, savesChanges: false, memory: filterMemory(),
+            logger: silentLogger)
+        #expect(relaunched.territory == Territory("GB") && relaunched.withdrawalSequence == 2)
+    }
+
+    @Test func whatMemoryShowsFollowsEveryChangeOfTheRule() throws {
+        // Given a page in memory with a game restricted in Great Britain, shown to a player in France
+        let memory = filterMemory()
+        let filter = try GameFilter.saving(nothing: .hideRestrictedAnywhere, in: "FR", memory: memory)
+        memory.store(
+            CacheEntry(
+                key: filterKey, content: filterPage(filterGame("british", restrictedIn: ["GB"]), filterGame("plain")),
+                storedAt: Date(timeIntervalSince1970: 0)))
+        let inFrance = memoryShows(memory)
+        // When the player moves to Great Britain, then the unrestricted game is withdrawn
+        filter.setTerritory(Territory("GB"))
+        let inBritain = memoryShows(memory)
+        let updates = try filter.changeWithdrawals { list throws(WithdrawalListError) in
+            try list.replace(with: WithdrawalList(sequence: 1, games: [Withdrawal(id: "plain")]))
+        }
+        let withdrawn = memoryShows(memory)
+        // Then each next hit follows the rule, nothing kept from before
+        #expect(inFrance == ["british", "plain"])
+        #expect(inBritain == ["plain"])
+        #expect(withdrawn == [])
+        // And the withdrawal names the page and the game it took away
+        #expect(updates.map(\.key) == [filterKey])
+        guard case .updated(_, let changes)? = updates.first?.event else { throw FilterTestFailure.notAPage }
+        #expect(changes.removed == ["plain"] && changes.inserted.isEmpty)
+    }
+
+    @Test func aChangeOfTheWithdrawalsThatShowsNoGameDifferentlyNamesNoKey() throws {
+        // Given a page in memory and a game withdrawn that it does not hold
+        let memory = filterMemory()
+        let filter = try GameFilter.saving(nothing: .hideRestrictedAnywhere, in: "GB", memory: memory)
+        memory.store(
+            CacheEntry(key: filterKey, content: filterPage(filterGame("a")), storedAt: Date(timeIntervalSince1970: 0)))
+        // When a list withdraws another game, then a replay comes
+        let updates = try filter.changeWithdrawals { list throws(WithdrawalListError) in
+            try list.replace(with: WithdrawalList(sequence: 1, games: [Withdrawal(id: "elsewhere")]))
+        }
+        // Then no key is named, and the replay is refused with the list kept
+        #expect(updates.isEmpty)
+        #expect(throws: WithdrawalListError.self) {
+            try filter.changeWithdrawals { list throws(WithdrawalListError) in
+                try list.replace(with: WithdrawalList(sequence: 1, games: []))
+            }
+        }
+        #expect(filter.withdrawalSequence == 1 && filter.withdraws(from: filterPage(filterGame("elsewhere"))))
     }
 
     /// `Territory`: codes compare case-insensitively, a country covers its subdivisions, a code
@@ -170,9 +298,10 @@ struct GameFilterTests {
     ])
     func aRestrictionCodeMatchesTheTerritoryAsTerritoryDocumentsIt(_ code: FilterCode) throws {
         // Given a player in `player`, a game the provider restricts in `restriction` and one withdrawn there
-        let territory = try #require(Territory(code.player))
-        let filter = GameFilter(territory: territory, policy: .hideRestrictedAnywhere)
-        filter.setWithdrawn(["gone": .territories([code.restriction])], isListLost: false)
+        let filter = try GameFilter.saving(
+            nothing: .hideRestrictedAnywhere, in: code.player,
+            withdrawing: Withdrawal(id: "gone", territories: [code.restriction]))
+        #expect(filter.territory != nil)
         // When their page is filtered
         let shown = filter.withholding(
             filterPage(filterGame("restricted", restrictedIn: [code.restriction]), filterGame("gone")))
@@ -211,4 +340,48 @@ private func filterPage(_ games: Game...) -> CatalogContent {
 /// The ids a filtered page shows.
 private func filterIDs(_ shown: ShownContent) -> [String] {
     shown.content.ids
+}
+
+/// A memory tier as small as the tests need.
+private func filterMemory() -> MemoryTier {
+    MemoryTier(countLimit: 10, costLimit: 1 << 20)
+}
+
+/// The ids the next memory hit on the page shows.
+private func memoryShows(_ memory: MemoryTier) -> [String]? {
+    var kept: MemoryTier?
+    return memory.hit(
+        for: filterKey, classify: { _, _ in .fresh }, keepUnlessFresh: false, kept: &kept, keep: { _, _ in memory },
+        read: { entry, _, shown in shown?.content.ids ?? entry.content.ids })
+}
+
+extension GameFilter {
+    /// A filter saving nothing, over `memory` (its own by default), for a player in `code` (none known:
+    /// `nil`), with `games` withdrawn by a complete list.
+    fileprivate static func saving(
+        nothing policy: UnknownTerritoryPolicy, in code: String?, withdrawing games: Withdrawal...,
+        memory: MemoryTier = filterMemory()
+    ) throws -> GameFilter {
+        let filter = GameFilter(
+            policy: policy, directory: nil, savesChanges: false, memory: memory, logger: silentLogger)
+        filter.setTerritory(code.flatMap(Territory.init))
+        if !games.isEmpty {
+            _ = try filter.changeWithdrawals { list throws(WithdrawalListError) in
+                try list.replace(with: WithdrawalList(sequence: 1, games: games))
+            }
+        }
+        return filter
+    }
+
+    /// A filter over `memory` reading `directory`, where both saved withdrawal files are garbage: the
+    /// list is lost.
+    fileprivate static func readingLostList(
+        in directory: TemporaryDirectory, policy: UnknownTerritoryPolicy, memory: MemoryTier = filterMemory()
+    ) throws -> GameFilter {
+        for name in [Store.withdrawalsFileName, Store.previousWithdrawalsFileName] {
+            _ = try directory.write(Data([0xFF, 0x00, 0x7B, 0x0A]), to: name)
+        }
+        return GameFilter(
+            policy: policy, directory: directory.url, savesChanges: false, memory: memory, logger: silentLogger)
+    }
 }

@@ -88,7 +88,7 @@ extension CatalogCache {
         let end = ContinuousClock.now + configuration.diskWaitLimit
         let waits: [(name: String, drained: (Duration) async -> Bool)?] = [
             waitsForDisk ? disk.map { disk in ("the disk tier", disk.flush(within:)) } : nil,
-            withdrawals ? withdrawalStore.map { store in ("the withdrawal list", store.flush(within:)) } : nil,
+            withdrawals ? ("the withdrawal list", { [filter] in await filter.flush(within: $0) }) : nil,
             playerQueues ? players.queue.map { queue in ("the players' queues", queue.flush(within:)) } : nil,
         ]
         var late: [String] = []
@@ -248,14 +248,14 @@ extension CatalogCache {
     /// confirms the list held (and ends the conservative policy of a lost one).
     private func receiveWithdrawals(_ list: WithdrawalList?, into report: inout SynchronizationReport) {
         guard let list else {
-            confirmWithdrawals()
+            filter.confirmWithdrawals()
             return
         }
         do throws(WithdrawalListError) {
             report.withdrawnFrom += try applyWithdrawals(list)
             report.withdrawalSequence = list.sequence
         } catch  where error.code == .notNewer {
-            confirmWithdrawals()  // another batch's answer, or a push, brought it already
+            filter.confirmWithdrawals()  // another batch's answer, or a push, brought it already
         } catch {
             logger.warning("the provider's withdrawal list was refused", metadata: ["cache.error": "\(error)"])
         }

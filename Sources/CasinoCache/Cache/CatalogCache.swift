@@ -75,11 +75,9 @@ public final class CatalogCache: Sendable {
     let images: ImagePrefetcher
     /// The deadline of upstream calls made outside a flight (bulk validation, a player's changes).
     let deadline: UpstreamDeadline
-    /// Where the player's territory is saved for the next launch, if anywhere.
-    let territoryStore: TerritoryStore?
-    /// The withdrawals in force (``applyWithdrawals(_:)``), and where they are saved, if anywhere.
-    let withdrawals: Locked<Withdrawals>
-    let withdrawalStore: WithdrawalStore?
+    /// The games withheld: the territory and the withdrawals, where they are saved, and what memory
+    /// forgets when they change (`Filtering/`).
+    let filter: GameFilter
     /// The background refresh in flight, shared by its callers (``refreshInBackground(checking:within:)``).
     let backgroundRefresh = Locked<BackgroundRefreshRun.Shared?>(nil)
 
@@ -140,24 +138,14 @@ public final class CatalogCache: Sendable {
         }
         let statistics = StatisticsCounter()
         statisticsCounter = statistics
-        let territoryStore = territoryDirectory.map { TerritoryStore(directory: $0, logger: logger) }
-        let withdrawalStore = territoryDirectory.map { WithdrawalStore(directory: $0, logger: logger) }
-        self.territoryStore = savesTerritory ? territoryStore : nil
-        self.withdrawalStore = savesTerritory ? withdrawalStore : nil
-        let savedWithdrawals = withdrawalStore?.load() ?? WithdrawalStore.Loaded()
-        withdrawals = Locked(savedWithdrawals.withdrawals)
-        answers = CacheAnswers(
-            snapshotGeneratedAt: bundled?.generatedAt,
-            filter: GameFilter(territory: territoryStore?.load(), policy: configuration.unknownTerritoryPolicy),
-            statistics: statistics)
-        answers.filter.setWithdrawn(savedWithdrawals.withdrawals.index, isListLost: savedWithdrawals.isLost)
-        images = ImagePrefetcher()
         let memory =
             memory ?? MemoryTier(countLimit: configuration.memoryCountLimit, costLimit: configuration.memoryCostLimit)
         self.memory = memory
-        memory.filter(
-            by: { [filter = answers.filter] in filter.filters($0) },
-            showing: { [filter = answers.filter] in filter.withholding($0) })
+        filter = GameFilter(
+            policy: configuration.unknownTerritoryPolicy, directory: territoryDirectory, savesChanges: savesTerritory,
+            memory: memory, logger: logger)
+        answers = CacheAnswers(snapshotGeneratedAt: bundled?.generatedAt, filter: filter, statistics: statistics)
+        images = ImagePrefetcher()
         self.disk = disk
         self.bundled = bundled
         tiers = CacheTiers(
@@ -282,8 +270,7 @@ public final class CatalogCache: Sendable {
     public func flush() async {
         await disk?.flush()
         await players.queue?.flush()
-        await territoryStore?.flush()
-        await withdrawalStore?.flush()
+        await filter.flush()
     }
 
     /// Forgets `key` in memory and on disk; the next lookup falls back to the bundle or the upstream.

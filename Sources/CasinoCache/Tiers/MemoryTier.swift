@@ -226,7 +226,7 @@ import Foundation
         }
     }
 
-    /// Forgets what each entry showed in the territory: it changed (``CatalogCache/setTerritory(_:)``).
+    /// Forgets what each entry showed: the territory changed, or a lost withdrawal list ended (``GameFilter``).
     func forgetShownContent() {
         state.withLock { state in
             for place in state.slots.indices where state.slots[place].shown != nil { state.slots[place].shown = nil }
