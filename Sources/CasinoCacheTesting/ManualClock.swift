@@ -3,8 +3,9 @@ public import CasinoCache
 import CatalogSupport
 public import Foundation
 
-/// A clock that moves only when told to, for tests: ``advance(by:)`` moves "now" and wakes every
-/// sleeper whose deadline has passed.
+/// A clock that moves only when told to, for tests: ``advance(by:)`` moves "now", wakes every
+/// sleeper whose deadline has passed and fires every alarm that is due (the cache's deadlines),
+/// in the order they are due.
 ///
 /// ```swift
 /// let clock = ManualClock(now: Date(timeIntervalSince1970: 0))
@@ -16,9 +17,15 @@ public final class ManualClock: CacheClock {
         var continuation: CheckedContinuation<Void, any Error>
     }
 
+    private struct Alarm {
+        var deadline: Date
+        var fire: @Sendable () -> Void
+    }
+
     private struct State {
         var now: Date
         var sleepers: [UInt64: Sleeper] = [:]
+        var alarms: [UInt64: Alarm] = [:]
         var nextID: UInt64 = 0
     }
 
@@ -30,19 +37,42 @@ public final class ManualClock: CacheClock {
 
     public var now: Date { state.withLock { $0.now } }
 
-    /// How many tasks are waiting in ``sleep(for:)``.
-    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    /// How many waits are pending: tasks in ``sleep(for:)`` and the cache's deadlines.
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count + $0.alarms.count } }
 
-    /// Moves time forward and resumes the sleepers that are due.
+    /// Moves time forward, resumes the sleepers that are due and fires the alarms that are due
+    /// (on the caller's thread, before returning).
     public func advance(by duration: Duration) {
-        let due: [CheckedContinuation<Void, any Error>] = state.withLock { state in
+        let (sleepers, alarms) = state.withLock { state in
             state.now = state.now.addingTimeInterval(duration.timeInterval)
             let now = state.now
-            let ready = state.sleepers.filter { $0.value.deadline <= now }
-            for id in ready.keys { state.sleepers[id] = nil }
-            return ready.values.sorted { $0.deadline < $1.deadline }.map(\.continuation)
+            let sleepers = state.sleepers.filter { $0.value.deadline <= now }
+            for id in sleepers.keys { state.sleepers[id] = nil }
+            let alarms = state.alarms.filter { $0.value.deadline <= now }
+            for id in alarms.keys { state.alarms[id] = nil }
+            return (
+                sleepers.sorted { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }.map(\.value.continuation),
+                alarms.sorted { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }.map(\.value.fire)
+            )
         }
-        for continuation in due { continuation.resume() }
+        for continuation in sleepers { continuation.resume() }
+        for fire in alarms { fire() }
+    }
+
+    @_spi(CatalogTools)
+    public func alarm(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        let id = state.withLock { state -> UInt64? in
+            let deadline = state.now.addingTimeInterval(delay.timeInterval)
+            guard deadline > state.now else { return nil }
+            state.nextID += 1
+            state.alarms[state.nextID] = Alarm(deadline: deadline, fire: fire)
+            return state.nextID
+        }
+        guard let id else {
+            Task { fire() }  // due already: fired at once, as a sleep that is due returns at once
+            return {}
+        }
+        return { [state] in _ = state.withLock { $0.alarms.removeValue(forKey: id) } }
     }
 
     public func sleep(for duration: Duration) async throws {

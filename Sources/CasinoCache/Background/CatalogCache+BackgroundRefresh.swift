@@ -62,7 +62,7 @@ extension CatalogCache {
         run.track { synchronizing.cancel() }
         let checking = updater.map { updater in Task { try await self.checkForSnapshotUpdate(with: updater) } }
         if let checking { run.track { checking.cancel() } }
-        let alarm = Deadline.schedule(after: budget, on: .clock(clock)) { run.cutShort() }
+        let alarm = Deadline.schedule(after: budget, on: clock) { run.cutShort() }
         defer {
             alarm.cancel()
             backgroundRefresh.withLock { if $0?.run === run { $0 = nil } }
@@ -76,7 +76,7 @@ extension CatalogCache {
         let stuck: @Sendable () -> any Error = { CancellationError() }
         var report = BackgroundRefreshReport()
         do {
-            report.synchronization = try await Deadline.run(within: remaining(), on: .clock(clock), timedOut: stuck) {
+            report.synchronization = try await Deadline.run(within: remaining(), on: clock, timedOut: stuck) {
                 await synchronizing.value
             }
         } catch {
@@ -85,7 +85,7 @@ extension CatalogCache {
         if let checking {
             do {
                 report.snapshotUpdate = try await Deadline.run(
-                    within: remaining(), on: .clock(clock), timedOut: stuck
+                    within: remaining(), on: clock, timedOut: stuck
                 ) { try await checking.value }
             } catch {
                 report.snapshotError = error

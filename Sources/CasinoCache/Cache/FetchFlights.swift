@@ -19,12 +19,12 @@ import Foundation
 final class FetchFlights: Sendable {
     private let flights = Locked<[CacheKey: Flight]>([:])
     private let timeout: Duration
-    private let timer: Deadline.Timer
+    private let clock: any CacheClock
     private let statistics: StatisticsCounter
 
     init(timeout: Duration, clock: any CacheClock, statistics: StatisticsCounter) {
         self.timeout = timeout
-        timer = .clock(clock)
+        self.clock = clock
         self.statistics = statistics
     }
 
@@ -47,7 +47,7 @@ final class FetchFlights: Sendable {
             let timeout = self.timeout
             flight.start(
                 fetch, landed: { [weak self] flight in self?.remove(flight, for: key) },
-                alarm: Deadline.schedule(after: timeout, on: timer) { [weak flight] in
+                alarm: Deadline.schedule(after: timeout, on: clock) { [weak flight] in
                     flight?.finish(
                         .failure(CacheError(.timedOut, key: key, "the upstream did not answer within \(timeout)")),
                         abandoning: true)

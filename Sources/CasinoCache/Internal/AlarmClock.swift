@@ -1,4 +1,5 @@
 @_spi(CatalogTools) import CasinoCatalog
+import CatalogSupport
 import Foundation
 
 /// The runtime's real-time alarms (``Deadline/schedule(after:on:_:)``): one thread of its own that
@@ -35,8 +36,16 @@ final class AlarmClock: @unchecked Sendable {
     private var sleepsUntil: ContinuousClock.Instant?
     private var isThreadStarted = false
 
-    /// Calls `fire` on the alarm thread once `delay` has passed.
-    func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) {
+    /// Calls `fire` on the alarm thread once `delay` has passed, unless the returned closure is
+    /// called first.
+    @discardableResult
+    func schedule(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        let isCancelled = Locked(false)
+        add(after: delay) { if !isCancelled.withLock({ $0 }) { fire() } }
+        return { isCancelled.withLock { $0 = true } }
+    }
+
+    private func add(after delay: Duration, _ fire: @escaping @Sendable () -> Void) {
         let due = ContinuousClock.now.advanced(by: min(max(delay, .zero), .seconds(366 * 86_400)))
         condition.lock()
         defer { condition.unlock() }

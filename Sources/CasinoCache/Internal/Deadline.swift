@@ -27,20 +27,11 @@ enum Deadline {
         case call(@Sendable () -> Void)
     }
 
-    /// What measures a deadline.
-    enum Timer: Sendable {
-        /// Real time, on the ``AlarmClock``: a deadline that fires even when every thread of the
-        /// cooperative pool is busy or stuck.
-        case realTime
-        /// The cache's clock (a `ManualClock` in tests); a `SystemClock` is real time.
-        case clock(any CacheClock)
-    }
-
     /// Runs `work`, waiting for it at most `limit`.
     ///
     /// - Parameters:
     ///   - limit: How long the caller waits.
-    ///   - timer: What measures `limit`: real time by default.
+    ///   - clock: What measures `limit` (``CacheClock/alarm(after:_:)``): real time by default.
     ///   - gate: The work's point of no return, if it has one.
     ///   - stop: How abandoned work is told to stop: its task is cancelled by default.
     ///   - timedOut: The error thrown at the deadline.
@@ -48,7 +39,8 @@ enum Deadline {
     /// - Throws: `work`'s error, `timedOut()` at the deadline, or `CancellationError` when the
     ///   calling task is cancelled.
     static func run<Value: Sendable>(
-        within limit: Duration, on timer: Timer = .realTime, gate: CommitGate? = nil, stop: Stop = .cancelTask,
+        within limit: Duration, on clock: any CacheClock = SystemClock(), gate: CommitGate? = nil,
+        stop: Stop = .cancelTask,
         timedOut: @escaping @Sendable () -> any Error, _ work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let race = Race<Value>(gate: gate, stop: stop)
@@ -56,7 +48,7 @@ enum Deadline {
             try await withCheckedThrowingContinuation { continuation in
                 race.start(continuation, work: work)
                 race.hold(
-                    schedule(after: limit, on: timer) { [weak race] in
+                    schedule(after: limit, on: clock) { [weak race] in
                         race?.settle(.failure(timedOut()), abandoning: true)
                     })
             }
@@ -65,25 +57,13 @@ enum Deadline {
         }
     }
 
-    /// Calls `fire` once `limit` has passed on `timer`, unless the returned alarm is cancelled
-    /// first. Real time (and a ``SystemClock``) is an ``AlarmClock`` alarm: it fires even when every thread
-    /// of the cooperative pool is busy or stuck, and starts no task. An injected clock is waited
-    /// for in a task of its own.
-    static func schedule(after limit: Duration, on timer: Timer, _ fire: @escaping @Sendable () -> Void) -> Alarm {
-        switch timer {
-        case .clock(let clock) where !(clock is SystemClock):
-            let task = Task {
-                do { try await clock.sleep(for: limit) } catch { return }
-                fire()
-            }
-            return Alarm { task.cancel() }
-        case .realTime, .clock:
-            let isCancelled = Locked(false)
-            AlarmClock.shared.schedule(after: limit) {
-                if !isCancelled.withLock({ $0 }) { fire() }
-            }
-            return Alarm { isCancelled.withLock { $0 = true } }
-        }
+    /// Calls `fire` once `limit` has passed on `clock`, unless the returned alarm is cancelled
+    /// first: the clock keeps it (``CacheClock/alarm(after:_:)``), so a deadline takes the
+    /// same path under a `ManualClock` as in production.
+    static func schedule(
+        after limit: Duration, on clock: any CacheClock = SystemClock(), _ fire: @escaping @Sendable () -> Void
+    ) -> Alarm {
+        Alarm(cancel: clock.alarm(after: limit, fire))
     }
 
     /// A scheduled deadline (``schedule(after:on:_:)``), cancelled when the work settles first.

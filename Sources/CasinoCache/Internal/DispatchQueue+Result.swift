@@ -32,7 +32,7 @@ extension DispatchQueue {
                     resume(nil)
                     return
                 }
-                let alarm = Deadline.schedule(after: limit, on: .realTime) { resume(nil) }
+                let alarm = Deadline.schedule(after: limit) { resume(nil) }
                 self.async {
                     let value = work()
                     alarm.cancel()

@@ -16,6 +16,23 @@ public protocol CacheClock: Sendable {
     ///
     /// - Throws: `CancellationError` when the waiting task is cancelled.
     func sleep(for duration: Duration) async throws
+    /// Calls `fire` once `delay` has passed on this clock, unless the returned closure (cancel) is
+    /// called first: every deadline of the cache is kept this way. The default waits in
+    /// ``sleep(for:)`` in a task of its own; `SystemClock` keeps every alarm on one thread
+    /// (``AlarmClock``); `ManualClock` fires them in `advance(by:)`.
+    @_spi(CatalogTools)
+    func alarm(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> @Sendable () -> Void
+}
+
+extension CacheClock {
+    @_spi(CatalogTools)
+    public func alarm(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        let task = Task {
+            do { try await sleep(for: delay) } catch { return }
+            fire()
+        }
+        return { task.cancel() }
+    }
 }
 
 /// The wall clock and `Task.sleep`.
@@ -43,5 +60,10 @@ public struct SystemClock: CacheClock {
 
     public func sleep(for duration: Duration) async throws {
         try await Task.sleep(for: duration)
+    }
+
+    @_spi(CatalogTools)
+    public func alarm(after delay: Duration, _ fire: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
+        AlarmClock.shared.schedule(after: delay, fire)
     }
 }

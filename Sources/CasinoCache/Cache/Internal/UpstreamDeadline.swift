@@ -14,7 +14,7 @@ struct UpstreamDeadline: Sendable {
     ) async throws -> Value {
         let timeout = self.timeout
         return try await Deadline.run(
-            within: timeout, on: .clock(clock),
+            within: timeout, on: clock,
             timedOut: { CacheError(.timedOut, key: key, "the upstream did not answer within \(timeout)") }, operation)
     }
 }
