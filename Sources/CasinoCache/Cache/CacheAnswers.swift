@@ -99,6 +99,12 @@ final class CacheAnswers: Sendable {
         return (shown, changes)
     }
 
+    /// Sends each of `updates` (``publish(_:)``); returns their keys.
+    func publish(_ updates: [CacheUpdate]) -> [CacheKey] {
+        for update in updates { publish(update) }
+        return updates.map(\.key)
+    }
+
     /// ``publish(_:)`` of new content for `key`: what changed since `previous` is worked out only
     /// when someone listens to `key` (a miss nobody watches pays for none of it).
     func publishChange(of key: CacheKey, from previous: CatalogContent?, to content: CatalogContent) {

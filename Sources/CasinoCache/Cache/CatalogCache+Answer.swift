@@ -1,7 +1,6 @@
 @_spi(CatalogTools) public import CasinoCatalog
 import Foundation
 import Logging
-@_spi(CatalogTools) import ProviderAPI
 
 /// How a read is answered: memory (asked once), then disk and the bundle, then the upstream; a
 /// stale or bundled answer starts a background refresh.
@@ -133,73 +132,11 @@ extension CatalogCache {
 
     // MARK: - Fetching
 
-    /// Fetches `key` from the upstream, joining a fetch already in flight for it (``FetchFlights``).
+    /// Fetches `key` from the upstream, joining a fetch already in flight for it: a player's list
+    /// through ``PlayerLists``, the catalogue through ``CatalogFetcher``.
     nonisolated(nonsending) func fetch(_ key: CacheKey, current: CacheEntry?) async throws -> CacheEntry {
         if key.playerList != nil { return try await players.fetch(key, current: current) }
-        return try await flights.entry(for: key) { gate in
-            try await self.fetchFromUpstream(key, current: current, gate: gate)
-        }
-    }
-
-    /// One catalogue fetch: the upstream's answer checked, then stored (a `304` renews `current`)
-    /// unless the cache was cleared since the fetch started or its deadline passed.
-    private func fetchFromUpstream(_ key: CacheKey, current: CacheEntry?, gate: CommitGate) async throws -> CacheEntry {
-        let generation = writer.generation(of: key.scope)
-        statisticsCounter.record { $0.upstreamCalls += 1 }
-        let response: UpstreamResponse<CatalogContent>
-        do {
-            response = try await callUpstream(key, etag: current?.etag)
-        } catch let error as CacheError {
-            throw error
-        } catch {
-            throw CacheError(.upstreamFailed, key: key, "the upstream failed: \(error)", cause: error)
-        }
-        switch response {
-        case .notModified:
-            guard let current, current.origin == .network else {
-                throw CacheError(
-                    .notModifiedWithoutEntry, key: key, "the upstream answered not modified, but nothing is cached")
-            }
-            guard gate.commit() else { throw CancellationError() }
-            statisticsCounter.record { $0.notModified += 1 }
-            return writer.renew(current, etag: current.etag, ifStill: generation)
-        case .modified(let content, let etag):
-            try check(content, for: key)
-            guard gate.commit() else { throw CancellationError() }
-            return writer.install(content, etag: etag, for: key, replacing: current, ifStill: generation)
-        }
-    }
-
-    private func callUpstream(_ key: CacheKey, etag: String?) async throws -> UpstreamResponse<CatalogContent> {
-        switch key.content {
-        case .categories(let edition):
-            switch try await upstream.categories(edition: edition, etag: etag) {
-            case .modified(let list, let etag): .modified(.categories(list), etag: etag)
-            case .notModified: .notModified
-            }
-        case .gamesPage(let edition, let categoryId, let offset):
-            switch try await upstream.gamesPage(
-                edition: edition, categoryId: categoryId, offset: offset, limit: pageSize, etag: etag)
-            {
-            case .modified(let page, let etag): .modified(.gamesPage(page), etag: etag)
-            case .notModified: .notModified
-            }
-        }
-    }
-
-    /// Refuses upstream content that breaks the schema or is not the page that was asked for.
-    func check(_ content: CatalogContent, for key: CacheKey) throws {
-        if case .gamesPage(_, let categoryId, let offset) = key.content, case .gamesPage(let page) = content {
-            guard page.categoryId == categoryId, page.offset == offset, page.limit == pageSize else {
-                throw CacheError(
-                    .invalidContent, key: key,
-                    "the upstream answered page \(page.categoryId)@\(page.offset) limit \(page.limit) for \(categoryId)@\(offset) limit \(pageSize)"
-                )
-            }
-        }
-        if let violation = content.violations().first {
-            throw CacheError(.invalidContent, key: key, "the upstream answered invalid content: \(violation)")
-        }
+        return try await fetcher.fetch(key, current: current)
     }
 
     // MARK: - Refreshing
@@ -207,15 +144,16 @@ extension CatalogCache {
     /// Starts a background refresh of `key` (``RefreshScheduler``); `nil` when none started (one
     /// runs, waits, rests, or the key was queued for a bulk validation).
     @discardableResult
-    func refreshInBackground(_ key: CacheKey, current: CacheEntry, batching: Bool = true) -> Task<Void, Never>? {
-        scheduler.refresh(key, current: current, batching: batching, refreshWork)
+    func refreshInBackground(_ key: CacheKey, current: CacheEntry) -> Task<Void, Never>? {
+        scheduler.refresh(key, current: current, refreshWork)
     }
 
-    /// What a background refresh runs.
+    /// What a background refresh runs: any key's fetch; a queued key's validation is the
+    /// synchronizer's.
     private var refreshWork: RefreshScheduler.Work {
         RefreshScheduler.Work(
             fetch: { key, current in _ = try await self.fetch(key, current: current) },
             latest: { self.memory.entry(for: $0) },
-            validateQueued: { await self.validateQueued() })
+            validateQueued: { [synchronizer] in await synchronizer.validateQueued() })
     }
 }

@@ -35,7 +35,7 @@ extension CatalogCache {
     /// Waits until the background refreshes running now have finished (retries waiting for
     /// their backoff are not waited for); keys queued for a batched validation are sent at once.
     public func waitForRefreshes() async {
-        await validateQueued()
+        await synchronizer.validateQueued()
         await scheduler.waitForRunning()
     }
 }

@@ -54,7 +54,6 @@ public final class CatalogCache: Sendable {
     }
 
     // The collaborators, each owning its state behind its own lock; the cache wires them.
-    let upstream: any CatalogUpstream
     let clock: any CacheClock
     /// Whether `clock` is a ``SystemClock``: the hot paths then read it without the existential call.
     let usesSystemClock: Bool
@@ -66,15 +65,15 @@ public final class CatalogCache: Sendable {
     let tiers: CacheTiers
     /// Stores what the upstream answers; owns the clear generations and held updates.
     let writer: CacheWriter
-    /// One upstream call per key, with its deadline.
-    let flights: FetchFlights
+    /// A catalogue fetch: one upstream call per key, checked and stored.
+    let fetcher: CatalogFetcher
     /// Background refreshes, retries, rests and batching.
     let scheduler: RefreshScheduler
     /// A player's lists, their changes and the queue that sends them (`Player/`).
     let players: PlayerLists
     let images: ImagePrefetcher
-    /// The deadline of upstream calls made outside a flight (bulk validation, a player's changes).
-    let deadline: UpstreamDeadline
+    /// Bulk validation: ``synchronize()``, and the batched refreshes and pushes it answers (`Sync/`).
+    let synchronizer: CatalogSynchronizer
     /// The games withheld: the territory and the withdrawals, where they are saved, and what memory
     /// forgets when they change (`Filtering/`).
     let filter: GameFilter
@@ -121,7 +120,6 @@ public final class CatalogCache: Sendable {
         clock: any CacheClock, logger: Logger
     ) {
         self.configuration = configuration
-        self.upstream = upstream
         self.clock = clock
         usesSystemClock = clock is SystemClock
         self.logger = logger
@@ -152,13 +150,20 @@ public final class CatalogCache: Sendable {
             memory: memory, disk: disk, bundled: bundled, answers: answers, images: images, statistics: statistics,
             configuration: configuration, pageSize: pageSize)
         writer = CacheWriter(tiers: tiers, clock: clock)
-        flights = FetchFlights(timeout: configuration.upstreamTimeout, clock: clock, statistics: statistics)
+        let flights = FetchFlights(timeout: configuration.upstreamTimeout, clock: clock, statistics: statistics)
+        fetcher = CatalogFetcher(
+            upstream: upstream, flights: flights, writer: writer, statistics: statistics, pageSize: pageSize)
         scheduler = RefreshScheduler(
             configuration: configuration, clock: clock, answers: answers, statistics: statistics, logger: logger)
-        deadline = UpstreamDeadline(timeout: configuration.upstreamTimeout, clock: clock)
+        // The deadline of upstream calls made outside a flight (bulk validation, a player's changes).
+        let deadline = UpstreamDeadline(timeout: configuration.upstreamTimeout, clock: clock)
         players = PlayerLists(
             upstream: upstream, queue: mutationQueue, tiers: tiers, writer: writer, flights: flights,
             scheduler: scheduler, deadline: deadline, statistics: statistics, clock: clock, logger: logger)
+        synchronizer = CatalogSynchronizer(
+            upstream: upstream, deadline: deadline, tiers: tiers, writer: writer, fetcher: fetcher,
+            scheduler: scheduler, players: players, filter: filter, answers: answers, statistics: statistics,
+            clock: clock, logger: logger)
     }
 
     /// Creates a cache persisting into `cacheDirectory` and falling back to the snapshot in

@@ -10,13 +10,14 @@ import Logging
 ///
 /// Owns every piece of refresh state; what a refresh does is the cache's (``Work``).
 final class RefreshScheduler: Sendable {
-    /// What a refresh runs, given by the cache with each request.
+    /// What a refresh runs, given with each request: by the cache, or by ``CatalogSynchronizer`` for its
+    /// key-by-key fallback.
     struct Work: Sendable {
         /// Fetches `key` (the single-flight path) and stores what it answers.
         var fetch: @Sendable (CacheKey, CacheEntry) async throws -> Void
         /// The latest entry for `key`, for a retry.
         var latest: @Sendable (CacheKey) -> CacheEntry?
-        /// Validates the keys ``takeQueued()`` returns, in one request.
+        /// Validates the keys ``takeQueued()`` returns, in one request (``CatalogSynchronizer/validateQueued()``).
         var validateQueued: @Sendable () async -> Void
     }
 

@@ -19,7 +19,7 @@ extension CatalogCache {
     ///   the list held (a replay); the withdrawals held stay.
     @discardableResult
     public func applyWithdrawals(_ list: WithdrawalList) throws(WithdrawalListError) -> [CacheKey] {
-        publish(
+        answers.publish(
             try filter.changeWithdrawals { withdrawals throws(WithdrawalListError) in
                 try withdrawals.replace(with: list)
             })
@@ -32,12 +32,7 @@ extension CatalogCache {
     ///   seen.
     @discardableResult
     public func addWithdrawals(_ push: WithdrawalList) throws(WithdrawalListError) -> [CacheKey] {
-        publish(try filter.changeWithdrawals { withdrawals throws(WithdrawalListError) in try withdrawals.add(push) })
-    }
-
-    /// Announces `updates`, the keys whose shown games a change of the withdrawals changed.
-    private func publish(_ updates: [CacheUpdate]) -> [CacheKey] {
-        for update in updates { answers.publish(update) }
-        return updates.map(\.key)
+        answers.publish(
+            try filter.changeWithdrawals { withdrawals throws(WithdrawalListError) in try withdrawals.add(push) })
     }
 }

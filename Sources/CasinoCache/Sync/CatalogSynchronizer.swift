@@ -1,42 +1,56 @@
 @_spi(CatalogTools) import CasinoCatalog
-import CatalogSupport
-import Foundation
 import Logging
 @_spi(CatalogTools) import ProviderAPI
 
-/// Bulk validation: one request tells the cache which of the entries it holds are
-/// still current, instead of one refresh per key as each is next seen.
-extension CatalogCache {
-    /// Validates every catalogue entry held in memory (the bundled content the app has shown
-    /// among it) and on disk in one upstream request (more above 500 keys), then acts on each
-    /// verdict:
-    ///
-    /// - current: the entry becomes fresh without a fetch (its age renewed, its content kept);
-    /// - changed, with content inline: the content is checked like any upstream answer, stored
-    ///   and announced on ``updates()``;
-    /// - changed without content: fetched through the usual coalesced path;
-    /// - removed at the provider: forgotten in memory and on disk;
-    /// - unknown, or no verdict: left to the usual refresh.
-    ///
-    /// An upstream without bulk validation, or a failing request (offline, 429, 500), falls back
-    /// to refreshing the entries that are not fresh key by key; nothing held is lost. Call it at
-    /// launch and when the app returns to the foreground.
-    ///
-    /// When it returns, what it wrote is on disk: what its verdicts changed, a withdrawal list it
-    /// received, the queues of the players whose changes it sent. It waits for the disk at most
-    /// 10 seconds at a time, for a file system that hangs. Cancelling the
-    /// calling task stops it early: the request in flight is abandoned and nothing more is sent,
-    /// fetched or refreshed (``SynchronizationReport/isCancelled``); the verdicts already acted on
-    /// stay, written. A fetch of changed content already under way finishes as any fetch whose
-    /// caller left: it fills the cache when it lands.
-    ///
-    /// Players' queued changes (those an earlier launch left, once the player's lists or queue have
-    /// been read) are sent meanwhile, as ``sendPendingMutations()`` sends them; it returns when both
-    /// are done.
-    ///
-    /// - Returns: What was sent and what each verdict did.
-    @discardableResult
-    public func synchronize() async -> SynchronizationReport {
+/// Bulk validation (``CatalogCache/synchronize()``): one request tells the cache which of the
+/// entries it holds are still current, instead of one refresh per key as each is next seen.
+///
+/// Reads what memory and the disk hold (``CatalogSynchronizer/HeldSource``), sends it a batch at a
+/// time, and acts on each verdict through the collaborators the cache wires: renewals and installs
+/// through ``CacheWriter``, refetches through ``CatalogFetcher``, the fallback through
+/// ``RefreshScheduler``. Holds no state of its own: the queue of batched refreshes is the
+/// scheduler's, whose batch timer calls ``validateQueued()``.
+final class CatalogSynchronizer: Sendable {
+    let upstream: any CatalogUpstream
+    /// The deadline of each validation request.
+    let deadline: UpstreamDeadline
+    let tiers: CacheTiers
+    let writer: CacheWriter
+    let fetcher: CatalogFetcher
+    let scheduler: RefreshScheduler
+    /// Whose queued changes are sent meanwhile.
+    let players: PlayerLists
+    /// The withdrawals a validation answer carries are applied here, and announced through `answers`.
+    let filter: GameFilter
+    let answers: CacheAnswers
+    let statistics: StatisticsCounter
+    let clock: any CacheClock
+    let logger: Logger
+
+    init(
+        upstream: any CatalogUpstream, deadline: UpstreamDeadline, tiers: CacheTiers, writer: CacheWriter,
+        fetcher: CatalogFetcher, scheduler: RefreshScheduler, players: PlayerLists, filter: GameFilter,
+        answers: CacheAnswers, statistics: StatisticsCounter, clock: any CacheClock, logger: Logger
+    ) {
+        self.upstream = upstream
+        self.deadline = deadline
+        self.tiers = tiers
+        self.writer = writer
+        self.fetcher = fetcher
+        self.scheduler = scheduler
+        self.players = players
+        self.filter = filter
+        self.answers = answers
+        self.statistics = statistics
+        self.clock = clock
+        self.logger = logger
+    }
+
+    var configuration: CatalogCache.Configuration { tiers.configuration }
+
+    /// ``CatalogCache/synchronize()``: validates what memory and the disk hold, sends the players'
+    /// queued changes meanwhile, and waits for the writes both caused.
+    func synchronize() async -> SynchronizationReport {
         let (report, diskAnswered): (SynchronizationReport, Bool)
         let sendsMutations = players.hasPending
         if sendsMutations {
@@ -63,7 +77,7 @@ extension CatalogCache {
         var source = HeldSource(held)
         // The first disk batch is read with the listing: one turn of the disk's queue fewer.
         let firstRead = validationBatchSize - held.count % validationBatchSize
-        if let disk {
+        if let disk = tiers.disk {
             if let listing = await disk.globalListing(readingFirst: firstRead, within: configuration.diskWaitLimit) {
                 source.diskNames = listing.names[...]
                 for stored in listing.queued { source.add(heldOnDisk(stored)) }
@@ -81,13 +95,13 @@ extension CatalogCache {
         return (report, !source.isDiskAbandoned)
     }
 
-    /// Waits, at most ``Configuration/diskWaitLimit`` in all, until the writes a synchronize caused
+    /// Waits, at most ``CatalogCache/Configuration/diskWaitLimit`` in all, until the writes a synchronize caused
     /// have landed: the verdicts' on disk (unless the disk did not answer its reads), the withdrawal
     /// list it received, the queues of the players whose changes it sent.
     private func waitForWrites(disk waitsForDisk: Bool, withdrawals: Bool, playerQueues: Bool) async {
         let end = ContinuousClock.now + configuration.diskWaitLimit
         let waits: [(name: String, drained: (Duration) async -> Bool)?] = [
-            waitsForDisk ? disk.map { disk in ("the disk tier", disk.flush(within:)) } : nil,
+            waitsForDisk ? tiers.disk.map { disk in ("the disk tier", disk.flush(within:)) } : nil,
             withdrawals ? ("the withdrawal list", { [filter] in await filter.flush(within: $0) }) : nil,
             playerQueues ? players.queue.map { queue in ("the players' queues", queue.flush(within:)) } : nil,
         ]
@@ -102,13 +116,13 @@ extension CatalogCache {
         }
     }
 
-    /// ``Configuration/validationBatchSize`` within `1...CacheValidation.maxKeys`.
+    /// ``CatalogCache/Configuration/validationBatchSize`` within `1...CacheValidation.maxKeys`.
     private var validationBatchSize: Int {
         min(max(configuration.validationBatchSize, 1), CacheValidation.maxKeys)
     }
 
-    /// Validates the keys that stale and bundled answers queued (``Configuration/refreshBatchWindow``)
-    /// in one request: what the batch timer and ``waitForRefreshes()`` call.
+    /// Validates the keys that stale and bundled answers queued (``CatalogCache/Configuration/refreshBatchWindow``)
+    /// in one request: what the batch timer and ``CatalogCache/waitForRefreshes()`` call.
     func validateQueued() async {
         let queued = scheduler.takeQueued()
         guard !queued.isEmpty else { return }
@@ -120,10 +134,10 @@ extension CatalogCache {
         await validate(&source, releasing: queued)
     }
 
-    /// Sends what `source` holds in requests of at most ``Configuration/validationBatchSize`` keys,
-    /// reading the disk's headers a batch at a time, and acts on the verdicts (see
-    /// ``synchronize()``); `releasing` (keys taken from the queue) stop counting as refreshing once
-    /// the verdicts are in.
+    /// Sends what `source` holds in requests of at most
+    /// ``CatalogCache/Configuration/validationBatchSize`` keys, reading the disk's headers a batch at
+    /// a time, and acts on the verdicts (see ``CatalogCache/synchronize()``); `releasing` (keys taken
+    /// from the queue) stop counting as refreshing once the verdicts are in.
     @discardableResult
     private func validate(_ source: inout HeldSource, releasing: Set<CacheKey>) async -> SynchronizationReport {
         var report = SynchronizationReport()
@@ -148,8 +162,8 @@ extension CatalogCache {
             let verdicts: [SnapshotKey: UpstreamVerdict]
             do {
                 let upstream = self.upstream
-                let pageSize = self.pageSize
-                let withdrawalSequence = self.withdrawalSequence
+                let pageSize = tiers.pageSize
+                let withdrawalSequence = filter.withdrawalSequence
                 guard
                     let answered = try await deadline.run(
                         first.stored.key,
@@ -167,7 +181,7 @@ extension CatalogCache {
                 verdicts = answered.verdicts
                 report.requests += 1
                 receiveWithdrawals(answered.withdrawals, into: &report)
-                statisticsCounter.record {
+                statistics.record {
                     $0.upstreamCalls += 1
                     $0.validationRequests += 1
                 }
@@ -179,7 +193,7 @@ extension CatalogCache {
             } catch {
                 report.requests += 1
                 report.failedRequests += 1
-                statisticsCounter.record { $0.upstreamCalls += 1 }
+                statistics.record { $0.upstreamCalls += 1 }
                 logger.info(
                     "bulk validation failed; refreshing key by key",
                     metadata: ["cache.keys": "\(batch.count)", "cache.error": "\(error)"])
@@ -200,17 +214,18 @@ extension CatalogCache {
                         renewals.append((stored, etag))
                     }
                     report.current += 1
-                    statisticsCounter.record { $0.validatedCurrent += 1 }
-                case .changed(let content?, let etag)? where (try? check(content, for: key)) != nil:
+                    statistics.record { $0.validatedCurrent += 1 }
+                case .changed(let content?, let etag)? where (try? fetcher.check(content, for: key)) != nil:
                     _ = writer.install(
                         content, etag: etag, for: key, replacing: held.entry ?? heldEntry(key),
                         ifStill: generation, inMemory: inMemory)
                     report.installed += 1
-                    statisticsCounter.record { $0.validatedInline += 1 }
+                    statistics.record { $0.validatedInline += 1 }
                 case .changed?:
                     refetch.append((key, held.entry))
                 case .removed?:
-                    invalidate(key)
+                    tiers.memory.removeEntry(for: key)  // as ``CatalogCache/invalidate(_:)``
+                    tiers.disk?.removeEntry(for: key)
                     report.removed += 1
                 case .unknown?, nil:
                     report.unanswered += 1
@@ -228,14 +243,14 @@ extension CatalogCache {
         await withTaskGroup(of: Bool.self) { group in
             for (key, entry) in refetch {
                 let current = entry ?? heldEntry(key)
-                group.addTask { (try? await self.fetch(key, current: current)) != nil }
+                group.addTask { [fetcher] in (try? await fetcher.fetch(key, current: current)) != nil }
             }
             for await fetched in group {
                 report.refetched += 1
                 if !fetched { report.failedFetches += 1 }
             }
         }
-        statisticsCounter.record { $0.validatedRefetched += report.refetched }
+        statistics.record { $0.validatedRefetched += report.refetched }
         if Task.isCancelled {
             report.isCancelled = true
             return report
@@ -252,7 +267,11 @@ extension CatalogCache {
             return
         }
         do throws(WithdrawalListError) {
-            report.withdrawnFrom += try applyWithdrawals(list)
+            // As ``CatalogCache/applyWithdrawals(_:)``.
+            report.withdrawnFrom += answers.publish(
+                try filter.changeWithdrawals { withdrawals throws(WithdrawalListError) in
+                    try withdrawals.replace(with: list)
+                })
             report.withdrawalSequence = list.sequence
         } catch  where error.code == .notNewer {
             filter.confirmWithdrawals()  // another batch's answer, or a push, brought it already
@@ -261,113 +280,13 @@ extension CatalogCache {
         }
     }
 
-    /// The catalogue entries in memory to validate, with their content hashes: every global key
-    /// there that the cache keeps (without counting an answer).
-    private func heldInMemory() -> [CacheKey: Held] {
-        var held: [CacheKey: Held] = [:]
-        for entry in memory.entries(in: .global) { hold(entry, inMemory: true, in: &held) }
-        return held
-    }
-
-    /// What validation holds for the disk entry `stored` (known by its header, its content not
-    /// decoded), as a lookup would find it: `nil` when the cache does not keep its key, the bundle's
-    /// entry when that is newer (``CacheTiers/bundledEntry(_:newerThan:)``, as `entryBelowMemory`).
-    private func heldOnDisk(_ stored: DiskTier.Stored) -> Held? {
-        guard tiers.isCached(stored.key) else { return nil }
-        guard let newer = tiers.bundledEntry(stored.key, newerThan: stored.storedAt) else {
-            return Held(stored: stored, entry: nil, inMemory: false)
-        }
-        return held(newer, inMemory: false)
-    }
-
-    /// The next batch of at most `size` entries from `source`: those memory held first, then the
-    /// disk's, whose headers are read here, a batch at a time, so that a synchronize of thousands of
-    /// entries never holds all their headers at once. Empty when `source` is spent.
-    private func nextBatch(of size: Int, from source: inout HeldSource) async -> [Held] {
-        var batch = source.take(size)
-        while batch.count < size, let disk, !source.diskNames.isEmpty {
-            let names = source.diskNames.prefix(size - batch.count)
-            source.diskNames.removeFirst(names.count)
-            guard let read = await disk.storedGlobalEntries(named: Array(names), within: configuration.diskWaitLimit)
-            else {
-                source.diskDidNotAnswer()
-                break
-            }
-            for stored in read where !source.hasSeen(stored.key) {
-                if let held = heldOnDisk(stored) { batch.append(held) }
-            }
-        }
-        return batch
-    }
-
-    /// What the tiers hold for `key`, as a lookup would find it, without counting an answer or
-    /// marking it used.
-    private func heldEntry(_ key: CacheKey) -> CacheEntry? {
-        tiers.shownEntry(key)
-    }
-
-    private func hold(_ entry: CacheEntry, inMemory: Bool, in held: inout [CacheKey: Held]) {
-        if let found = self.held(entry, inMemory: inMemory) { held[entry.key] = found }
-    }
-
-    /// What validation holds for `entry`, with its content hash; `nil` when the cache does not keep its key.
-    private func held(_ entry: CacheEntry, inMemory: Bool) -> Held? {
-        guard tiers.isCached(entry.key), let hash = try? entry.contentHash() else { return nil }
-        return Held(stored: DiskTier.Stored(entry, contentHash: hash), entry: entry, inMemory: inMemory)
-    }
-
-    /// An entry held: what validation sends and decides on (`stored`), the entry itself unless
-    /// only the disk's header was read, and whether memory holds it (else only the disk does).
-    private struct Held {
-        var stored: DiskTier.Stored
-        var entry: CacheEntry?
-        var inMemory: Bool
-    }
-
-    /// What a validation has still to send: entries in hand (memory's, and queued stores), then the
-    /// disk's files not read yet. A key is sent once: a disk file of a key in hand is passed over.
-    private struct HeldSource {
-        private var entries: [Held]
-        private var seen: Set<CacheKey>
-        /// The disk's global entry files whose headers are not read yet (``DiskTier/globalListing(readingFirst:within:)``).
-        var diskNames: ArraySlice<String> = []
-        /// A read of the disk was abandoned: it did not end within the limit, or the caller left first.
-        private(set) var isDiskAbandoned = false
-
-        /// The disk did not answer a read within the limit, or the caller left first: its entries
-        /// not read are not sent; they are left to the usual refresh, as any read finds them.
-        mutating func diskDidNotAnswer() {
-            diskNames = []
-            isDiskAbandoned = true
-        }
-
-        init(_ held: [CacheKey: Held]) {
-            entries = Array(held.values)
-            seen = Set(held.keys)
-        }
-
-        /// Adds `held` to the entries in hand, unless its key is there already.
-        mutating func add(_ held: Held?) {
-            guard let held, seen.insert(held.stored.key).inserted else { return }
-            entries.append(held)
-        }
-
-        /// Takes up to `count` of the entries in hand.
-        mutating func take(_ count: Int) -> [Held] {
-            let taken = Array(entries.suffix(count))
-            entries.removeLast(taken.count)
-            return taken
-        }
-
-        func hasSeen(_ key: CacheKey) -> Bool { seen.contains(key) }
-    }
-
     /// Refreshes `keys` one request each (the fallback when bulk validation cannot answer) and
     /// waits for them; returns how many refreshes started.
     private func refreshKeyByKey(_ keys: [CacheKey]) async -> Int {
         var tasks: [Task<Void, Never>] = []
         for key in keys {
-            guard let entry = tiers.entry(key), let task = refreshInBackground(key, current: entry, batching: false)
+            guard let entry = tiers.entry(key),
+                let task = scheduler.refresh(key, current: entry, batching: false, refreshWork)
             else {
                 continue
             }
@@ -375,5 +294,14 @@ extension CatalogCache {
         }
         for task in tasks { await task.value }
         return tasks.count
+    }
+
+    /// What a key-by-key refresh runs: a catalogue fetch (``CatalogFetcher``); a retry starts from
+    /// what memory holds by then.
+    private var refreshWork: RefreshScheduler.Work {
+        RefreshScheduler.Work(
+            fetch: { [fetcher] key, current in _ = try await fetcher.fetch(key, current: current) },
+            latest: { [tiers] in tiers.memory.entry(for: $0) },
+            validateQueued: { await self.validateQueued() })
     }
 }
