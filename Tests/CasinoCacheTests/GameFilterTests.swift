@@ -183,9 +183,7 @@ struct GameFilterTests {
     @Test func theTerritoryAndTheWithdrawalsItSavesAreWhatTheNextLaunchFiltersBy() async throws {
         // Given a filter saving into a directory: a territory, a complete list and a push
         let directory = try TemporaryDirectory()
-        let first = GameFilter(
-            policy: .hideRestrictedAnywhere, directory: directory.url, savesChanges: true, memory: filterMemory(),
-            logger: silentLogger)
+        let first = GameFilter.reading(directory, savesChanges: true)
         first.setTerritory(Territory("GB"))
         _ = try first.changeWithdrawals { list throws(WithdrawalListError) in
             try list.replace(with: WithdrawalList(sequence: 3, games: [Withdrawal(id: "gone")]))
@@ -195,9 +193,7 @@ struct GameFilterTests {
         }
         await first.flush()
         // When the next launch reads the same directory
-        let next = GameFilter(
-            policy: .showAll, directory: directory.url, savesChanges: true, memory: filterMemory(),
-            logger: silentLogger)
+        let next = GameFilter.reading(directory, savesChanges: true, policy: .showAll)
         // Then it filters as the first one did
         #expect(next.territory == Territory("GB"))
         #expect(next.withdrawalSequence == 3)
@@ -215,18 +211,14 @@ struct GameFilterTests {
     @Test func aFilterThatSavesNoChangesReadsTheSavedRuleAndLeavesItsFilesAlone() async throws {
         // Given a territory and a list saved by the app
         let directory = try TemporaryDirectory()
-        let app = GameFilter(
-            policy: .hideRestrictedAnywhere, directory: directory.url, savesChanges: true, memory: filterMemory(),
-            logger: silentLogger)
+        let app = GameFilter.reading(directory, savesChanges: true)
         app.setTerritory(Territory("GB"))
         _ = try app.changeWithdrawals { list throws(WithdrawalListError) in
             try list.replace(with: WithdrawalList(sequence: 2, games: [Withdrawal(id: "gone")]))
         }
         await app.flush()
         // When an app extension's filter reads them, then changes both
-        let extensionFilter = GameFilter(
-            policy: .hideRestrictedAnywhere, directory: directory.url, savesChanges: false, memory: filterMemory(),
-            logger: silentLogger)
+        let extensionFilter = GameFilter.reading(directory, savesChanges: false)
         #expect(extensionFilter.territory == Territory("GB") && extensionFilter.withdrawalSequence == 2)
         extensionFilter.setTerritory(Territory("FR"))
         _ = try extensionFilter.changeWithdrawals { list throws(WithdrawalListError) in
@@ -234,9 +226,7 @@ struct GameFilterTests {
         }
         await extensionFilter.flush()
         // Then the app's files still hold what the app saved
-        let relaunched = GameFilter(
-            policy: .hideRestrictedAnywhere, directory: directory.url, savesChanges: false, memory: filterMemory(),
-            logger: silentLogger)
+        let relaunched = GameFilter.reading(directory, savesChanges: false)
         #expect(relaunched.territory == Territory("GB") && relaunched.withdrawalSequence == 2)
     }
 
@@ -381,7 +371,16 @@ extension GameFilter {
         for name in [Store.withdrawalsFileName, Store.previousWithdrawalsFileName] {
             _ = try directory.write(Data([0xFF, 0x00, 0x7B, 0x0A]), to: name)
         }
-        return GameFilter(
-            policy: policy, directory: directory.url, savesChanges: false, memory: memory, logger: silentLogger)
+        return reading(directory, savesChanges: false, policy: policy, memory: memory)
+    }
+
+    /// A filter over `memory` reading what is saved in `directory`, saving its changes there when
+    /// `savesChanges`.
+    fileprivate static func reading(
+        _ directory: TemporaryDirectory, savesChanges: Bool, policy: UnknownTerritoryPolicy = .hideRestrictedAnywhere,
+        memory: MemoryTier = filterMemory()
+    ) -> GameFilter {
+        GameFilter(
+            policy: policy, directory: directory.url, savesChanges: savesChanges, memory: memory, logger: silentLogger)
     }
 }
