@@ -43,8 +43,10 @@ public enum CatalogContent: Codable, Sendable, Hashable {
         case .categories(let list):
             list.items.reduce(64) { $0 + 96 + $1.id.utf8.count + $1.name.utf8.count + ($1.href?.utf8.count ?? 0) }
         case .gamesPage(let page):
-            page.items.reduce(128) { total, game in
-                total + 400 + game.id.utf8.count + game.name.utf8.count + game.slug.utf8.count
+            // By index, not `reduce`: an element handed to a closure is a copy, a retain per field.
+            page.items.indices.reduce(128) { total, index in
+                let game = page.items[index]
+                return total + 400 + game.id.utf8.count + game.name.utf8.count + game.slug.utf8.count
                     + game.launchUrl.utf8.count + game.thumbnail.utf8.count
                     + (game.backgroundImageUrl?.utf8.count ?? 0) + (game.description?.utf8.count ?? 0)
                     + game.tags.reduce(0) { $0 + 16 + $1.utf8.count } + game.restrictedTerritories.count * 24

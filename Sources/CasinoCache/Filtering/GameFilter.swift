@@ -147,6 +147,10 @@ final class GameFilter: Sendable {
     func withholding(_ content: CatalogContent) -> ShownContent {
         guard case .gamesPage(var page) = content else { return ShownContent(content: content, withheld: 0) }
         let rule = state.withLock { $0.rule }
+        // Most pages withhold nothing: return them as they are, without copying their games.
+        guard page.items.indices.contains(where: { withholds(page.items[$0], by: rule) }) else {
+            return ShownContent(content: content, withheld: 0)
+        }
         let before = page.items.count
         page.items.removeAll { withholds($0, by: rule) }
         page.count = page.items.count

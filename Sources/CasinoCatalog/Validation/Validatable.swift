@@ -115,8 +115,8 @@ extension GamesPage: Validatable {
         if isLimitUsable && items.count > limit {
             check.add(.pageArithmetic, at: "items", "holds \(items.count) items, more than limit \(limit)")
         }
-        for (index, game) in items.enumerated() {
-            check.add(contentsOf: game.violations(), under: "items[\(index)]")
+        for index in items.indices {  // not `enumerated()`, whose elements are copies
+            check.add(contentsOf: items[index].violations(), under: "items[\(index)]")
         }
         check.requireUniqueIDs(items.map(\.id), at: "items")
         return check.violations
