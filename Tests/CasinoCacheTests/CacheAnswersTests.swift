@@ -21,7 +21,8 @@ struct CacheAnswersTests {
         _ = try filter.changeWithdrawals { list throws(WithdrawalListError) in
             try list.replace(with: WithdrawalList(sequence: 1, games: [Withdrawal(id: "gone")]))
         }
-        answers = CacheAnswers(snapshotGeneratedAt: answersSnapshotDate, filter: filter, statistics: statistics)
+        answers = CacheAnswers(
+            snapshotGeneratedAt: answersSnapshotDate, snapshotSource: .bundle, filter: filter, statistics: statistics)
     }
 
     @Test func publishingNewContentLeavesOutTheWithheldGamesAndTheirIdsAndCountsIt() async {

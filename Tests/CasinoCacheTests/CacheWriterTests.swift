@@ -307,7 +307,8 @@ private struct WriterFixture {
         let filter = GameFilter(
             policy: configuration.unknownTerritoryPolicy, directory: nil, savesChanges: false, memory: memory,
             logger: silentLogger)
-        answers = CacheAnswers(snapshotGeneratedAt: nil, filter: filter, statistics: statistics)
+        answers = CacheAnswers(
+            snapshotGeneratedAt: nil, snapshotSource: .bundle, filter: filter, statistics: statistics)
         directory = onDisk ? try TemporaryDirectory() : nil
         disk = directory.map { DiskTier(configuration: .init(directory: $0.child("cache")), logger: silentLogger) }
         let tiers = CacheTiers(

@@ -111,7 +111,8 @@ private struct SynchronizerFixture {
         let filter = GameFilter(
             policy: configuration.unknownTerritoryPolicy, directory: nil, savesChanges: false, memory: memory,
             logger: silentLogger)
-        let answers = CacheAnswers(snapshotGeneratedAt: nil, filter: filter, statistics: statistics)
+        let answers = CacheAnswers(
+            snapshotGeneratedAt: nil, snapshotSource: .bundle, filter: filter, statistics: statistics)
         disk = DiskTier(configuration: .init(directory: directory.child("cache")), logger: silentLogger)
         let tiers = CacheTiers(
             memory: memory, disk: disk, bundled: nil, answers: answers, images: ImagePrefetcher(),

@@ -8,14 +8,20 @@ import Foundation
 final class CacheAnswers: Sendable {
     /// When the bundled snapshot was generated: every answer's metadata carries it.
     let snapshotGeneratedAt: Date?
+    /// Where the bundled tier's snapshot came from: a bundled entry's ``CacheMetadata/source``.
+    let snapshotSource: CacheMetadata.Source
     /// The games withheld (restricted in the player's territory, or withdrawn): they leave no
     /// answer and no update.
     let filter: GameFilter
     private let broadcaster = UpdateBroadcaster()
     private let statistics: StatisticsCounter
 
-    init(snapshotGeneratedAt: Date?, filter: GameFilter, statistics: StatisticsCounter) {
+    init(
+        snapshotGeneratedAt: Date?, snapshotSource: CacheMetadata.Source, filter: GameFilter,
+        statistics: StatisticsCounter
+    ) {
         self.snapshotGeneratedAt = snapshotGeneratedAt
+        self.snapshotSource = snapshotSource
         self.filter = filter
         self.statistics = statistics
     }
@@ -28,7 +34,8 @@ final class CacheAnswers: Sendable {
     ) -> CacheResult<Value> {
         Self.result(
             entry, tier: tier, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
-            shown: filter.filters(entry) ? filter.withholding(entry.content) : nil, extract: extract)
+            snapshotSource: snapshotSource, shown: filter.filters(entry) ? filter.withholding(entry.content) : nil,
+            extract: extract)
     }
 
     /// ``result(_:tier:state:now:extract:)`` for the memory tier's hit, which builds the answer under
@@ -38,12 +45,12 @@ final class CacheAnswers: Sendable {
     @inline(__always)
     static func result<Value: Sendable>(
         _ entry: borrowing CacheEntry, tier: CacheMetadata.Tier, state: CacheState, now: Date,
-        snapshotGeneratedAt: Date?, shown: ShownContent?,
+        snapshotGeneratedAt: Date?, snapshotSource: CacheMetadata.Source, shown: ShownContent?,
         extract: (CatalogContent) -> Value
     ) -> CacheResult<Value> {
         var metadata = CacheMetadata(
             tier: tier, storedAt: entry.storedAt, age: max(now.timeIntervalSince(entry.storedAt), 0),
-            snapshotGeneratedAt: snapshotGeneratedAt)
+            snapshotGeneratedAt: snapshotGeneratedAt, source: entry.origin == .network ? .network : snapshotSource)
         let value: Value
         if let shown {
             metadata.withheld = shown.withheld

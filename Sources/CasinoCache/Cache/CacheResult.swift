@@ -77,7 +77,7 @@ extension CacheResult: Hashable where Value: Hashable {}
 
 /// How a lookup answered, without the value: what a UI shows beside content (an offline or
 /// "updating" badge) and what tests compare.
-public enum CacheState: String, Sendable, Hashable, CaseIterable {
+public enum CacheState: String, Codable, Sendable, Hashable, CaseIterable {
     /// Within its time to live.
     case fresh
     /// Past its time to live; a refresh follows.
@@ -102,17 +102,33 @@ public struct CacheMetadata: Sendable, Hashable {
     /// none known, anywhere: ``CatalogCache/Configuration/unknownTerritoryPolicy``); a page's
     /// `count` is its items', its `total` the provider's.
     public var withheld: Int
+    /// Where the content came from, whichever tier keeps it now: what a debug overlay shows.
+    public var source: Source
 
-    public init(tier: Tier, storedAt: Date, age: TimeInterval, snapshotGeneratedAt: Date?, withheld: Int = 0) {
+    public init(
+        tier: Tier, storedAt: Date, age: TimeInterval, snapshotGeneratedAt: Date?, withheld: Int = 0,
+        source: Source = .network
+    ) {
         self.tier = tier
         self.storedAt = storedAt
         self.age = age
         self.snapshotGeneratedAt = snapshotGeneratedAt
         self.withheld = withheld
+        self.source = source
     }
 
     /// The tiers, in lookup order.
-    public enum Tier: String, Sendable, Hashable {
+    public enum Tier: String, Codable, Sendable, Hashable {
         case memory, disk, bundled, upstream
+    }
+
+    /// Where a value came from.
+    public enum Source: String, Codable, Sendable, Hashable {
+        /// The upstream (the network), in this session or an earlier one.
+        case network
+        /// The snapshot shipped inside the app.
+        case bundle
+        /// An over-the-air snapshot generation (``SnapshotUpdater``), served since launch.
+        case overTheAir
     }
 }

@@ -1,5 +1,5 @@
 /// Counters of what the cache did, for the app to log or show (`print(cache.statistics())`).
-public struct CacheStatistics: Sendable, Hashable, CustomStringConvertible {
+public struct CacheStatistics: Codable, Sendable, Hashable, CustomStringConvertible {
     /// Answers within their time to live.
     public var fresh = 0
     /// Answers past their time to live (refreshed in the background).

@@ -82,14 +82,14 @@ final class CacheTiers: Sendable {
         _ key: CacheKey, now: Date, needsFound: Bool, found: inout Found?, _ extract: (CatalogContent) -> Value
     ) -> CacheResult<Value>? {
         let timeToLive = timeToLive(for: key)
-        let snapshotGeneratedAt = answers.snapshotGeneratedAt
+        let (snapshotGeneratedAt, snapshotSource) = (answers.snapshotGeneratedAt, answers.snapshotSource)
         let hit = memory.hit(
             for: key, classify: { Self.state(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
             keepUnlessFresh: needsFound, kept: &found, keep: { Found(entry: $0, tier: .memory, state: $1) },
             read: { entry, state, shown in
                 CacheAnswers.result(
                     entry, tier: .memory, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
-                    shown: shown, extract: extract)
+                    snapshotSource: snapshotSource, shown: shown, extract: extract)
             })
         return limitingAge(hit, to: maxAge(for: key), found: &found)
     }
@@ -102,7 +102,7 @@ final class CacheTiers: Sendable {
         _ extract: (CatalogContent) -> Value
     ) -> CacheResult<Value>? {
         let timeToLive = gamesPageTimeToLive
-        let snapshotGeneratedAt = answers.snapshotGeneratedAt
+        let (snapshotGeneratedAt, snapshotSource) = (answers.snapshotGeneratedAt, answers.snapshotSource)
         let hit = memory.hit(
             gamesPage: edition, categoryId: categoryId, offset: offset, scope: .global,
             classify: { Self.state(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
@@ -110,7 +110,7 @@ final class CacheTiers: Sendable {
             read: { entry, state, shown in
                 CacheAnswers.result(
                     entry, tier: .memory, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
-                    shown: shown, extract: extract)
+                    snapshotSource: snapshotSource, shown: shown, extract: extract)
             })
         return limitingAge(hit, to: gamesPageMaxAge, found: &found)
     }

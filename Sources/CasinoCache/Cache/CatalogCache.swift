@@ -142,7 +142,9 @@ public final class CatalogCache: Sendable {
         filter = GameFilter(
             policy: configuration.unknownTerritoryPolicy, directory: territoryDirectory, savesChanges: savesTerritory,
             memory: memory, logger: logger)
-        answers = CacheAnswers(snapshotGeneratedAt: bundled?.generatedAt, filter: filter, statistics: statistics)
+        answers = CacheAnswers(
+            snapshotGeneratedAt: bundled?.generatedAt, snapshotSource: bundled?.source ?? .bundle, filter: filter,
+            statistics: statistics)
         images = ImagePrefetcher()
         self.disk = disk
         self.bundled = bundled

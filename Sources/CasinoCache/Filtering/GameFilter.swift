@@ -163,6 +163,37 @@ final class GameFilter: Sendable {
         return Set(page.items.lazy.filter { !self.withholds($0, by: rule) }.map(\.id))
     }
 
+    /// The games `content` withholds now and why, for ``CacheInspection``: the same rule as
+    /// ``withholds(_:by:)``, which stays lean for reads.
+    func withheldGames(in content: CatalogContent) -> [CacheInspection.WithheldGame] {
+        guard case .gamesPage(let page) = content else { return [] }
+        let (rule, withdrawals) = state.withLock { ($0.rule, $0.withdrawals) }
+        return page.items.compactMap { game -> CacheInspection.WithheldGame? in
+            guard withholds(game, by: rule) else { return nil }
+            let list = withdrawals.sequence(naming: game.id)
+            var withheld = CacheInspection.WithheldGame(id: game.id, reason: .withdrawn, withdrawalList: list)
+            if rule.withdrawn[game.id] == .everywhere { return withheld }
+            guard let territory = rule.territory, !rule.isWithdrawalListLost else {
+                withheld.reason = rule.isWithdrawalListLost ? .withdrawalListLost : .territoryUnknown
+                return withheld
+            }
+            withheld.territory = territory.code
+            if territory.isRestricted(byAnyOf: game.restrictedTerritories) {
+                (withheld.reason, withheld.withdrawalList) = (.restricted, nil)
+            }
+            return withheld
+        }
+    }
+
+    /// The withdrawal list in force, as ``CacheInspection`` reports it.
+    var withdrawalsInspection: CacheInspection.Withdrawals {
+        state.withLock { state in
+            CacheInspection.Withdrawals(
+                sequence: state.withdrawals.listSequence, pushes: state.withdrawals.pushes.map(\.sequence),
+                games: state.rule.withdrawn.count, isLost: state.rule.isWithdrawalListLost)
+        }
+    }
+
     /// Whether `rule` withholds `game`: withdrawn everywhere, or restricted (by the provider or a
     /// withdrawal) in the territory; with no territory known, the policy decides.
     private func withholds(_ game: Game, by rule: Rule) -> Bool {

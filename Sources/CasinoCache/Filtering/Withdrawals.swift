@@ -70,6 +70,12 @@
         return index
     }
 
+    /// The sequence of the newest list or push naming the game `id`, if any: the list that
+    /// withdraws it.
+    func sequence(naming id: String) -> Int? {
+        ([list].compactMap { $0 } + pushes).last { $0.games.contains { $0.id == id } }?.sequence
+    }
+
     /// Checks what was read back from a file: every list valid, sequences rising.
     func check() throws(WithdrawalListError) {
         try list?.check()

@@ -147,6 +147,11 @@ public import Logging
             images = BundledImageStore(manifest: nil, reader: reader, logger: logger)
         }
         generatedAt = head?.generatedAt
+        // An installed generation keeps the signed manifest it came with (``SnapshotUpdater``).
+        source =
+            FileManager.default.fileExists(
+                atPath: configuration.directory.appendingPathComponent(GenerationStore.publishedName).path)
+            ? .overTheAir : .bundle
         bundledEditions = Set(head?.editions ?? [])
         if let head {
             logger.debug(
@@ -172,6 +177,8 @@ public import Logging
     /// When the bundled data was fetched (the manifest's `generatedAt`), or `nil` without a
     /// manifest.
     public let generatedAt: Date?
+    /// Whether the snapshot is the app's bundle or an over-the-air generation.
+    let source: CacheMetadata.Source
 
     /// Every bundled edition, sorted; empty without a manifest.
     public var editions: [Edition] { head?.editions ?? [] }
