@@ -25,6 +25,8 @@ public struct CacheInspection: Codable, Sendable, Hashable {
     public var withdrawals: Withdrawals
     /// The snapshot the bundled tier reads, if there is one.
     public var snapshot: Snapshot?
+    /// What the updater installed, when one was given.
+    public var overTheAir: OverTheAir?
     /// Every key the cache can answer without the network, sorted by key: what memory and the disk
     /// hold, and what the snapshot holds for keys neither has.
     public var entries: [Entry]
@@ -110,6 +112,39 @@ public struct CacheInspection: Codable, Sendable, Hashable {
         public var editions: [String]
         /// Its files that failed their checks since launch (served by the upstream instead).
         public var corruptFiles: Int
+    }
+
+    /// What a ``SnapshotUpdater`` installed (``CatalogCache/inspection(updater:)``).
+    public struct OverTheAir: Codable, Sendable, Hashable {
+        /// The generation serving since launch; `nil` when the bundle serves.
+        public var serving: String?
+        /// The newest generation installed (it serves from the next launch when it is not ``serving``),
+        /// or `nil` when none is, or its signed manifest no longer verifies.
+        public var installed: Generation?
+        /// Generations replaced, kept for readers in other processes (widgets), oldest first.
+        public var retired: [Retired]
+
+        /// An installed generation, as its signed manifest says.
+        public struct Generation: Codable, Sendable, Hashable {
+            /// Its directory's name, `v<version>-<12 hex digits>`.
+            public var name: String
+            /// The published version.
+            public var version: Int
+            /// When `catalog publish` signed it, and when the signature expires.
+            public var publishedAt: Date
+            public var expiresAt: Date
+            /// The id of the key that signed it.
+            public var signingKey: String
+            /// The version of the signed key list it came with, if any.
+            public var keyListVersion: Int?
+        }
+
+        /// A replaced generation.
+        public struct Retired: Codable, Sendable, Hashable {
+            public var name: String
+            /// When it stopped being current.
+            public var since: Date
+        }
     }
 
     /// A player with changes not yet accepted by the upstream.

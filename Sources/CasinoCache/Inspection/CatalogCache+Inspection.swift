@@ -5,8 +5,8 @@ import Foundation
 extension CatalogCache {
     /// What the cache holds and why, now: every key memory and the disk hold, as a read would
     /// answer it (state, tier, source, age, validator, content hash), the games each answer leaves
-    /// out and why, the territory, the withdrawal list, the snapshot, the players' unsent changes
-    /// (counted, ids hashed) and the statistics.
+    /// out and why, the territory, the withdrawal list, the snapshot and what `updater` installed,
+    /// the players' unsent changes (counted, ids hashed) and the statistics.
     ///
     /// Reads never wait for it: memory is copied out under its lock in one step, and disk entries are
     /// read one at a time as a read would read them (a file that fails its checks is a miss, and
@@ -15,14 +15,16 @@ extension CatalogCache {
     ///
     /// ```swift
     /// // A debug screen's "Export cache report" button, or a shake gesture:
-    /// let report = await cache.inspection()
+    /// let report = await cache.inspection(updater: updater)
     /// let encoder = JSONEncoder()
     /// encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     /// encoder.dateEncodingStrategy = .iso8601
     /// let url = FileManager.default.temporaryDirectory.appendingPathComponent("cache-report.json")
     /// try encoder.encode(report).write(to: url)  // attach it to the bug; `catalog inspect-cache --report`
     /// ```
-    public func inspection() async -> CacheInspection {
+    ///
+    /// - Parameter updater: The app's over-the-air updater, if it has one: its generations are reported.
+    public func inspection(updater: SnapshotUpdater? = nil) async -> CacheInspection {
         let now = currentDate()
         let inMemory = tiers.memory.allEntries()
         var keys = Set(inMemory.map(\.key))
@@ -43,6 +45,7 @@ extension CatalogCache {
         return CacheInspection(
             takenAt: now, territory: filter.territory?.code, unknownTerritoryPolicy: filter.policy,
             withdrawals: filter.withdrawalsInspection, snapshot: snapshotInspection(),
+            overTheAir: updater?.inspection(),
             entries: entries, players: players.sorted { $0.player < $1.player }, statistics: statistics())
     }
 

@@ -184,6 +184,26 @@ public actor SnapshotUpdater {
         return manifest.withdrawals
     }
 
+    /// The generations installed, as ``CatalogCache/inspection(updater:)`` reports them. Reads the
+    /// pointer and the newest generation's signed manifest (its signature checked again): call it
+    /// off the main thread.
+    nonisolated func inspection() -> CacheInspection.OverTheAir {
+        let pointer = store.pointer()
+        var installed: CacheInspection.OverTheAir.Generation?
+        if let name = pointer?.generation, let manifest = makeRun().installedManifest(of: name),
+            let data = store.signedManifest(of: name, maxBytes: configuration.maxManifestBytes),
+            let signed = try? JSONDecoder().decode(SignedManifest.self, from: data)
+        {
+            installed = .init(
+                name: name, version: manifest.version, publishedAt: manifest.publishedAt,
+                expiresAt: manifest.expiresAt, signingKey: signed.keyId,
+                keyListVersion: try? signed.keyList?.decodedList().version)
+        }
+        return CacheInspection.OverTheAir(
+            serving: launchGeneration, installed: installed,
+            retired: (pointer?.retired ?? []).map { .init(name: $0.generation, since: $0.since) })
+    }
+
     private nonisolated func makeRun() -> UpdateRun {
         UpdateRun(
             configuration: configuration, store: store, http: http, logger: logger, clock: clock,

@@ -1,5 +1,4 @@
 @_spi(CatalogTools) import CasinoCatalog
-import Crypto
 import Foundation
 
 extension SnapshotPreview {
@@ -145,25 +144,10 @@ extension SnapshotPreview {
     }
 
     private func page(title: String, body: [String], script: String?) -> String {
-        let scriptSource = script.map { "'sha256-\(Self.base64SHA256($0))'" } ?? "'none'"
-        let policy =
-            "default-src 'none'; img-src 'self'; style-src 'sha256-\(Self.base64SHA256(Self.style))'; "
-            + "script-src \(scriptSource); base-uri 'none'; form-action 'none'"
-        return
-            ([
-                "<!DOCTYPE html>", #"<html lang="en">"#, "<head>", #"<meta charset="utf-8">"#,
-                #"<meta http-equiv="Content-Security-Policy" content="\#(policy)">"#,
-                #"<meta name="referrer" content="no-referrer">"#,
-                #"<meta name="viewport" content="width=device-width, initial-scale=1">"#,
-                "<title>\(e(title))</title>", "<style>\(Self.style)</style>", "</head>", "<body>",
-            ] + body + ["</body>", "</html>"]).joined(separator: "\n") + "\n"
+        HTMLText.document(title: title, body: body, style: Self.style, script: script)
     }
 
     private func e(_ text: String) -> String { HTMLText.escape(text) }
-
-    private static func base64SHA256(_ text: String) -> String {
-        Data(SHA256.hash(data: Data(text.utf8))).base64EncodedString()
-    }
 
     /// After `load`: each thumbnail's `naturalWidth`, and how many decoded, in `#decoded`.
     static let script = """

@@ -30,8 +30,6 @@ extension SnapshotPreview {
     ///   write fails (the directory is then as it was).
     @discardableResult
     public func write(to directory: URL) throws(PipelineError) -> Int {
-        let publisher = DirectoryPublisher(target: directory, content: .preview)
-        let staging = try publisher.makeStagingDirectory()
         var files: [(path: String, data: Data)] = [
             (Self.indexName, Data(indexHTML().utf8)), (Self.markerName, Data(Self.marker.utf8)),
         ]
@@ -40,13 +38,7 @@ extension SnapshotPreview {
         }
         // Paths the reader checked: `images/<sha256>.<ext>` for the file's own digest and type.
         files += imageFiles.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        do {
-            try FileOutput.writeAll(files, under: staging)
-            try publisher.publish(staging)
-        } catch {
-            publisher.discard(staging)
-            throw error
-        }
+        try OutputDirectory.publish(files, as: directory, holding: .preview)
         return files.count
     }
 }

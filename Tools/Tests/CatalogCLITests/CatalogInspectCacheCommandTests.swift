@@ -1,0 +1,112 @@
+@_spi(CatalogTools) import CasinoCache
+@_spi(CatalogTools) import CasinoCacheTesting
+@_spi(CatalogTools) import CasinoCatalog
+import Foundation
+import Testing
+
+/// `catalog inspect-cache --report`: a report an app wrote from `CatalogCache.inspection()`, shown as
+/// text, JSON and a static page looked at in headless Chromium.
+@Suite(.serialized, .timeLimit(.minutes(5)))
+struct CatalogInspectCacheCommandTests {
+    let directory: TemporaryDirectory
+
+    init() throws {
+        directory = try TemporaryDirectory()
+    }
+
+    /// Where the screenshot of the report's page is kept: `.catalog/` (git-ignored).
+    static let screenshot = repositoryRoot.appendingPathComponent(".catalog/cache-report-screenshot.png")
+
+    /// The report of a cache in Ontario that read a page from its bundle, with list 3 withdrawing
+    /// g3 there, written as the documentation of `inspection()` writes it.
+    func writeReport() async throws -> URL {
+        let edition = try Edition(id: "en-iPhone")
+        var bundle = TestBundle()
+        bundle.add(CategoryList(items: [Category(id: "SLOTS", name: "Slots", gamesTotal: 4)]), edition: edition)
+        bundle.add(
+            GamesPage(
+                categoryId: "SLOTS", offset: 0, limit: 10, total: 4,
+                items: (0..<4).map { index in
+                    Game(
+                        id: "g\(index)", name: "Game <\(index)>", slug: "game-\(index)",
+                        launchUrl: "https://play.example.com/\(index)",
+                        thumbnail: "https://img.example.com/\(index).png",
+                        restrictedTerritories: index == 1 ? ["CA"] : [])
+                }), edition: edition)
+        let cache = CatalogCache(
+            upstream: ScriptedUpstream(), cacheDirectory: directory.child("cache"),
+            bundleDirectory: try bundle.write(to: directory.child("bundle")))
+        cache.setTerritory(Territory("CA-ON"))
+        try cache.applyWithdrawals(
+            WithdrawalList(sequence: 3, games: [Withdrawal(id: "g3", territories: ["CA-ON"])]))
+        _ = cache.cachedGamesPage(edition: edition, categoryId: "SLOTS")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        let file = directory.child("cache-report.json")
+        try encoder.encode(await cache.inspection()).write(to: file)
+        return file
+    }
+
+    @Test func aReportIsPrintedWithEachWithheldGamesReasonAndReadBackAsTheSameJSON() async throws {
+        let file = try await writeReport()
+
+        let text = try await CatalogBinary.run(["inspect-cache", "--report", file.path])
+        let json = try await CatalogBinary.run(["inspect-cache", "--report", file.path, "--json"])
+
+        #expect(text.status == 0, "\(text.standardError)")
+        #expect(text.standardOutput.contains("global/en-iPhone/games/SLOTS/0  bundled from memory (bundle)"))
+        #expect(text.standardOutput.contains("withheld g1: restricted in CA-ON"))
+        #expect(text.standardOutput.contains("withheld g3: withdrawn by list 3 in CA-ON"))
+        #expect(text.standardOutput.contains("Territory: CA-ON") && text.standardOutput.contains("Withdrawals: list 3"))
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        #expect(json.status == 0, "\(json.standardError)")
+        #expect(
+            try decoder.decode(CacheInspection.self, from: Data(json.standardOutput.utf8))
+                == decoder.decode(CacheInspection.self, from: Data(contentsOf: file)))
+    }
+
+    @Test func thePageShowsEveryKeyAndReasonEscapedAndReplacesOnlyItsOwnDirectory() async throws {
+        let file = try await writeReport()
+        let page = directory.child("report")
+
+        // When the page is written twice (the second run replaces the first)
+        for _ in 0..<2 {
+            let result = try await CatalogBinary.run(["inspect-cache", "--report", file.path, "--html", page.path])
+            try #require(result.status == 0, "\(result.standardError)")
+        }
+
+        // Then the browser shows the key and the reasons, and the names from the catalogue stay text
+        let dom = try await HeadlessChromium.dumpDOM(
+            of: page.appendingPathComponent("index.html"), profile: directory.child("profile"))
+        #expect(dom.contains("global/en-iPhone/games/SLOTS/0"))
+        #expect(dom.contains("restricted in CA-ON") && dom.contains("withdrawn by list 3 in CA-ON"))
+        #expect(!dom.contains("<0>"), "a value from the report must never become markup")
+        try FileManager.default.createDirectory(
+            at: Self.screenshot.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try await HeadlessChromium.screenshot(
+            of: page.appendingPathComponent("index.html"), to: Self.screenshot, profile: directory.child("profile"),
+            height: 900)
+
+        // And a directory holding someone else's file is refused and left as it was
+        let foreign = directory.child("notes")
+        try FileManager.default.createDirectory(at: foreign, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: foreign.appendingPathComponent("todo.txt"))
+        let refused = try await CatalogBinary.run(["inspect-cache", "--report", file.path, "--html", foreign.path])
+        #expect(refused.status == 73 && refused.standardError.contains("todo.txt"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: foreign.path) == ["todo.txt"])
+    }
+
+    @Test func aFileThatIsNotAReportIsRefusedByName() async throws {
+        let file = directory.child("manifest.json")
+        try Data(#"{"schemaVersion": 1}"#.utf8).write(to: file)
+
+        let result = try await CatalogBinary.run(["inspect-cache", "--report", file.path])
+        let missing = try await CatalogBinary.run(["inspect-cache", "--report", directory.child("absent.json").path])
+
+        #expect(result.status == 65 && result.standardError.contains("manifest.json"))
+        #expect(result.standardError.contains("not a cache report"))
+        #expect(missing.status == 66)
+    }
+}
