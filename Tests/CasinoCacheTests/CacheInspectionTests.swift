@@ -107,6 +107,25 @@ struct CacheInspectionTests {
         #expect(report.snapshot?.editions == [english.id])
     }
 
+    @Test func aWidgetsReaderReportsWhatItShowsAndWhyWithTheTerritoryTheAppSaved() async throws {
+        // Given the app's saved territory (Ontario), and a widget reading the page from its bundle
+        let app = lobby.makeCache()
+        app.setTerritory(Territory("CA-ON"))
+        await app.flush()
+        var configuration = SharedCatalogReader.Configuration(
+            sharedDirectory: lobby.directory.child("shared"), bundleDirectory: lobby.bundle)
+        configuration.territoryDirectory = lobby.directory.child("cache")
+        let reader = SharedCatalogReader(configuration: configuration)
+        let shown = reader.gamesPage(edition: english, categoryId: RestrictedLobby.categoryId)
+
+        let report = await reader.inspection()
+
+        let entry = try #require(report.entries.first)
+        #expect(report.territory == "CA-ON" && report.snapshot?.source == .bundle)
+        #expect(entry.withheld.map(\.id) == ["g0", "g1"] && entry.withheld.allSatisfy { $0.reason == .restricted })
+        #expect(shown.metadata?.withheld == 2 && entry.source == .bundle)
+    }
+
     @Test func aPlayersQueuedChangesAreCountedUnderAHashedIdAndTheReportNamesNoPlayer() async throws {
         // Given a change queued offline for a player
         let players = try PlayerFixture()

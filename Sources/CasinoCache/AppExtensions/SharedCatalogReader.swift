@@ -155,6 +155,13 @@ public final class SharedCatalogReader: Sendable {
         cache.bundledImage(for: url)
     }
 
+    /// What the extension shows and why, as ``CatalogCache/inspection(updater:)`` reports it: the
+    /// keys read so far, each withheld game with its reason, the territory and withdrawals the app
+    /// saved, and the snapshot read (the app's generation, or the extension's bundle).
+    public func inspection() async -> CacheInspection {
+        await cache.inspection()
+    }
+
     /// Why the generation in `directory` cannot be read whole, or `nil`: its index (or without
     /// one, its manifest) breaks the contract, or a file it lists is missing, not a regular file,
     /// or of another size. Reads the index's tables, not the manifest's JSON: a tenth of the time.
