@@ -1,7 +1,7 @@
 public import Foundation
 
 /// What a cache holds and why, at one moment: for a debug screen, a tester's bug report or a
-/// regulator's audit ("why was this game shown in Ontario?"). Taken by ``CatalogCache/inspection()``
+/// regulator's audit ("why was this game shown in Ontario?"). Taken by ``CatalogCache/inspection(updater:)``
 /// without blocking reads; `Codable`, so an app can write it as JSON and attach it to a bug.
 ///
 /// It names no player: player ids are replaced by the first 12 hex digits of their SHA-256, and a
