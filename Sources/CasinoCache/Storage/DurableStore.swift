@@ -58,6 +58,8 @@ final class DurableStore: Sendable {
     private enum Change {
         case bytes(@Sendable () throws -> Data)
         case removal
+        /// A removal whose failure is not reported: of a file found unusable.
+        case discard
     }
 
     private struct State {
@@ -107,12 +109,10 @@ final class DurableStore: Sendable {
         change(name, to: .removal)
     }
 
-    /// Deletes the file `name` unless a save or removal of it is on its way: a file found unusable.
+    /// Deletes the file `name`, a file found unusable, unless a change of it is on its way; a later
+    /// change supersedes it. A failure is not reported.
     func discard(_ name: String) {
-        queue.async { [self] in
-            guard state.withLock({ $0.pending[name] == nil }) else { return }
-            unlink(path(name))
-        }
+        change(name, to: .discard, unlessPending: true)
     }
 
     /// Deletes every file this store keeps, and their temporaries; forgets the changes not written.
@@ -123,12 +123,14 @@ final class DurableStore: Sendable {
         }
     }
 
-    private func change(_ name: String, to change: Change) {
-        let sequence = state.withLock { state in
+    private func change(_ name: String, to change: Change, unlessPending: Bool = false) {
+        let sequence = state.withLock { state -> UInt64? in
+            if unlessPending && state.pending[name] != nil { return nil }
             state.sequence += 1
             state.pending[name] = (state.sequence, change)
             return state.sequence
         }
+        guard let sequence else { return }
         queue.async { [self] in write(name, sequence: sequence) }
     }
 
@@ -140,7 +142,7 @@ final class DurableStore: Sendable {
     ///   is over `limit` bytes, or cannot be read; or when the pending bytes cannot be made.
     func load(_ name: String, limit: Int) throws(Failure) -> Data? {
         if let pending = state.withLock({ $0.pending[name]?.change }) {
-            guard case .bytes(let bytes) = pending else { return nil }
+            guard case .bytes(let bytes) = pending else { return nil }  // on its way out
             do { return try bytes() } catch { throw Failure("cannot encode \(name): \(error)") }
         }
         return try Self.read(path(name), name: name, limit: limit)
@@ -176,6 +178,8 @@ final class DurableStore: Sendable {
         removeLeftoversOnce()
         do throws(Failure) {
             switch change {
+            case .discard:
+                unlink(path(name))
             case .removal:
                 guard unlink(path(name)) == 0 || errno == ENOENT else { throw Failure("remove \(name)", code: errno) }
             case .bytes(let bytes):
