@@ -19,15 +19,16 @@ import Musl
 /// the directory `fsync`ed so the rename survives a power cut. Saves of one name coalesce: of
 /// several before the writer gets to it only the last is encoded and written, and until it lands
 /// ``load(_:limit:)`` answers it. Before its first write the store deletes the temporary files of
-/// its names a kill left behind.
+/// its names a kill left behind: one store per directory and names, as two would sweep each
+/// other's writes in flight.
 ///
 /// A read trusts nothing on disk: it opens without following a link, refuses what is not a regular
 /// file or is over its limit, and never blocks on a FIFO.
 ///
 /// ```swift
-/// let store = DurableStore(directory: directory, label: "Territory", temporaryPrefix: ".territory-") {
-///     $0 == "Territory"
-/// } failed: { name, failure in logger.warning("\(name): \(failure)") }
+/// let store = DurableStore(
+///     directory: directory, label: "Territory", temporaryPrefix: ".territory-", keeps: { $0 == "Territory" },
+///     failed: { name, failure in logger.warning("\(name): \(failure)") })
 /// store.save(Data("GB\n".utf8), as: "Territory")   // returns at once
 /// let saved = try store.load("Territory", limit: 64)
 /// ```
