@@ -33,4 +33,27 @@ import Testing
         #expect(policy.delay(afterAttempt: 2, unit: 0.5) != nil)
         #expect(policy.delay(afterAttempt: 3, unit: 0.5) == nil)
     }
+
+    @Test(arguments: [
+        RetryPolicy(initialDelay: .seconds(1), maxDelay: .seconds(86_400 * 3650), multiplier: .infinity),
+        RetryPolicy(initialDelay: .seconds(1), maxDelay: .seconds(10), multiplier: .nan, jitter: .nan),
+        RetryPolicy(initialDelay: .seconds(-5), maxDelay: .seconds(-1), multiplier: -3, jitter: 7),
+        RetryPolicy(initialDelay: .seconds(1), maxDelay: .seconds(86_400 * 3650), multiplier: 1e300, jitter: 0),
+        RetryPolicy(maxAttempts: .max),
+    ])
+    func hostileSettingsAndHeadersGiveAFiniteWaitOfAtMostAYearAndNeverTrap(policy: RetryPolicy) {
+        // Given settings no one checked, and attempts and Retry-After values from anywhere
+        for attempt in [Int.min, -1, 0, 1, 2, 64, 1025, Int.max - 1] {
+            for retryAfter in [nil, -1, 0, 1e308, .infinity, -.infinity, .nan] as [TimeInterval?] {
+                for unit in [0, 0.5, 0.999, -4, .nan] as [Double] {
+                    // When a wait is asked for
+                    let wait = policy.delay(afterAttempt: attempt, unit: unit, retryAfter: retryAfter)
+                    // Then it is none (the attempts are spent) or a wait within 0...365 days
+                    if let wait {
+                        #expect(wait >= .zero && wait <= .seconds(86_400 * 365), "attempt \(attempt), \(wait)")
+                    }
+                }
+            }
+        }
+    }
 }

@@ -1,12 +1,11 @@
 @_spi(CatalogTools) import CasinoCatalog
-import Dispatch
 import Foundation
 import Logging
 
 extension GameFilter {
     /// Where the territory and the withdrawals survive a relaunch, so the next launch's first frame
-    /// already follows them: files beside the disk tier's entries, each written as a `DurableFile`
-    /// (a kill -9 leaves the old file or the new one) on one queue off the caller's thread.
+    /// already follows them: files beside the disk tier's entries, kept by a ``DurableStore`` (a
+    /// kill -9 leaves the old file or the new one; writes off the caller's thread).
     ///
     /// - `Territory`: the code and a newline. A file that is missing, too long, not a territory code,
     ///   a link or a directory reads as no territory (``UnknownTerritoryPolicy`` then decides), never
@@ -22,27 +21,41 @@ extension GameFilter {
         /// A saved list holds at most a complete list and as many pushed games, and their JSON.
         private static let maxWithdrawalsBytes = 2 * WithdrawalList.maxJSONBytes + 4096
 
-        private let directory: URL
+        /// The files. Their temporaries start as the disk tier's do (`.casinocache-`), as they did
+        /// before this store.
+        let files: DurableStore
         private let logger: Logger
-        private let queue = DispatchQueue(label: "CasinoCache.GameFilter.Store", qos: .utility)
 
         init(directory: URL, logger: Logger) {
-            self.directory = directory
             self.logger = logger
+            let names: Set = [Self.territoryFileName, Self.withdrawalsFileName, Self.previousWithdrawalsFileName]
+            files = DurableStore(
+                directory: directory, label: "CasinoCache.GameFilter.Store", temporaryPrefix: ".casinocache-",
+                keeps: { names.contains($0) },
+                failed: { name, failure in
+                    if name == Self.territoryFileName {
+                        logger.warning(
+                            "the territory could not be saved; the next launch starts without it",
+                            metadata: ["cache.error": "\(failure)"])
+                    } else {
+                        logger.error(
+                            "the withdrawal list could not be saved; the next launch uses the one before",
+                            metadata: ["cache.file": "\(name)", "cache.error": "\(failure)"])
+                    }
+                })
         }
 
         /// The territory the last launch saved, or `nil`.
         func loadTerritory() -> Territory? {
-            let contents: DiskTierFiles.Contents?
+            let data: Data?
             do {
-                contents = try DiskTierFiles(directory: directory).read(
-                    Self.territoryFileName, limit: Self.maxTerritoryBytes)
+                data = try files.load(Self.territoryFileName, limit: Self.maxTerritoryBytes)
             } catch {
                 logger.info("the saved territory is unreadable; none is assumed", metadata: ["cache.error": "\(error)"])
                 return nil
             }
-            guard let contents else { return nil }
-            let text = String(decoding: contents.data, as: UTF8.self)
+            guard let data else { return nil }
+            let text = String(decoding: data, as: UTF8.self)
             guard text.hasSuffix("\n"), let territory = Territory(String(text.dropLast())) else {
                 logger.info("the saved territory is not a territory code; none is assumed")
                 return nil
@@ -56,11 +69,8 @@ extension GameFilter {
             var isLost = false
             for name in [Self.withdrawalsFileName, Self.previousWithdrawalsFileName] {
                 do {
-                    guard
-                        let contents = try DiskTierFiles(directory: directory).read(
-                            name, limit: Self.maxWithdrawalsBytes)
-                    else { continue }
-                    let withdrawals = try Withdrawals(savedForm: contents.data)
+                    guard let data = try files.load(name, limit: Self.maxWithdrawalsBytes) else { continue }
+                    let withdrawals = try Withdrawals(savedForm: data)
                     if isLost {
                         logger.warning("using the previous withdrawal list", metadata: ["cache.file": "\(name)"])
                     }
@@ -82,50 +92,15 @@ extension GameFilter {
 
         /// Saves `territory` (`nil`: removes the file); returns at once.
         func save(_ territory: Territory?) {
-            queue.async { [directory, logger] in
-                do {
-                    guard let territory else {
-                        let path = directory.appendingPathComponent(Self.territoryFileName).path
-                        if unlink(path) != 0, errno != ENOENT {
-                            throw DurableFile.Failure(operation: "remove \(Self.territoryFileName)", code: errno)
-                        }
-                        return
-                    }
-                    try DurableFile.write(
-                        Data("\(territory.code)\n".utf8), to: Self.territoryFileName, creating: directory)
-                } catch {
-                    logger.warning(
-                        "the territory could not be saved; the next launch starts without it",
-                        metadata: ["cache.error": "\(error)"])
-                }
-            }
+            guard let territory else { return files.remove(Self.territoryFileName) }
+            files.save(Data("\(territory.code)\n".utf8), as: Self.territoryFileName)
         }
 
-        /// Saves `withdrawals`, after keeping `previous` as the previous file; returns at once.
+        /// Saves `withdrawals`, after keeping `previous` as the previous file; returns at once (both
+        /// are encoded on the store's queue).
         func save(_ withdrawals: Withdrawals, previous: Withdrawals) {
-            queue.async { [directory, logger] in
-                do {
-                    for (name, value) in [
-                        (Self.previousWithdrawalsFileName, previous), (Self.withdrawalsFileName, withdrawals),
-                    ] {
-                        try DurableFile.write(value.savedForm(), to: name, creating: directory)
-                    }
-                } catch {
-                    logger.error(
-                        "the withdrawal list could not be saved; the next launch uses the one before",
-                        metadata: ["cache.error": "\(error)"])
-                }
-            }
-        }
-
-        /// Waits until the saves asked so far are done.
-        func flush() async {
-            await queue.result {}
-        }
-
-        /// ``flush()``, waiting at most `limit`; `false` when the limit came first.
-        func flush(within limit: Duration) async -> Bool {
-            await queue.drained(within: limit)
+            files.save(as: Self.previousWithdrawalsFileName) { previous.savedForm() }
+            files.save(as: Self.withdrawalsFileName) { withdrawals.savedForm() }
         }
     }
 }

@@ -114,12 +114,12 @@ final class GameFilter: Sendable {
 
     /// Waits until the changes saved so far have landed.
     func flush() async {
-        await store?.flush()
+        await store?.files.flush()
     }
 
     /// ``flush()``, waiting at most `limit`; `false` when the limit came first.
     func flush(within limit: Duration) async -> Bool {
-        await store?.flush(within: limit) ?? true
+        await store?.files.flush(within: limit) ?? true
     }
 
     /// Whether `entry` may show a game the rule withholds: only those are filtered.

@@ -1,7 +1,8 @@
+@_spi(CatalogTools) import CasinoCatalog
 public import Foundation
 
 /// When a failed request is tried again, and how long to wait first: capped exponential
-/// backoff with jitter, never sooner than the server's `Retry-After`. One policy for the app's
+/// backoff with jitter, never sooner than the server's `Retry-After`. The one rule for the app's
 /// cache (`CatalogCache.Configuration.retry`) and the pipeline's fetchers, which differ only in
 /// their settings.
 ///
@@ -47,18 +48,26 @@ public struct RetryPolicy: Sendable, Hashable {
     public static let never = RetryPolicy(maxAttempts: 1)
 
     /// The wait after failed attempt number `attempt` (1-based), or `nil` when no retry is left:
-    /// capped exponential backoff with these settings, never sooner than `retryAfter` (seconds, the
-    /// server's `Retry-After`, at most ``maxRetryAfter``).
+    /// `initialDelay × multiplier^(attempt − 1)`, at most ``maxDelay``, spread by ± ``jitter``, or
+    /// `retryAfter` seconds (at most ``maxRetryAfter``) when the server asked for longer.
+    ///
+    /// Settings and headers are not trusted: the wait is finite, between zero and a year, and
+    /// never traps whatever the values.
     ///
     /// - Parameters:
     ///   - attempt: The failed attempt's number, from 1.
     ///   - unit: A random number in `0..<1` that places the wait inside the jitter band.
-    ///   - retryAfter: What the server asked for, if anything.
+    ///   - retryAfter: What the server asked for in seconds (`RetryAfter.seconds(from:now:)`), if
+    ///     anything.
     public func delay(afterAttempt attempt: Int, unit: Double, retryAfter: TimeInterval? = nil) -> Duration? {
         guard attempt < maxAttempts else { return nil }
-        let backoff = Backoff(
-            initial: initialDelay, maximum: maxDelay, multiplier: multiplier, jitter: jitter,
-            maxRetryAfter: maxRetryAfter)
-        return backoff.delay(afterAttempt: attempt, unit: unit, retryAfter: retryAfter)
+        let base = initialDelay.timeInterval * pow(multiplier, Double(min(max(attempt, 1), 1001) - 1))
+        let capped = min(base, maxDelay.timeInterval)
+        var seconds = capped + capped * jitter * (unit * 2 - 1)
+        if let retryAfter, retryAfter.isFinite {
+            seconds = max(seconds, min(retryAfter, maxRetryAfter.timeInterval))
+        }
+        let bounded = seconds.isFinite ? min(max(seconds, 0), 86_400 * 365) : 0
+        return .milliseconds(Int64((bounded * 1000).rounded()))
     }
 }
