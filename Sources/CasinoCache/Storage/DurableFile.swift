@@ -48,6 +48,6 @@ enum DurableFile {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try write(
             data, to: name, in: directory,
-            temporaryName: DiskTierFileName.temporaryName(unique: "\(name)-\(UUID().uuidString)"))
+            temporaryName: DiskTierFiles.temporaryName(unique: "\(name)-\(UUID().uuidString)"))
     }
 }
