@@ -100,7 +100,7 @@ struct DiskTierFiles: Sendable {
     /// - Throws: ``Failure`` (or the directory's creation error) when the directory cannot be
     ///   created or written, or is full.
     func writeAtomically(_ data: Data, to name: String, modified: Date) throws {
-        let temporary = pathPrefix + Self.temporaryName(unique: Self.uniqueSuffix())
+        let temporary = pathPrefix + Self.temporaryName(unique: UUID().uuidString)
         var error = FileDescriptorIO.createFile(atPath: temporary, contents: data, permissions: 0o600)
         if error == ENOENT {
             // The directory is missing (first write, or deleted under us): create it, once.
@@ -200,17 +200,4 @@ struct DiskTierFiles: Sendable {
         info.st_mtim
         #endif
     }
-
-    /// A name part no other write uses: this process's random token and a counter (`UUID()` per
-    /// write read `/dev/urandom` on Linux every time). `O_EXCL` still refuses a clash.
-    private static func uniqueSuffix() -> String {
-        let number = writeCounter.withLock { counter -> UInt64 in
-            counter &+= 1
-            return counter
-        }
-        return "\(processToken)-\(number)"
-    }
-
-    private static let processToken = UUID().uuidString
-    private static let writeCounter = Locked<UInt64>(0)
 }

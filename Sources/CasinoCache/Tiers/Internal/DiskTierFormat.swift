@@ -186,54 +186,44 @@ enum DiskTierFormat {
                 throw Rejection(reason: "header: a byte that is not printable ASCII at \(-1 - length)")
             }
             let text = String(decoding: data[data.startIndex..<data.startIndex + length], as: UTF8.self)
-            var lines = text.split(separator: "\n", omittingEmptySubsequences: false)[...]
-
-            /// The value of the next line, which must be the field `name`; `nil` when no line is left.
-            func optionalField(_ name: String) throws(Rejection) -> Substring? {
-                guard let line = lines.popFirst() else { return nil }
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            guard lines[0] == magic else { throw Rejection(reason: "header: not \(magic)") }
+            // Each line is the next field, `name value`; `etag` alone may be left out.
+            let names = ["key", "schema", "cache", "stored", "origin", "hash", "etag"]
+            guard lines.count <= names.count + 1 else { throw Rejection(reason: "header: a line after the last field") }
+            var values: [Substring] = []
+            for (line, name) in zip(lines.dropFirst(), names) {
                 guard line.hasPrefix(name), line.dropFirst(name.count).first == " " else {
                     throw Rejection(reason: "header: \(name) expected")
                 }
-                return line.dropFirst(name.count + 1)
+                values.append(line.dropFirst(name.count + 1))
             }
-            func field(_ name: String) throws(Rejection) -> Substring {
-                guard let value = try optionalField(name) else { throw Rejection(reason: "header: no \(name)") }
-                return value
-            }
-            func integer(_ name: String) throws(Rejection) -> Int64 {
-                guard let value = Int64(try field(name)) else {
-                    throw Rejection(reason: "header: \(name) is not an integer")
-                }
-                return value
-            }
-
-            guard lines.popFirst() == Substring(magic) else { throw Rejection(reason: "header: not \(magic)") }
-            let key = String(try field("key"))
-            let schemaVersion = try integer("schema")
+            guard values.count >= 6 else { throw Rejection(reason: "header: no \(names[values.count])") }
+            let key = String(values[0])
+            guard let schemaVersion = Int64(values[1]), let fileCacheVersion = Int64(values[2]),
+                let stored = Int64(values[3])
+            else { throw Rejection(reason: "header: schema, cache or stored is not an integer") }
             guard schemaVersion == CatalogSchema.version else {
                 throw Rejection(reason: "schema-version \(schemaVersion)")
             }
-            let fileCacheVersion = try integer("cache")
             guard fileCacheVersion == cacheVersion else { throw Rejection(reason: "cache-version \(fileCacheVersion)") }
-            let stored = try integer("stored")
             guard (-999_999_999_999_999...999_999_999_999_999).contains(stored) else {
                 throw Rejection(reason: "header: stored out of range")
             }
-            guard let origin = CacheOrigin(rawValue: String(try field("origin"))) else {
+            guard let origin = CacheOrigin(rawValue: String(values[4])) else {
                 throw Rejection(reason: "header: unknown origin")
             }
-            let contentHash = String(try field("hash"))
+            let contentHash = String(values[5])
             guard Manifest.isDigest(contentHash, prefix: CatalogRules.contentHashPrefix) else {
                 throw Rejection(reason: "header: hash is not sha256: and 64 lowercase hex digits")
             }
             var etag: String?
-            if let escaped = try optionalField("etag") {
-                guard let unescaped = SnapshotKey.unescape(escaped.utf8) else {
+            if values.count == 7 {
+                guard let unescaped = SnapshotKey.unescape(values[6].utf8) else {
                     throw Rejection(reason: "header: etag is not percent-escaped")
                 }
                 etag = unescaped
             }
-            guard lines.isEmpty else { throw Rejection(reason: "header: a line after the last field") }
             let header = Header(
                 key: key, storedAt: Date(timeIntervalSince1970: TimeInterval(stored)), etag: etag, origin: origin,
                 contentHash: contentHash)
