@@ -120,7 +120,7 @@ struct DiskTierTests {
         #expect(await diskTier(root).storedGlobalEntries() == [diskStored(newer)])
     }
 
-    @Test func aListingReadsAheadAndNamesTheRestEachGlobalFileOnceAndSeesFilesWrittenSinceTheIndex() async throws {
+    @Test func aListingNamesEachGlobalFileOnceAndSeesFilesWrittenSinceTheIndex() async throws {
         // Given five global pages and a player's entry on disk, and a relaunched tier
         let root = try diskTemporaryDirectory()
         defer { diskRemove(root) }
@@ -132,27 +132,28 @@ struct DiskTierTests {
         first.store(DiskSampleKind.categories.entry(scope: .user("player-1")))
         await first.flush()
         let tier = diskTier(root)
+        await tier.flush()
 
-        // When it lists the global files reading the first two (its index built in the same turn)
-        let listing = try #require(await tier.globalListing(readingFirst: 2, within: .seconds(60)))
+        // When it lists the global files (its index built) and reads them
+        let listing = try #require(await tier.globalListing(within: .seconds(60)))
 
-        // Then two are read, the other three named, and no file is both or left out
-        #expect(listing.read.count == 2 && listing.names.count == 3 && listing.queued.isEmpty)
-        let rest = try #require(await tier.storedGlobalEntries(named: listing.names, within: .seconds(60)))
-        #expect(Set(listing.read + rest) == Set(pages.map(diskStored)))
+        // Then the five are named, once each, and read as what was stored
+        #expect(listing.names.count == 5 && Set(listing.names).count == 5 && listing.queued.isEmpty)
+        let read = try #require(await tier.storedGlobalEntries(named: listing.names, within: .seconds(60)))
+        #expect(Set(read) == Set(pages.map(diskStored)) && read.count == 5)
         // And once another tier has written a page, a listing of this one (its index built before)
-        // names it too, and reading ahead of every file reads them all
+        // names it too
         let added = diskEntry(.gamesPage(diskEdition, categoryId: "C5", offset: 0))
         first.store(added)
         await first.flush()
-        let again = try #require(await tier.globalListing(readingFirst: 10, within: .seconds(60)))
-        #expect(again.names.isEmpty && Set(again.read) == Set((pages + [added]).map(diskStored)))
-        #expect(await tier.globalListing(readingFirst: 0, within: .seconds(60))?.names.count == 6)
+        let again = try #require(await tier.globalListing(within: .seconds(60)))
+        let readAgain = try #require(await tier.storedGlobalEntries(named: again.names, within: .seconds(60)))
+        #expect(again.names.count == 6 && Set(readAgain) == Set((pages + [added]).map(diskStored)))
     }
 
-    @Test func aRelaunchedTiersListingReadsInItsScanAndCountsAndRefusesAsAPlainScanDoes() async throws {
-        // Given three global pages, one of them written by the previous version, a player's entry,
-        // and, under global entry names, a file past the entry cap, a link to a page and a directory
+    @Test func aRelaunchedTiersScanSkipsWhatDoesNotReadAndItsIndexCountsOnlyRegularEntryFiles() async throws {
+        // Given three global pages, a player's entry, and, under global entry names, a file past the
+        // entry cap, a link to a page and a directory
         let root = try diskTemporaryDirectory()
         defer { diskRemove(root) }
         let pages = (0..<3).map { diskEntry(.gamesPage(diskEdition, categoryId: "C\($0)", offset: 0), etag: "e\($0)") }
@@ -160,9 +161,7 @@ struct DiskTierTests {
         for page in pages { writer.store(page) }
         writer.store(DiskSampleKind.categories.entry(scope: .user("player-1")))
         await writer.flush()
-        let names = diskEntryFiles(root)
-        let first = try #require(names.first { $0.hasPrefix("g_") && $0.contains("C0") })
-        try diskDowngrade(root.appendingPathComponent(first))
+        let first = try #require(diskEntryFiles(root).first { $0.hasPrefix("g_") && $0.contains("C0") })
         func name(_ readable: String) -> String { "g_\(readable)_00000000000000ff.json.gz" }
         let oversized = root.appendingPathComponent(name("big"))
         try Data(count: (1 << 20) + 1).write(to: oversized)
@@ -171,22 +170,19 @@ struct DiskTierTests {
         let folder = root.appendingPathComponent(name("folder"))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
 
-        // When a relaunched tier lists the global files reading every one in its scan
+        // When a relaunched tier lists the global files and reads every one
         let tier = diskTier(root, maxEntryBytes: 1 << 20)
-        let listing = try #require(await tier.globalListing(readingFirst: 100, within: .seconds(60)))
+        let listing = try #require(await tier.globalListing(within: .seconds(60)))
+        let read = try #require(await tier.storedGlobalEntries(named: listing.names, within: .seconds(60)))
 
-        // Then the three pages are read, the old one in the current format now, and nothing is left named
-        #expect(Set(listing.read) == Set(pages.map(diskStored)) && listing.names.isEmpty)
-        let (header, _) = try diskSplit(root.appendingPathComponent(first))
-        #expect(header.first { $0.name == "hash" }?.value == (try pages[0].content.contentHash()))
-        // And the oversized file is deleted, the link and the directory left alone, and the index
-        // counts what a tier that only scans counts
+        // Then the three pages are read, and the oversized file, the link and the directory skipped
+        #expect(Set(read) == Set(pages.map(diskStored)) && read.count == 3)
+        // And once its index is built, the oversized file is deleted, the link and the directory left
+        // alone, and only the regular entry files counted
+        await tier.flush()
         #expect(!FileManager.default.fileExists(atPath: oversized.path))
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) != nil)
         #expect(FileManager.default.fileExists(atPath: folder.path))
-        let scanning = diskTier(root, maxEntryBytes: 1 << 20)
-        await scanning.flush()
-        #expect(tier.bytesOnDisk == scanning.bytesOnDisk)
         let counted = diskEntryFiles(root).filter { ![name("link"), name("folder")].contains($0) }
         #expect(tier.bytesOnDisk == counted.map { diskFileSize(root, $0) }.reduce(0, +) && counted.count == 4)
         #expect(tier.corruptEntries == 0)
@@ -202,7 +198,7 @@ struct DiskTierTests {
 
         // When a listing waits at most 50 ms
         let start = ContinuousClock.now
-        let timedOut = await tier.globalListing(readingFirst: 1, within: .milliseconds(50))
+        let timedOut = await tier.globalListing(within: .milliseconds(50))
 
         // Then it ends at the limit without an answer
         #expect(timedOut == nil && ContinuousClock.now - start >= .milliseconds(50))
@@ -210,7 +206,7 @@ struct DiskTierTests {
         let ended = Locked(false)
         let waiting = Task {
             defer { ended.withLock { $0 = true } }
-            return await tier.globalListing(readingFirst: 1, within: .seconds(86_400)) == nil
+            return await tier.globalListing(within: .seconds(86_400)) == nil
         }
         waiting.cancel()
         await eventually(timeout: .seconds(60)) { ended.withLock { $0 } }
@@ -218,8 +214,7 @@ struct DiskTierTests {
         #expect(await waiting.value)
         // And once released, the tier answers
         release()
-        let listing = try #require(await tier.globalListing(readingFirst: 1, within: .seconds(60)))
-        #expect(listing.read == [diskStored(page)])
+        #expect(await diskListAndRead(tier, within: .seconds(60)) == [diskStored(page)])
     }
 
     @Test func randomHoldsLimitsAndCancellationsEndEveryListingAndAFreeTierAlwaysAnswers() async throws {
@@ -240,7 +235,7 @@ struct DiskTierTests {
             let ended = Locked(false)
             let listing = Task {
                 defer { ended.withLock { $0 = true } }
-                return await tier.globalListing(readingFirst: 1, within: limit)?.read
+                return await diskListAndRead(tier, within: limit)
             }
             if let cancelAfter {
                 if cancelAfter > .zero { try await Task.sleep(for: cancelAfter) }
@@ -263,31 +258,27 @@ struct DiskTierTests {
             }
         }
         // And the tier answers once every hold is released
-        #expect(await tier.globalListing(readingFirst: 1, within: .seconds(60))?.read == [diskStored(page)])
+        #expect(await diskListAndRead(tier, within: .seconds(60)) == [diskStored(page)])
     }
 
-    @Test func aFileOfThePreviousFormatIsServedThenHashedOnceAndWrittenInTheCurrentOne() async throws {
-        // Given a page written by the previous version: one gzip'd object, no content hash
+    @Test func aFileOfThePreviousFormatIsNotSentForValidationAndAReadDeletesIt() async throws {
+        // Given a page written by 0.1.0: one gzip'd object, no header, no content hash
         let root = try diskTemporaryDirectory()
         defer { diskRemove(root) }
         let (_, page) = await diskTierWithAPage(root)
         let file = root.appendingPathComponent(try #require(diskEntryFiles(root).first))
         try diskDowngrade(file)
         #expect(try Data(contentsOf: file).prefix(2) == Data([0x1F, 0x8B]))
-        // When a relaunched tier reads it, then scans it for bulk validation, twice
+        // When a relaunched tier scans it for bulk validation
         let tier = diskTier(root)
-        #expect(tier.entry(for: page.key) == page)
-        let scanned = await tier.storedGlobalEntries()
-        let upgraded = try Data(contentsOf: file)
-        let again = await tier.storedGlobalEntries()
-        // Then the scan answers the content's hash, and the file now carries it in its header
-        #expect(scanned == [diskStored(page)] && again == scanned)
-        let (header, _) = try diskSplit(file)
-        #expect(header.first { $0.name == "hash" }?.value == (try page.content.contentHash()))
-        // And the second scan wrote nothing; the entry reads the same, with nothing counted corrupt
-        #expect(try Data(contentsOf: file) == upgraded)
-        #expect(diskTier(root).entry(for: page.key) == page)
-        #expect(tier.corruptEntries == 0)
+        // Then the scan passes over it, and leaves it as it is
+        #expect(await tier.storedGlobalEntries().isEmpty)
+        #expect(FileManager.default.fileExists(atPath: file.path) && tier.corruptEntries == 0)
+        // And a read of its key is a miss that deletes it, counted once
+        #expect(tier.entry(for: page.key) == nil)
+        #expect(tier.entry(for: page.key) == nil)
+        await tier.flush()
+        #expect(!FileManager.default.fileExists(atPath: file.path) && tier.corruptEntries == 1)
     }
 
     @Test func aRenewalMovesOnlyTheFilesModificationTime() async throws {
@@ -948,6 +939,8 @@ enum DiskDamage: String, CaseIterable, Sendable {
     case aLineAfterTheETag
     case aFieldNameRunIntoItsValue
     case formatOfAnotherVersion
+    /// As 0.1.0 wrote it: one gzip'd object, no header.
+    case previousFormat
 
     func apply(to file: URL, borrowing other: URL) throws {
         let original = try Data(contentsOf: file)
@@ -1001,6 +994,8 @@ enum DiskDamage: String, CaseIterable, Sendable {
             try diskRewrite(file) { $0[$0.firstIndex { $0.name == "origin" }!].name = "originnetwork" }
         case .formatOfAnotherVersion:
             try diskRewrite(file) { diskSet("casinocache-entry", to: "3", in: &$0) }
+        case .previousFormat:
+            try diskDowngrade(file)
         }
     }
 }
@@ -1094,6 +1089,13 @@ private func diskCanWrite(_ directory: URL) -> Bool {
     guard FileManager.default.createFile(atPath: probe.path, contents: Data()) else { return false }
     try? FileManager.default.removeItem(at: probe)
     return true
+}
+
+/// The global entries `tier` lists and then reads, each wait at most `limit`; `nil` when either
+/// did not answer.
+private func diskListAndRead(_ tier: DiskTier, within limit: Duration) async -> [DiskTier.Stored]? {
+    guard let listing = await tier.globalListing(within: limit) else { return nil }
+    return await tier.storedGlobalEntries(named: listing.names, within: limit)
 }
 
 /// What a scan of the disk tier answers for `entry`.

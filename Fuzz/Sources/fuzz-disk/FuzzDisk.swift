@@ -3,9 +3,8 @@
 import Dispatch
 import Foundation
 
-/// What the disk tier reads back from the app's cache directory: an entry file (a header line and
-/// gzip'd content, or one gzip'd object of the first format), read for its key, scanned for bulk
-/// validation and for the keys it holds. Hostile bytes are a miss, never a trap; an entry that
+/// What the disk tier reads back from the app's cache directory: an entry file (a header and gzip'd
+/// content, or anything else), read for its key, scanned for bulk validation and for the keys it holds. Hostile bytes are a miss, never a trap; an entry that
 /// reads keeps the rules, and written again it reads back the same.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDisk(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {

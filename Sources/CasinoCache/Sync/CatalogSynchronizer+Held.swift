@@ -71,7 +71,7 @@ extension CatalogSynchronizer {
     struct HeldSource {
         private var entries: [Held]
         private var seen: Set<CacheKey>
-        /// The disk's global entry files whose headers are not read yet (``DiskTier/globalListing(readingFirst:within:)``).
+        /// The disk's global entry files whose headers are not read yet (``DiskTier/globalListing(within:)``).
         var diskNames: ArraySlice<String> = []
         /// A read of the disk was abandoned: it did not end within the limit, or the caller left first.
         private(set) var isDiskAbandoned = false

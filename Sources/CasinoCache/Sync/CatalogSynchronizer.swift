@@ -75,13 +75,10 @@ final class CatalogSynchronizer: Sendable {
             if let entry = heldEntry(key) { hold(entry, inMemory: true, in: &held) }
         }
         var source = HeldSource(held)
-        // The first disk batch is read with the listing: one turn of the disk's queue fewer.
-        let firstRead = validationBatchSize - held.count % validationBatchSize
         if let disk = tiers.disk {
-            if let listing = await disk.globalListing(readingFirst: firstRead, within: configuration.diskWaitLimit) {
+            if let listing = await disk.globalListing(within: configuration.diskWaitLimit) {
                 source.diskNames = listing.names[...]
                 for stored in listing.queued { source.add(heldOnDisk(stored)) }
-                for stored in listing.read where !source.hasSeen(stored.key) { source.add(heldOnDisk(stored)) }
             } else {
                 source.diskDidNotAnswer()
             }

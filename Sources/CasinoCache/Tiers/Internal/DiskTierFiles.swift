@@ -1,4 +1,3 @@
-@_spi(CatalogTools) import CasinoCatalog
 import CatalogSupport
 import Foundation
 
@@ -10,13 +9,14 @@ import Glibc
 import Musl
 #endif
 
-/// The disk tier's file operations on one directory: bounded reads, atomic writes, deletes and
-/// the scan. Stateless; the tier decides when each runs.
+/// The raw file operations on one directory: a capped read that follows no link, a write to a
+/// temporary name renamed into place, a modification time set, a delete, and a listing. Stateless;
+/// the disk tier (and the cache's other small files) decide when each runs.
 struct DiskTierFiles: Sendable {
-    /// The directory entries live in.
+    /// The directory the files live in.
     let directory: URL
-    /// `directory`'s file system path and a `/`: the system calls take a path, and building one
-    /// through `URL` for each of thousands of files in a scan cost more than the calls.
+    /// `directory`'s file system path and a `/`: building a path through `URL` for each of thousands
+    /// of files in a scan cost more than the system calls.
     private let pathPrefix: String
 
     init(directory: URL) {
@@ -28,46 +28,48 @@ struct DiskTierFiles: Sendable {
     /// Why a file operation failed.
     struct Failure: Error, Sendable, CustomStringConvertible {
         var description: String
-        /// The file is over the per-entry cap: an entry no write of the tier makes.
+        /// The file is over the read's cap: no write of the tier makes one.
         var isOversized = false
     }
 
-    func url(for name: String) -> URL {
-        directory.appendingPathComponent(name, isDirectory: false)
-    }
-
-    /// A file's bytes, and when it was last modified in whole seconds since 1970 (any value: the
-    /// file system says so, and anyone may set it).
+    /// A file's bytes, and when it was last modified in whole seconds since 1970 (any value: anyone
+    /// may set it).
     struct Contents {
         var data: Data
         var modifiedSeconds: Int64
     }
 
-    /// The directory, opened for a run of calls on its files (a batch of a scan's reads, of
-    /// renewals): each call given it resolves one name instead of the whole path again. `body` gets
-    /// `nil` when the directory cannot be opened, and the calls then take the path.
-    func withOpenDirectory<Result>(_ body: (OpenDirectory?) -> Result) -> Result {
-        let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { return body(nil) }
-        defer { close(descriptor) }
-        return body(OpenDirectory(descriptor: descriptor))
+    /// A regular file found by ``list(maxEntryBytes:now:)``.
+    struct Listed {
+        var name: String
+        var size: Int
+        var modified: Date
     }
 
-    /// An open descriptor of the directory, valid inside ``withOpenDirectory(_:)``.
-    struct OpenDirectory {
-        fileprivate let descriptor: Int32
+    // MARK: - Temporary names
+
+    /// What every temporary file name starts with; the scan deletes those an interrupted write left.
+    static let temporaryPrefix = ".casinocache-"
+    static let temporarySuffix = ".tmp"
+
+    /// A temporary file name built on `unique`.
+    static func temporaryName(unique: String) -> String {
+        "\(temporaryPrefix)\(unique)\(temporarySuffix)"
     }
 
-    /// The bytes of the file `name`, or `nil` when it does not exist.
-    ///
-    /// One `open(O_NOFOLLOW)` (`openat` in `directory`), one `fstat` and a read of the file's size
-    /// into one buffer. A file that `fstat` shows over `limit` is not read at all.
+    static func isTemporary(_ name: String) -> Bool {
+        name.hasPrefix(temporaryPrefix) && name.hasSuffix(temporarySuffix)
+    }
+
+    // MARK: - Operations
+
+    /// The bytes of the file `name`, or `nil` when it does not exist: one `open(O_NOFOLLOW)`, one
+    /// `fstat`, and a read of the file's size. A file `fstat` shows over `limit` is not read.
     ///
     /// - Throws: ``Failure`` when the file exists but cannot be read (permissions, a directory, a
-    ///   symbolic link planted in the cache directory), or is over `limit` (``Failure/isOversized``).
-    func read(_ name: String, limit: Int, in directory: OpenDirectory? = nil) throws(Failure) -> Contents? {
-        let flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
-        let descriptor = directory.map { openat($0.descriptor, name, flags) } ?? open(pathPrefix + name, flags)
+    ///   symbolic link planted in the directory), or is over `limit` (``Failure/isOversized``).
+    func read(_ name: String, limit: Int) throws(Failure) -> Contents? {
+        let descriptor = open(pathPrefix + name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard descriptor >= 0 else {
             let error = errno
             if error == ENOENT { return nil }
@@ -79,213 +81,123 @@ struct DiskTierFiles: Sendable {
             throw Failure(description: "cannot stat \(name): \(String(cString: strerror(errno)))")
         }
         guard info.st_mode & S_IFMT == S_IFREG else { throw Failure(description: "\(name) is not a regular file") }
-        guard info.st_size <= limit else {
-            throw Failure(
-                description: "file of \(info.st_size) bytes is over maxEntryBytes \(limit)", isOversized: true)
+        // `st_size` is an `off_t`: compared before it becomes an `Int`; never negative for a regular file.
+        guard info.st_size >= 0, info.st_size <= Int64(limit) else {
+            throw Failure(description: "file of \(info.st_size) bytes is over the cap \(limit)", isOversized: true)
         }
         let outcome = FileDescriptorIO.read(descriptor, count: Int(info.st_size))
         guard outcome.error == 0 else {
             throw Failure(description: "cannot read \(name): \(String(cString: strerror(outcome.error)))")
         }
-        #if canImport(Darwin)
-        let modified = info.st_mtimespec.tv_sec
-        #else
-        let modified = info.st_mtim.tv_sec
-        #endif
-        return Contents(data: outcome.data, modifiedSeconds: Int64(modified))
+        return Contents(data: outcome.data, modifiedSeconds: Int64(Self.modificationTime(of: info).tv_sec))
     }
 
-    /// Writes `data` to the file `name` atomically: a temporary file in the same directory,
-    /// then `rename(2)`, so readers see the old file or the new one, never half of one.
+    /// Writes `data` as the file `name`: a temporary file beside it, then `rename(2)`, so a reader
+    /// sees the old file or the new one, never half of one; then marks it modified at `modified`
+    /// (whole seconds). Creates the directory when it is missing. No `fsync`: a cache entry lost in
+    /// a power cut is a miss, and `fsync` would cost more than the rest of the write.
     ///
-    /// Creates the directory when it is missing. No `fsync`: a cache entry lost in a power cut
-    /// is a miss, and `fsync` would cost more than the rest of the write.
-    ///
-    /// - Throws: ``Failure`` (or the underlying error) when the directory cannot be created or
-    ///   written, or is full.
-    /// The file is then marked modified at `modified` (whole seconds), not at the time of writing:
-    /// the disk tier keeps an entry's age there (``setModified(_:to:)``). (The temporary file keeps
-    /// the time of writing, by which ``scan(maxEntryBytes:now:)`` tells a leftover.)
+    /// - Throws: ``Failure`` (or the directory's creation error) when the directory cannot be
+    ///   created or written, or is full.
     func writeAtomically(_ data: Data, to name: String, modified: Date) throws {
-        do {
-            try write(data, to: name, modified: modified)
-        } catch {
-            // The directory may be missing (first write, or deleted under us): create it, once.
-            guard !FileManager.default.fileExists(atPath: directory.path) else { throw error }
+        let temporary = pathPrefix + Self.temporaryName(unique: UUID().uuidString)
+        var error = FileDescriptorIO.createFile(atPath: temporary, contents: data, permissions: 0o600)
+        if error == ENOENT {
+            // The directory is missing (first write, or deleted under us): create it, once.
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try write(data, to: name, modified: modified)
+            error = FileDescriptorIO.createFile(atPath: temporary, contents: data, permissions: 0o600)
         }
-    }
-
-    private func write(_ data: Data, to name: String, modified: Date) throws {
-        let temporary = url(for: DiskTierFileName.temporaryName(unique: Self.uniqueSuffix()))
-        let error = FileDescriptorIO.createFile(atPath: temporary.path, contents: data, permissions: 0o600)
         guard error == 0 else {
             throw Failure(description: "cannot write \(name): \(String(cString: strerror(error)))")
         }
-        do {
-            try rename(temporary, to: url(for: name))
-        } catch {
-            unlink(temporary.path)
-            throw error
+        guard rename(temporary, pathPrefix + name) == 0 else {
+            let failure = Failure(description: "cannot rename to \(name): \(String(cString: strerror(errno)))")
+            unlink(temporary)
+            throw failure
         }
-        // A file left with the time of writing only looks younger to a relaunch: harmless.
+        // (The temporary file kept the time of writing, by which the scan tells a leftover.)
         setModified(name, to: modified)
     }
 
-    /// A name part no other write uses: this process's random token and a counter. (`UUID()` per
-    /// write read `/dev/urandom` on Linux every time.) `O_EXCL` still refuses a clash.
-    private static func uniqueSuffix() -> String {
-        let number = writeCounter.withLock { counter -> UInt64 in
-            counter &+= 1
-            return counter
-        }
-        return "\(processToken)-\(number)"
-    }
-
-    private static let processToken = UUID().uuidString
-    private static let writeCounter = Locked<UInt64>(0)
-
-    private func rename(_ source: URL, to destination: URL) throws {
-        let status = source.withUnsafeFileSystemRepresentation { source in
-            destination.withUnsafeFileSystemRepresentation { destination -> Int32 in
-                guard let source, let destination else { return -1 }
-                #if canImport(Darwin)
-                return Darwin.rename(source, destination)
-                #elseif canImport(Glibc)
-                return Glibc.rename(source, destination)
-                #else
-                return Musl.rename(source, destination)
-                #endif
-            }
-        }
-        guard status == 0 else {
-            throw Failure(description: "rename failed: \(String(cString: strerror(errno)))")
-        }
-    }
-
-    /// Sets when the file `name` was last modified to `date` (whole seconds), without following a
-    /// link (relative to `directory` when given); `false` when it cannot (the file is gone).
-    @discardableResult
-    func setModified(_ name: String, to date: Date, in directory: OpenDirectory? = nil) -> Bool {
+    /// Sets when the file `name` was last accessed and modified to `date` (whole seconds), without
+    /// following a link: one `utimensat`. Nothing happens when the file is gone or `date` is not a
+    /// time a `time_t` holds.
+    func setModified(_ name: String, to date: Date) {
         let seconds = date.timeIntervalSince1970.rounded(.down)
-        // Outside what a time_t holds, or not a number: the time of the write stays.
-        guard seconds.isFinite, seconds > -1e15, seconds < 1e15 else { return true }
-        // Access and modification time alike (UTIME_OMIT is a macro Swift does not import on Linux).
-        let time = timespec(tv_sec: time_t(seconds), tv_nsec: 0)
-        var times = (time, time)
-        return withUnsafePointer(to: &times) {
+        guard seconds.isFinite, seconds > -1e15, seconds < 1e15 else { return }
+        var times = (timespec(tv_sec: time_t(seconds), tv_nsec: 0), timespec(tv_sec: time_t(seconds), tv_nsec: 0))
+        _ = withUnsafePointer(to: &times) {
             $0.withMemoryRebound(to: timespec.self, capacity: 2) {
-                if let directory {
-                    utimensat(directory.descriptor, name, $0, AT_SYMLINK_NOFOLLOW) == 0
-                } else {
-                    utimensat(AT_FDCWD, pathPrefix + name, $0, AT_SYMLINK_NOFOLLOW) == 0
-                }
+                utimensat(AT_FDCWD, pathPrefix + name, $0, AT_SYMLINK_NOFOLLOW)
             }
         }
     }
 
-    /// Deletes the file `name`; `true` when it existed and is now gone.
-    ///
-    /// `unlink(2)`, not `FileManager.removeItem`: a directory that happens to carry an entry's
-    /// name is not the tier's to delete, let alone recursively.
-    @discardableResult
-    func delete(_ name: String) -> Bool {
-        unlink(pathPrefix + name) == 0
+    /// Deletes the file `name` with `unlink(2)`: a directory that carries the name is not the
+    /// tier's to delete, let alone recursively.
+    func delete(_ name: String) {
+        unlink(pathPrefix + name)
     }
 
-    /// The entry files in the directory (none when it is missing or unreadable); deletes the
-    /// temporary files an interrupted write left behind (older than a minute, so that another
-    /// tier's write in progress on the same directory is left alone), and entry files over
-    /// `maxEntryBytes`, which no write of the tier makes: counted at their size, one planted
-    /// sparse file would evict every other entry.
-    ///
-    /// `readdir(3)` and one `fstatat(2)` per name that is the tier's, without following links: a
-    /// symbolic link or anything else not a regular file is left alone and not counted. (Foundation's
-    /// per-URL resource values cost several times the system calls.)
-    ///
-    /// The first `count` entry files that `isRead` selects are read instead, as ``read(_:limit:in:)``
-    /// reads them, and given to `body`: their `fstat` stands in for the `fstatat`, one system call
-    /// fewer a file for a caller that reads them next anyway. One that does not read is stat'ed as
-    /// any other.
-    func scan(
-        maxEntryBytes: Int, now: Date = Date(), reading count: Int = 0, where isRead: (String) -> Bool = { _ in false },
-        _ body: (String, Contents) -> Void = { _, _ in }
-    ) -> [DiskTierIndex.ScannedFile] {
-        var files: [DiskTierIndex.ScannedFile] = []
-        var readsLeft = count
-        forEachName { name, descriptor in
-            let isTemporary = DiskTierFileName.isTemporary(name)
-            guard isTemporary || DiskTierFileName.isEntry(name) else { return }
-            if !isTemporary, readsLeft > 0, isRead(name) {
-                do throws(Failure) {
-                    if let contents = try read(name, limit: maxEntryBytes, in: OpenDirectory(descriptor: descriptor)) {
-                        readsLeft -= 1
-                        let modified = Date(timeIntervalSince1970: TimeInterval(contents.modifiedSeconds))
-                        files.append(.init(name: name, size: contents.data.count, modified: modified))
-                        body(name, contents)
-                    }
-                    return  // read, or gone
-                } catch  where error.isOversized {
-                    delete(name)
-                    return
-                } catch {
-                    // Not a regular file, or not readable: the `fstatat` below decides.
-                }
-            }
-            var info = stat()
-            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG
-            else { return }
-            let modified = Self.modificationDate(of: info)
-            if isTemporary {
-                if now.timeIntervalSince(modified) > 60 { delete(name) }
-                return
-            }
-            // `st_size` is an `off_t`: never negative for a regular file, and compared before it
-            // becomes an `Int`.
-            guard info.st_size >= 0, info.st_size <= Int64(maxEntryBytes) else {
-                delete(name)
-                return
-            }
-            files.append(DiskTierIndex.ScannedFile(name: name, size: Int(info.st_size), modified: modified))
-        }
-        return files
-    }
-
-    /// When a file was last modified, from its `stat`.
-    private static func modificationDate(of info: stat) -> Date {
-        #if canImport(Darwin)
-        let time = info.st_mtimespec
-        #else
-        let time = info.st_mtim
-        #endif
-        return Date(timeIntervalSince1970: TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1e9)
-    }
-
-    /// The names of the entry files in the directory that `isMatch` selects.
-    func entryNames(where isMatch: (String) -> Bool) -> [String] {
+    /// The names in the directory that `isIncluded` selects (`readdir(3)`; none when the directory
+    /// is missing or unreadable).
+    func names(where isIncluded: (String) -> Bool) -> [String] {
         var names: [String] = []
         forEachName { name, _ in
-            if DiskTierFileName.isEntry(name) && isMatch(name) { names.append(name) }
+            if isIncluded(name) { names.append(name) }
         }
         return names
     }
 
-    /// Calls `body` with each name in the directory (`readdir(3)`) and the directory's descriptor,
-    /// for `fstatat`; with nothing when the directory is missing or unreadable.
-    private func forEachName(_ body: (String, Int32) -> Void) {
-        directory.withUnsafeFileSystemRepresentation { path in
-            guard let path, let stream = opendir(path) else { return }
-            defer { closedir(stream) }
-            let descriptor = dirfd(stream)
-            while let record = readdir(stream) {
-                let name = withUnsafePointer(to: &record.pointee.d_name) { field in
-                    field.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: field.pointee)) {
-                        String(cString: $0)
-                    }
-                }
-                body(name, descriptor)
+    /// The regular files among the directory's entry names (`isEntry`), with their sizes and
+    /// modification times: `readdir(3)` and one `fstatat(2)` per name, no link followed (a link or
+    /// a directory is left alone and not listed). Deletes the temporary files an interrupted write
+    /// left more than a minute ago (a younger one may be another tier's write in progress), and
+    /// entry files over `maxEntryBytes`, which no write makes: counted at their size, one planted
+    /// sparse file would evict every other entry.
+    func list(entries isEntry: (String) -> Bool, maxEntryBytes: Int, now: Date = Date()) -> [Listed] {
+        var listed: [Listed] = []
+        forEachName { name, descriptor in
+            let isTemporary = Self.isTemporary(name)
+            guard isTemporary || isEntry(name) else { return }
+            var info = stat()
+            guard fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFREG
+            else { return }
+            let time = Self.modificationTime(of: info)
+            let modified = Date(timeIntervalSince1970: TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1e9)
+            if isTemporary {
+                if now.timeIntervalSince(modified) > 60 { delete(name) }
+            } else if info.st_size < 0 || info.st_size > Int64(maxEntryBytes) {
+                delete(name)
+            } else {
+                listed.append(Listed(name: name, size: Int(info.st_size), modified: modified))
             }
         }
+        return listed
+    }
+
+    // MARK: - Helpers
+
+    /// Calls `body` with each name in the directory and the directory's descriptor, for `fstatat`.
+    private func forEachName(_ body: (String, Int32) -> Void) {
+        guard let stream = opendir(pathPrefix) else { return }
+        defer { closedir(stream) }
+        let descriptor = dirfd(stream)
+        while let record = readdir(stream) {
+            let name = withUnsafePointer(to: &record.pointee.d_name) { field in
+                field.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: field.pointee)) {
+                    String(cString: $0)
+                }
+            }
+            body(name, descriptor)
+        }
+    }
+
+    private static func modificationTime(of info: stat) -> timespec {
+        #if canImport(Darwin)
+        info.st_mtimespec
+        #else
+        info.st_mtim
+        #endif
     }
 }
