@@ -199,7 +199,7 @@ public final class SharedCatalogReader: Sendable {
 
 /// The upstream of a reader's cache: it never asks (only synchronous reads are made), and would
 /// be refused if it did.
-private struct NoUpstream: CatalogUpstream {
+struct NoUpstream: CatalogUpstream {
     func categories(edition: Edition, etag: String?) async throws -> UpstreamResponse<CategoryList> {
         throw Self.refusal
     }

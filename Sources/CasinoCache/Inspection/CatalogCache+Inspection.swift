@@ -27,14 +27,7 @@ extension CatalogCache {
     public func inspection(updater: SnapshotUpdater? = nil) async -> CacheInspection {
         let now = currentDate()
         let inMemory = tiers.memory.allEntries()
-        var keys = Set(inMemory.map(\.key))
-        if let disk = tiers.disk { keys.formUnion(await disk.storedGlobalEntries().map(\.key)) }
-        let held = Dictionary(inMemory.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        let entries = keys.sorted { $0.description < $1.description }.compactMap { key -> CacheInspection.Entry? in
-            if let entry = held[key] { return inspected(entry, tier: .memory, now: now) }
-            guard let (entry, tier) = tiers.entryBelowMemory(key) else { return nil }  // removed meanwhile
-            return inspected(entry, tier: tier, now: now)
-        }
+        let onDisk = await tiers.disk?.storedGlobalEntries().map(\.key) ?? []
         let players = players.overlay.withLock { overlay in
             overlay.pending.filter { !$0.value.isEmpty }.map { player, pending in
                 CacheInspection.Player(
@@ -42,10 +35,28 @@ extension CatalogCache {
                     isWaitingToRetry: overlay.parked.contains(player))
             }
         }
+        return report(
+            inMemory: inMemory, below: onDisk, now: now, players: players, overTheAir: updater?.inspection()
+        ) { self.tiers.entryBelowMemory($0) }
+    }
+
+    /// The report of `inMemory` and the keys `below` it (each read with `read`, as a read would find
+    /// it), and the rest of what the cache knows: ``inspection(updater:)`` and, for a directory read
+    /// offline, ``CacheDirectoryReader``.
+    func report(
+        inMemory: [CacheEntry], below: [CacheKey], now: Date, players: [CacheInspection.Player],
+        overTheAir: CacheInspection.OverTheAir?, read: (CacheKey) -> (CacheEntry, CacheMetadata.Tier)?
+    ) -> CacheInspection {
+        let held = Dictionary(inMemory.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let keys = Set(held.keys).union(below).sorted { $0.description < $1.description }
+        let entries = keys.compactMap { key -> CacheInspection.Entry? in
+            if let entry = held[key] { return inspected(entry, tier: .memory, now: now) }
+            guard let (entry, tier) = read(key) else { return nil }  // removed meanwhile
+            return inspected(entry, tier: tier, now: now)
+        }
         return CacheInspection(
             takenAt: now, territory: filter.territory?.code, unknownTerritoryPolicy: filter.policy,
-            withdrawals: filter.withdrawalsInspection, snapshot: snapshotInspection(),
-            overTheAir: updater?.inspection(),
+            withdrawals: filter.withdrawalsInspection, snapshot: snapshotInspection(), overTheAir: overTheAir,
             entries: entries, players: players.sorted { $0.player < $1.player }, statistics: statistics())
     }
 

@@ -108,6 +108,16 @@ public import Foundation
     /// The file name for `player`'s queue: the hex SHA-256 of the id's UTF-8 and `.mutations`, so
     /// `/`, `..`, NUL or emoji in an id never reach the file system, and two ids never share a file.
     public static func fileName(for player: String) -> String {
-        SHA256Digest.hex(Data(player.utf8)) + ".mutations"
+        SHA256Digest.hex(Data(player.utf8)) + fileSuffix
+    }
+
+    /// What every queue file's name ends with.
+    static let fileSuffix = ".mutations"
+
+    /// The player a file's header names, or `nil` when it has no header of this format: to find whose
+    /// file it is before ``decode(_:player:)`` checks it whole (a directory read offline).
+    static func player(in data: Data) -> String? {
+        guard let newline = data.prefix(maxHeaderBytes + 1).firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        return (try? CatalogCoding.decoder().decode(Header.self, from: data[data.startIndex..<newline]))?.player
     }
 }

@@ -15,9 +15,12 @@ struct CacheReport: Sendable {
     static let maxFileBytes = 64 << 20
 
     var inspection: CacheInspection
+    /// The files of a directory read offline that the report leaves out, and why.
+    var findings: [CacheDirectoryReader.Finding]
 
-    init(_ inspection: CacheInspection) {
+    init(_ inspection: CacheInspection, findings: [CacheDirectoryReader.Finding] = []) {
         self.inspection = inspection
+        self.findings = findings
     }
 
     /// Reads a report an app wrote (JSON, ISO 8601 dates, as `CatalogCache.inspection()`'s
@@ -85,6 +88,11 @@ struct CacheReport: Sendable {
         }
         lines.append("")
         lines.append("statistics: \(report.statistics)")
+        if !findings.isEmpty {
+            lines.append("")
+            lines.append("files left out: \(findings.count)")
+            lines += findings.map { "  \($0)" }
+        }
         return lines.joined(separator: "\n")
     }
 
@@ -135,6 +143,11 @@ struct CacheReport: Sendable {
             "<tr><td><code>#\(e($0.player))</code></td><td>\($0.queued)</td><td>\($0.isWaitingToRetry ? "yes" : "no")</td></tr>"
         }
         body += ["</tbody></table>", "<h2>Statistics</h2>", "<p>\(e(report.statistics.description))</p>"]
+        if !findings.isEmpty {
+            body.append("<h2>Files left out: \(findings.count)</h2>")
+            body.append(
+                "<ul>" + findings.map { "<li><code>\(e($0.file))</code>: \(e($0.problem))</li>" }.joined() + "</ul>")
+        }
         return HTMLText.document(title: "Cache report", body: body, style: Self.style, script: nil)
     }
 

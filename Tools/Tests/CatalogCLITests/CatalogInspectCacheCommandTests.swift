@@ -21,18 +21,7 @@ struct CatalogInspectCacheCommandTests {
     /// g3 there, written as the documentation of `inspection()` writes it.
     func writeReport() async throws -> URL {
         let edition = try Edition(id: "en-iPhone")
-        var bundle = TestBundle()
-        bundle.add(CategoryList(items: [Category(id: "SLOTS", name: "Slots", gamesTotal: 4)]), edition: edition)
-        bundle.add(
-            GamesPage(
-                categoryId: "SLOTS", offset: 0, limit: 10, total: 4,
-                items: (0..<4).map { index in
-                    Game(
-                        id: "g\(index)", name: "Game <\(index)>", slug: "game-\(index)",
-                        launchUrl: "https://play.example.com/\(index)",
-                        thumbnail: "https://img.example.com/\(index).png",
-                        restrictedTerritories: index == 1 ? ["CA"] : [])
-                }), edition: edition)
+        let bundle = makeBundle(edition)
         let cache = CatalogCache(
             upstream: ScriptedUpstream(), cacheDirectory: directory.child("cache"),
             bundleDirectory: try bundle.write(to: directory.child("bundle")))
@@ -96,6 +85,82 @@ struct CatalogInspectCacheCommandTests {
         let refused = try await CatalogBinary.run(["inspect-cache", "--report", file.path, "--html", foreign.path])
         #expect(refused.status == 73 && refused.standardError.contains("todo.txt"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: foreign.path) == ["todo.txt"])
+    }
+
+    /// A device's cache directory after a day: a territory set, a list withdrawing g3 pushed, the page
+    /// fetched and saved, and a player's favourite queued offline; and a stranger's file beside them.
+    @Test func aDevicesDirectoryIsShownOfflineWithItsReasonsAndLeftAsItWas() async throws {
+        let edition = try Edition(id: "en-iPhone")
+        let bundle = try makeBundle(edition).write(to: directory.child("bundle"))
+        let cacheDirectory = directory.child("device-cache")
+        let upstream = ScriptedUpstream()
+        upstream.script(
+            CacheKey.gamesPage(edition, categoryId: "SLOTS", offset: 0), .content(.gamesPage(Self.page), etag: "\"v7\"")
+        )
+        upstream.scriptMutations(.unscripted)
+        do {
+            var configuration = CatalogCache.Configuration.default
+            configuration.playerListLimit = 10
+            let cache = CatalogCache(
+                configuration: configuration, upstream: upstream, cacheDirectory: cacheDirectory,
+                bundleDirectory: bundle)
+            cache.setTerritory(Territory("CA-ON"))
+            try cache.applyWithdrawals(
+                WithdrawalList(sequence: 3, games: [Withdrawal(id: "g3", territories: ["CA-ON"])]))
+            _ = try await cache.gamesPage(edition: edition, categoryId: "SLOTS")
+            #expect(
+                try await cache.addFavourite(Self.page.items[0], edition: edition, player: "player-4711") == .queued)
+            await cache.flush()
+        }
+        try Data("mine".utf8).write(to: cacheDirectory.appendingPathComponent("notes.txt"))
+        let listing = try FileManager.default.subpathsOfDirectory(atPath: cacheDirectory.path).sorted()
+        let page = directory.child("device-report")
+
+        let result = try await CatalogBinary.run([
+            "inspect-cache", cacheDirectory.path, "--bundle", bundle.path, "--html", page.path,
+        ])
+
+        #expect(result.status == 0, "\(result.standardError)")
+        let text = result.standardOutput
+        #expect(text.contains("global/en-iPhone/games/SLOTS/0  fresh from disk (network)"), "\(text)")
+        #expect(text.contains("etag \"v7\""))
+        #expect(
+            text.contains("withheld g1: restricted in CA-ON")
+                && text.contains("withheld g3: withdrawn by list 3 in CA-ON"))
+        #expect(text.contains("players with unsent changes: 1") && !text.contains("player-4711"))
+        #expect(text.contains("not ours: notes.txt"))
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: cacheDirectory.path).sorted() == listing)
+        let dom = try await HeadlessChromium.dumpDOM(
+            of: page.appendingPathComponent("index.html"), profile: directory.child("profile"))
+        #expect(dom.contains("withdrawn by list 3 in CA-ON") && dom.contains("notes.txt"))
+        try FileManager.default.createDirectory(
+            at: Self.screenshot.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try await HeadlessChromium.screenshot(
+            of: page.appendingPathComponent("index.html"), to: Self.directoryScreenshot,
+            profile: directory.child("profile"), height: 900)
+
+        // And a directory that is no cache is refused by name
+        let refused = try await CatalogBinary.run(["inspect-cache", bundle.path])
+        #expect(refused.status == 65 && refused.standardError.contains("holds nothing a cache writes"))
+    }
+
+    /// Where the screenshot of a device directory's page is kept.
+    static let directoryScreenshot = repositoryRoot.appendingPathComponent(".catalog/inspect-cache-screenshot.png")
+
+    static let page = GamesPage(
+        categoryId: "SLOTS", offset: 0, limit: 10, total: 4,
+        items: (0..<4).map { index in
+            Game(
+                id: "g\(index)", name: "Game <\(index)>", slug: "game-\(index)",
+                launchUrl: "https://play.example.com/\(index)", thumbnail: "https://img.example.com/\(index).png",
+                restrictedTerritories: index == 1 ? ["CA"] : [])
+        })
+
+    func makeBundle(_ edition: Edition) -> TestBundle {
+        var bundle = TestBundle()
+        bundle.add(CategoryList(items: [Category(id: "SLOTS", name: "Slots", gamesTotal: 4)]), edition: edition)
+        bundle.add(Self.page, edition: edition)
+        return bundle
     }
 
     @Test func aFileThatIsNotAReportIsRefusedByName() async throws {
