@@ -319,7 +319,7 @@ bench-check: bench
 # Leak detection is off (-detect_leaks=0 while fuzzing, ASAN_OPTIONS at exit): LeakSanitizer
 # reports data held by Swift globals (the fixtures' seed files) as leaked.
 FUZZ_SECONDS ?= 60
-ALL_FUZZ_TARGETS := fuzz-gzip fuzz-snapshot fuzz-xml fuzz-provider fuzz-sync fuzz-disk fuzz-index fuzz-player fuzz-validator fuzz-images fuzz-normalized fuzz-withdrawals
+ALL_FUZZ_TARGETS := fuzz-gzip fuzz-snapshot fuzz-xml fuzz-provider fuzz-sync fuzz-disk fuzz-index fuzz-player fuzz-validator fuzz-images fuzz-normalized fuzz-withdrawals fuzz-cache-dir
 FUZZ_TARGETS ?= $(ALL_FUZZ_TARGETS)
 FUZZ := $(WORK)/fuzz
 fuzz: deps $(RELEASE_CATALOG)
@@ -333,6 +333,7 @@ fuzz: deps $(RELEASE_CATALOG)
 	@cp Fuzz/Corpus/sync/* $(FUZZ)/fuzz-sync/corpus/
 	@cp Fuzz/Corpus/player/* $(FUZZ)/fuzz-player/corpus/
 	@cp Fuzz/Corpus/disk/* $(FUZZ)/fuzz-disk/corpus/
+	@cp Fuzz/Corpus/disk/* $(FUZZ)/fuzz-cache-dir/corpus/
 	@cp Fuzz/Corpus/index/* $(FUZZ)/fuzz-index/corpus/
 	@cp Fuzz/Corpus/withdrawals/* $(FUZZ)/fuzz-withdrawals/corpus/
 	@find $(FUZZ)/seed-out/index $(FUZZ)/seed-out/index.json -type f -exec cp {} $(FUZZ)/fuzz-index/corpus/ \;

@@ -53,6 +53,12 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "fuzz-cache-dir",
+            dependencies: [
+                .product(name: "CasinoCache", package: root), .product(name: "CasinoCatalog", package: root),
+            ]
+        ),
+        .executableTarget(
             name: "fuzz-disk",
             dependencies: [
                 .product(name: "CasinoCache", package: root), .product(name: "CasinoCatalog", package: root),
