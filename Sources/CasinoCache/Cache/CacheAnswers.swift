@@ -50,7 +50,7 @@ final class CacheAnswers: Sendable {
     ) -> CacheResult<Value> {
         var metadata = CacheMetadata(
             tier: tier, storedAt: entry.storedAt, age: max(now.timeIntervalSince(entry.storedAt), 0),
-            snapshotGeneratedAt: snapshotGeneratedAt, source: entry.origin == .network ? .network : snapshotSource)
+            snapshotGeneratedAt: snapshotGeneratedAt)
         let value: Value
         if let shown {
             metadata.withheld = shown.withheld
@@ -61,7 +61,10 @@ final class CacheAnswers: Sendable {
         switch state {
         case .fresh: return .fresh(value, metadata)
         case .stale: return .stale(value, metadata)
-        case .bundled: return .bundled(value, metadata)
+        case .bundled:
+            // Set in this arm: a branch on `state` before it made the optimizer copy the entry.
+            metadata.source = snapshotSource
+            return .bundled(value, metadata)
         // Unreachable: a miss has no entry. Trapping rather than answering `.miss` keeps the entry
         // borrowed on the hit path (an arm that dropped `value` made the optimizer retain the whole entry).
         case .miss: preconditionFailure("a miss has no entry to answer with")
