@@ -233,3 +233,43 @@ func profileCheck(work: URL) throws {
     let perPage = format(nanoseconds(clock.now - start) / 200_000)
     print("profile-check: \(perPage) per page of \(page.items.count) (\(sink))")
 }
+
+/// The report of a relaunched cache with `PROFILE_PAGES` pages on disk (3,000 by default), against a
+/// plain listing of its directory: `cache-bench profile-inspection`. Prints the medians of five runs
+/// of `inspection()`, of `CacheDirectoryReader` on the same directory, and of the listing, and the
+/// report's JSON size.
+func profileInspection(work: URL) async throws {
+    let pages = Int(ProcessInfo.processInfo.environment["PROFILE_PAGES"] ?? "") ?? 3_000
+    let catalog = try sampleCatalog(games: 2000, categories: 20, in: work.appendingPathComponent("sync-catalog"))
+    let fixture = try await SynchronizeFixture(
+        pages: pages, items: catalog.editions[0].pages.flatMap(\.items),
+        directory: work.appendingPathComponent("profile-inspection"))
+    var (inspections, offline, listings) = ([Double](), [Double](), [Double]())
+    var bytes = 0
+    for _ in 0..<5 {
+        let cache = CatalogCache(
+            upstream: fixture.upstream, cacheDirectory: fixture.directory, bundleDirectory: nil, logger: benchLogger)
+        let start = clock.now
+        let report = await cache.inspection()
+        inspections.append(nanoseconds(clock.now - start))
+        guard report.entries.count == pages else { throw BenchFailure("the report holds \(report.entries.count)") }
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        bytes = try encoder.encode(report).count
+        let read = clock.now
+        let (directoryReport, _) = try CacheDirectoryReader.inspect(fixture.directory, bundle: nil, now: Date())
+        offline.append(nanoseconds(clock.now - read))
+        guard directoryReport.entries.count == pages else {
+            throw BenchFailure("offline: \(directoryReport.entries.count)")
+        }
+        let list = clock.now
+        let names = try FileManager.default.contentsOfDirectory(atPath: fixture.directory.path)
+        listings.append(nanoseconds(clock.now - list))
+        guard names.count >= pages else { throw BenchFailure("listed \(names.count)") }
+    }
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    print(
+        "profile-inspection, \(pages) entries: inspection() \(format(median(inspections))), offline reader "
+            + "\(format(median(offline))), directory listing \(format(median(listings))) "
+            + "(\(String(format: "%.0f", median(inspections) / median(listings)))×); report \(bytes) bytes of JSON")
+}

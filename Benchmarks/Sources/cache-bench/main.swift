@@ -93,6 +93,7 @@ if sections.contains("profile-store") { try await profileStore(work: work) }
 if sections.contains("profile-miss") { try await profileMiss(work: work) }
 if sections.contains("profile-check") { try profileCheck(work: work) }
 if sections.contains("profile-sync") { try await profileSynchronize(work: work) }
+if sections.contains("profile-inspection") { try await profileInspection(work: work) }
 if wants("day") {
     print("")
     results += try await simulatedDay()
