@@ -80,6 +80,10 @@ struct CacheDirectoryReaderTests {
             withDestinationPath: "/etc/passwd")
         try Data("half".utf8).write(to: cacheDirectory.appendingPathComponent(".casinocache-1234.tmp"))
         try Data("mine".utf8).write(to: cacheDirectory.appendingPathComponent("notes.txt"))
+        try Data("XX-LONG\n".utf8).write(to: cacheDirectory.appendingPathComponent("Territory"))
+        for name in ["Withdrawals", "Withdrawals.previous"] {
+            try Data("{\"truncated".utf8).write(to: cacheDirectory.appendingPathComponent(name))
+        }
         let queue = cacheDirectory.appendingPathComponent("PlayerMutations")
         try manager.createDirectory(at: queue, withIntermediateDirectories: true)
         try Data("{\"format\":\"x\"}\n[]".utf8).write(
@@ -94,6 +98,8 @@ struct CacheDirectoryReaderTests {
         #expect(problems["g_link_0123456789abcdef.json.gz"]?.hasPrefix("unreadable:") == true)
         #expect(problems[".casinocache-1234.tmp"] == "left by an interrupted write")
         #expect(problems["notes.txt"] == "not ours")
+        #expect(problems["Territory"]?.hasPrefix("unreadable:") == true && report.territory == nil)
+        #expect(problems["Withdrawals"]?.hasPrefix("unreadable:") == true && report.withdrawals.isLost)
         #expect(
             problems["PlayerMutations/" + String(repeating: "ab", count: 32) + ".mutations"]?.hasPrefix("unreadable:")
                 == true)

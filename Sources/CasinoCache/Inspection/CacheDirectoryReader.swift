@@ -87,7 +87,19 @@ public import Foundation
         let inspection = cache.report(
             inMemory: [], below: Array(onDisk.keys), now: now, players: players, overTheAir: nil
         ) { key in onDisk[key].flatMap { cache.tiers.entryBelowMemory(key, onDisk: $0) } }
-        return (inspection, findings)
+        // The territory and withdrawals the filter could not read are files left out too.
+        if names.contains(GameFilter.Store.territoryFileName), inspection.territory == nil {
+            findings.append(
+                Finding(file: GameFilter.Store.territoryFileName, problem: "unreadable: not a territory code"))
+        }
+        if inspection.withdrawals.isLost {
+            findings += [GameFilter.Store.withdrawalsFileName, GameFilter.Store.previousWithdrawalsFileName]
+                .filter(names.contains).map {
+                    Finding(
+                        file: $0, problem: "unreadable: no good withdrawal list (every restricted game is withheld)")
+                }
+        }
+        return (inspection, findings.sorted { $0.file < $1.file })
     }
 
     static let mutationsDirectoryName = "PlayerMutations"
