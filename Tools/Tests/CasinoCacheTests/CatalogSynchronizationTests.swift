@@ -199,8 +199,10 @@ struct CatalogSynchronizationTests {
             let (keys, names) = try await fillDiskAsAPreviousSession(server)
             let cacheDirectory = directory.child("cache")
             #expect(names.count == keys.count)
-            // And one of them written by the previous version: one gzip'd object, no content hash
+            // And one of them written by 0.1.0 (one gzip'd object, no content hash): no longer read
             let previous = cacheDirectory.appendingPathComponent(names[0])
+            let previousHeader = String(decoding: try Data(contentsOf: previous).prefix(2048), as: UTF8.self)
+            let previousKey = try #require(keys.first { previousHeader.contains("\nkey \($0.description)\n") })
             try Self.downgrade(previous)
             var before: [String: Data] = [:]
             for name in names.dropFirst() {
@@ -213,22 +215,18 @@ struct CatalogSynchronizationTests {
             let cache = try makeCache(server)
             let report = await cache.synchronize()
 
-            // Then one request found every page current, and nothing was fetched
-            #expect(report.requests == 1 && report.current == keys.count)
+            // Then one request found every page of the current format current, and nothing was fetched
+            #expect(report.requests == 1 && report.current == keys.count - 1)
             #expect(report.installed + report.refetched + report.refreshedKeyByKey == 0)
-            // And as it returns, each file is marked renewed now with not a byte of it changed, and
-            // the previous version's file carries its content hash in the current format
+            // And as it returns, each file is marked renewed now with not a byte of it changed
             for (name, data) in before {
                 let file = cacheDirectory.appendingPathComponent(name)
                 #expect(try Data(contentsOf: file) == data)
                 let modified = try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date
                 #expect(modified == clock.now)
             }
-            let upgraded = try Data(contentsOf: previous)
-            let header = String(decoding: upgraded.prefix(2048), as: UTF8.self)
-            #expect(header.hasPrefix("casinocache-entry 2\n") && header.contains("\nhash sha256:"))
-            // And every page is served fresh from disk, without another request
-            for key in keys {
+            // And every such page is served fresh from disk, without another request
+            for key in keys where key != previousKey {
                 guard case .fresh(_, let metadata) = cache.cachedContent(for: key) else {
                     Issue.record("\(key) is not fresh")
                     continue
@@ -236,11 +234,13 @@ struct CatalogSynchronizationTests {
                 #expect(metadata.tier == .disk && metadata.storedAt == clock.now)
             }
             #expect(server.simulator.statistics().totalRequests == requestsBefore + 1)
+            // And the 0.1.0 file is a miss, removed when its key is read
+            #expect(cache.cachedContent(for: previousKey).metadata?.tier != .disk)
+            await cache.flush()
+            #expect(!FileManager.default.fileExists(atPath: previous.path))
         }
     }
 
-    /// Rewrites a disk tier file as the previous version wrote it: its header's fields and the
-    /// content (as `CatalogContent` encodes) in one gzip'd object, no content hash.
     private static func downgrade(_ file: URL) throws {
         let data = try Data(contentsOf: file)
         let end = try #require(data.firstRange(of: Data("\n\n".utf8)))
