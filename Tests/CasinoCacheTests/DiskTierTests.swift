@@ -151,6 +151,30 @@ struct DiskTierTests {
         #expect(again.names.count == 6 && Set(readAgain) == Set((pages + [added]).map(diskStored)))
     }
 
+    @Test func aScanSkipsAFileWhoseHeaderSpellsItsKeyAnotherWay() async throws {
+        // Given two flushed pages, one of them rewritten with its key spelled with a needless escape
+        // (`%43` for `C`): the same key once parsed, and the name of its file still matches
+        let root = try diskTemporaryDirectory()
+        defer { diskRemove(root) }
+        let pages = (0..<2).map { diskEntry(.gamesPage(diskEdition, categoryId: "C\($0)", offset: 0)) }
+        let writer = diskTier(root)
+        for page in pages { writer.store(page) }
+        await writer.flush()
+        let respelled = try #require(diskEntryFiles(root).first { $0.contains("C1") })
+        try diskRewrite(root.appendingPathComponent(respelled)) {
+            diskSet("key", to: "global/en-iPhone/games/%431/0", in: &$0)
+        }
+
+        // When a relaunched tier lists and reads the global files
+        let tier = diskTier(root)
+        let listing = try #require(await tier.globalListing(within: .seconds(60)))
+        let read = try #require(await tier.storedGlobalEntries(named: listing.names, within: .seconds(60)))
+
+        // Then only the page as the cache spells it is read; the other is a miss when asked for
+        #expect(read == [diskStored(pages[0])])
+        #expect(tier.entry(for: pages[1].key) == nil)
+    }
+
     @Test func aRelaunchedTiersScanSkipsWhatDoesNotReadAndItsIndexCountsOnlyRegularEntryFiles() async throws {
         // Given three global pages, a player's entry, and, under global entry names, a file past the
         // entry cap, a link to a page and a directory

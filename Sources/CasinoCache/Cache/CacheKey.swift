@@ -89,3 +89,22 @@ extension Sequence {
         map { (key($0).description, $0) }.sorted { $0.0 < $1.0 }.map(\.1)
     }
 }
+
+extension CacheKey {
+    /// The key whose ``description`` is exactly `stored` (as a disk entry's header holds it), or
+    /// `nil`: another spelling of a key (an escape where none is needed) is refused, not read as it.
+    @_spi(CatalogTools) public init?(stored: String) {
+        guard let slash = stored.firstIndex(of: "/"),
+            let content = SnapshotKey(String(stored[stored.index(after: slash)...]))
+        else { return nil }
+        let scope = stored[..<slash]
+        if scope == "global" {
+            self.init(content)
+        } else if scope.hasPrefix("user:"), let id = SnapshotKey.unescape(scope.dropFirst(5).utf8), !id.isEmpty {
+            self.init(content, scope: .user(id))
+        } else {
+            return nil
+        }
+        guard description == stored else { return nil }
+    }
+}

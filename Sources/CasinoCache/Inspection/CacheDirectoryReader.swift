@@ -154,24 +154,6 @@ public import Foundation
     }
 }
 
-extension CacheKey {
-    /// The key whose ``description`` is `stored` (as a disk entry's header holds it), or `nil`.
-    @_spi(CatalogTools) public init?(stored: String) {
-        guard let slash = stored.firstIndex(of: "/"),
-            let content = SnapshotKey(String(stored[stored.index(after: slash)...]))
-        else { return nil }
-        let scope = stored[..<slash]
-        if scope == "global" {
-            self.init(content)
-        } else if scope.hasPrefix("user:"), let id = SnapshotKey.unescape(scope.dropFirst(5).utf8), !id.isEmpty {
-            self.init(content, scope: .user(id))
-        } else {
-            return nil
-        }
-        guard description == stored else { return nil }
-    }
-}
-
 /// A clock stopped at one time: the report's "now".
 private struct FixedClock: CacheClock {
     let now: Date

@@ -66,13 +66,7 @@ public import Foundation
         guard data.count <= maxFileBytes else {
             throw Rejection(reason: "file of \(data.count) bytes is over \(maxFileBytes)")
         }
-        guard let newline = data.prefix(maxHeaderBytes + 1).firstIndex(of: UInt8(ascii: "\n")) else {
-            throw Rejection(reason: "no header line within \(maxHeaderBytes) bytes")
-        }
-        let decoder = CatalogCoding.decoder()
-        guard let header = try? decoder.decode(Header.self, from: data[data.startIndex..<newline]) else {
-            throw Rejection(reason: "header is not JSON of this format")
-        }
+        let (header, newline) = try readHeader(data)
         guard header.format == format else { throw Rejection(reason: "format \(header.format.prefix(40))") }
         guard header.version == version else { throw Rejection(reason: "version \(header.version)") }
         guard header.player == player else { throw Rejection(reason: "the file belongs to another player") }
@@ -86,7 +80,7 @@ public import Foundation
         guard SHA256Digest.hex(Data(body)) == header.sha256 else { throw Rejection(reason: "sha256 differs") }
         let mutations: [PlayerMutation]
         do {
-            mutations = try decoder.decode([PlayerMutation].self, from: body)
+            mutations = try CatalogCoding.decoder().decode([PlayerMutation].self, from: body)
         } catch {
             throw Rejection(reason: "body is not a list of mutations")
         }
@@ -117,7 +111,18 @@ public import Foundation
     /// The player a file's header names, or `nil` when it has no header of this format: to find whose
     /// file it is before ``decode(_:player:)`` checks it whole (a directory read offline).
     static func player(in data: Data) -> String? {
-        guard let newline = data.prefix(maxHeaderBytes + 1).firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-        return (try? CatalogCoding.decoder().decode(Header.self, from: data[data.startIndex..<newline]))?.player
+        try? readHeader(data).header.player
+    }
+
+    /// The header line of a file's bytes, and where it ends.
+    private static func readHeader(_ data: Data) throws(Rejection) -> (header: Header, newline: Data.Index) {
+        guard let newline = data.prefix(maxHeaderBytes + 1).firstIndex(of: UInt8(ascii: "\n")) else {
+            throw Rejection(reason: "no header line within \(maxHeaderBytes) bytes")
+        }
+        guard let header = try? CatalogCoding.decoder().decode(Header.self, from: data[data.startIndex..<newline])
+        else {
+            throw Rejection(reason: "header is not JSON of this format")
+        }
+        return (header, newline)
     }
 }

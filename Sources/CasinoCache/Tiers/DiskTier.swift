@@ -372,7 +372,7 @@ public import Logging
     ) -> (key: CacheKey, header: DiskTierFormat.Header, modifiedSeconds: Int64)? {
         guard let file = try? files.read(name, limit: maxEntryBytes),
             let (header, _) = try? DiskTierFormat.Header.parse(file.data, cacheVersion: configuration.cacheVersion),
-            let key = DiskTierFormat.globalKey(of: header), DiskTierFormat.name(for: key) == name
+            let key = CacheKey(stored: header.key), key.scope == .global, DiskTierFormat.name(for: key) == name
         else { return nil }
         return (key, header, file.modifiedSeconds)
     }

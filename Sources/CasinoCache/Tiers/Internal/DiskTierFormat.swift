@@ -233,15 +233,6 @@ enum DiskTierFormat {
         }
     }
 
-    /// The global key a header names; `nil` for another scope's or a malformed key.
-    static func globalKey(of header: Header) -> CacheKey? {
-        let prefix = "\(CacheScope.global)/"
-        guard header.key.hasPrefix(prefix), let content = SnapshotKey(String(header.key.dropFirst(prefix.count))) else {
-            return nil
-        }
-        return CacheKey(content)
-    }
-
     // MARK: - Entries
 
     /// The file bytes of `entry`.
