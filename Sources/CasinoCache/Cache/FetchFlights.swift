@@ -71,10 +71,10 @@ final class FetchFlights: Sendable {
 
     /// One fetch and the callers waiting for it.
     private final class Flight: Sendable {
+        private typealias Settle = @Sendable (Result<CacheEntry, any Error>) -> Void
+
         private struct State {
-            var waiters: [Int: CheckedContinuation<CacheEntry, any Error>] = [:]
-            /// Callers cancelled before their continuation was registered.
-            var cancelled: Set<Int> = []
+            var waiters: [Int: Settle] = [:]
             var nextWaiter = 0
             var result: Result<CacheEntry, any Error>?
             var task: Task<Void, Never>?
@@ -109,32 +109,22 @@ final class FetchFlights: Sendable {
             }
         }
 
-        /// Waits for the flight's result; a cancelled caller stops waiting at once.
+        /// Waits for the flight's result (``Deadline/wait(within:on:gate:isCancellable:timedOut:_:)``,
+        /// with the flight's own deadline): a cancelled caller stops waiting at once, the others
+        /// wait on.
         nonisolated(nonsending) func wait() async throws -> CacheEntry {
-            let id = state.withLock { state -> Int in
-                state.nextWaiter += 1
-                return state.nextWaiter
-            }
-            return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    let ready = state.withLock { state -> Result<CacheEntry, any Error>? in
-                        if let result = state.result { return result }
-                        if state.cancelled.remove(id) != nil { return .failure(CancellationError()) }
-                        state.waiters[id] = continuation
-                        return nil
-                    }
-                    if let ready { continuation.resume(with: ready) }
+            try await Deadline.wait(within: nil) { settle in
+                let (id, ready) = self.state.withLock { state -> (Int, Result<CacheEntry, any Error>?) in
+                    if let result = state.result { return (0, result) }
+                    state.nextWaiter += 1
+                    state.waiters[state.nextWaiter] = settle
+                    return (state.nextWaiter, nil)
                 }
-            } onCancel: {
-                let waiter = state.withLock { state -> CheckedContinuation<CacheEntry, any Error>? in
-                    guard state.result == nil else { return nil }
-                    guard let waiter = state.waiters.removeValue(forKey: id) else {
-                        state.cancelled.insert(id)
-                        return nil
-                    }
-                    return waiter
+                if let ready {
+                    settle(ready)
+                    return nil
                 }
-                waiter?.resume(throwing: CancellationError())
+                return { self.state.withLock { _ = $0.waiters.removeValue(forKey: id) } }
             }
         }
 
@@ -143,23 +133,17 @@ final class FetchFlights: Sendable {
         /// its own result, which is near, settles the flight).
         func finish(_ result: Result<CacheEntry, any Error>, abandoning: Bool) {
             if abandoning, !gate.abandon() { return }
-            let settled = state.withLock { state -> (waiters: [CheckedContinuation<CacheEntry, any Error>], State)? in
+            let settled = state.withLock { state -> State? in
                 guard state.result == nil else { return nil }
-                state.result = result
-                defer {
-                    state.waiters = [:]
-                    state.cancelled = []
-                    state.task = nil
-                    state.alarm = nil
-                    state.landed = nil
-                }
-                return (Array(state.waiters.values), state)
+                let taken = state
+                state = State(result: result)
+                return taken
             }
-            guard let (waiters, taken) = settled else { return }
-            taken.alarm?.cancel()
-            taken.landed?(self)
-            if abandoning, let task = taken.task { DispatchQueue.global().async { task.cancel() } }
-            for waiter in waiters { waiter.resume(with: result) }
+            guard let settled else { return }
+            settled.alarm?.cancel()
+            settled.landed?(self)
+            if abandoning, let task = settled.task { DispatchQueue.global().async { task.cancel() } }
+            for settle in settled.waiters.values { settle(result) }
         }
     }
 }

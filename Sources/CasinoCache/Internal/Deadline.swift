@@ -3,16 +3,18 @@ import CatalogSupport
 import Dispatch
 import Foundation
 
-/// The runtime's one way to wait for work that may not end: the caller gets the work's result, or
-/// the deadline's error, or `CancellationError` when its own task is cancelled, whichever comes
-/// first, and is never held past that moment.
+/// The runtime's one way to wait for something that may not end (``wait(within:on:gate:isCancellable:timedOut:_:)``):
+/// the caller gets the outcome, or the deadline's error, or `CancellationError` when its own task
+/// is cancelled, whichever comes first, and is never held past that moment. Every wait goes through
+/// it: an upstream call (``run(within:on:gate:stop:timedOut:_:)``), a fetch's flight, the disk's
+/// queue, a task's value.
 ///
-/// The work runs in its own task. When the deadline or the caller's cancellation wins, the work is
-/// *abandoned*: its result is discarded and it is told to stop from a dispatch queue, so a
-/// cancellation handler that blocks (FoundationNetworking's `URLSession.data(for:)` can deadlock
-/// when it is cancelled at the moment its transfer completes) holds neither the caller nor a thread
-/// of Swift's cooperative pool. A task group racing the work and a clock cannot do this: the group
-/// waits for every child, the stuck one included.
+/// When the deadline or the caller's cancellation wins, the work is *abandoned*: its outcome is
+/// discarded and it is told to stop from a dispatch queue, so a cancellation handler that blocks
+/// (FoundationNetworking's `URLSession.data(for:)` can deadlock when it is cancelled at the moment
+/// its transfer completes) holds neither the caller nor a thread of Swift's cooperative pool. A task
+/// group racing the work and a clock cannot do this: the group waits for every child, the stuck one
+/// included.
 ///
 /// Work with a point of no return (an install's final rename) passes a ``CommitGate``: once the
 /// work has passed it, it is no longer abandoned and the caller gets its result (bounded local
@@ -43,15 +45,44 @@ enum Deadline {
         stop: Stop = .cancelTask,
         timedOut: @escaping @Sendable () -> any Error, _ work: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
-        let race = Race<Value>(gate: gate, stop: stop)
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                race.start(continuation, work: work)
+        try await wait(within: limit, on: clock, gate: gate, timedOut: timedOut) { settle in
+            let task = Task {
+                do { settle(.success(try await work())) } catch { settle(.failure(error)) }
+            }
+            return switch stop {
+            case .cancelTask: { task.cancel() }
+            case .call(let stopWork): stopWork
+            }
+        }
+    }
+
+    /// Waits for the outcome `begin` starts, at most `limit` on `clock` (`nil`: no deadline).
+    /// `begin` is handed `settle`, to call once with the outcome from wherever it lands, and returns
+    /// how to stop the work when it is abandoned (`nil`: nothing to stop).
+    ///
+    /// - Parameters:
+    ///   - isCancellable: Whether the caller's cancellation ends the wait.
+    ///   - timedOut: The error thrown at the deadline.
+    /// - Throws: the outcome's error, `timedOut()` at the deadline, or `CancellationError` when the
+    ///   calling task is cancelled (and `isCancellable`).
+    nonisolated(nonsending) static func wait<Value: Sendable>(
+        within limit: Duration?, on clock: any CacheClock = SystemClock(), gate: CommitGate? = nil,
+        isCancellable: Bool = true, timedOut: @escaping @Sendable () -> any Error = { CancellationError() },
+        _ begin: @escaping (_ settle: @escaping @Sendable (Result<Value, any Error>) -> Void) -> (@Sendable () -> Void)?
+    ) async throws -> Value {
+        let race = Race<Value>(gate: gate)
+        let start = { (continuation: CheckedContinuation<Value, any Error>) in
+            race.start(continuation, begin)
+            if let limit {
                 race.hold(
                     schedule(after: limit, on: clock) { [weak race] in
                         race?.settle(.failure(timedOut()), abandoning: true)
                     })
             }
+        }
+        guard isCancellable else { return try await withCheckedThrowingContinuation(start) }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation(start)
         } onCancel: {
             race.settle(.failure(CancellationError()), abandoning: true)
         }
@@ -78,48 +109,52 @@ enum Deadline {
         return .milliseconds(Int64((min(max(seconds, 0), 86_400) * 1000).rounded()))
     }
 
-    /// One caller, one piece of work, one deadline: whoever settles first resumes the caller.
+    /// One caller, one outcome, one deadline: whoever settles first resumes the caller.
     private final class Race<Value: Sendable>: Sendable {
+        private enum Phase {
+            case waiting, settled, abandoned
+        }
+
         private struct State {
+            var phase = Phase.waiting
             var continuation: CheckedContinuation<Value, any Error>?
-            var work: Task<Void, Never>?
+            /// How the work is stopped when it is abandoned.
+            var stop: (@Sendable () -> Void)?
             var alarm: Alarm?
-            /// Settled before it started: the caller was cancelled before the work began.
-            var isSettled = false
         }
 
         private let state = Locked(State())
         private let gate: CommitGate?
-        private let stop: Stop
 
-        init(gate: CommitGate?, stop: Stop) {
+        init(gate: CommitGate?) {
             self.gate = gate
-            self.stop = stop
         }
 
+        /// Begins the work, unless the caller was cancelled before.
         func start(
-            _ continuation: CheckedContinuation<Value, any Error>, work: @escaping @Sendable () async throws -> Value
+            _ continuation: CheckedContinuation<Value, any Error>,
+            _ begin: (@escaping @Sendable (Result<Value, any Error>) -> Void) -> (@Sendable () -> Void)?
         ) {
-            let started = state.withLock { state -> Bool in
-                guard !state.isSettled else { return false }
-                state.continuation = continuation
-                state.work = Task {
-                    let result: Result<Value, any Error>
-                    do { result = .success(try await work()) } catch { result = .failure(error) }
-                    self.settle(result, abandoning: false)
-                }
-                return true
+            let isWaiting = state.withLock { state in
+                if state.phase == .waiting { state.continuation = continuation }
+                return state.phase == .waiting
             }
-            if !started { continuation.resume(throwing: CancellationError()) }
+            guard isWaiting else { return continuation.resume(throwing: CancellationError()) }
+            let stop = begin { result in self.settle(result, abandoning: false) }
+            let isAbandoned = state.withLock { state in
+                if state.phase == .waiting { state.stop = stop }
+                return state.phase == .abandoned
+            }
+            if isAbandoned, let stop { DispatchQueue.global().async { stop() } }
         }
 
         /// Keeps the deadline's alarm, cancelled when the race settles.
         func hold(_ alarm: Alarm) {
-            let isSettled = state.withLock { state -> Bool in
-                if !state.isSettled { state.alarm = alarm }
-                return state.isSettled
+            let isWaiting = state.withLock { state in
+                if state.phase == .waiting { state.alarm = alarm }
+                return state.phase == .waiting
             }
-            if isSettled { alarm.cancel() }
+            if !isWaiting { alarm.cancel() }
         }
 
         /// Resumes the caller with `result` unless someone already did. `abandoning`: the work did
@@ -127,24 +162,16 @@ enum Deadline {
         /// caller waits for its result, which is near).
         func settle(_ result: Result<Value, any Error>, abandoning: Bool) {
             if abandoning, let gate, !gate.abandon() { return }
-            let (continuation, work, alarm) = state.withLock { state in
-                defer {
-                    state.isSettled = true
-                    state.continuation = nil
-                    state.work = nil
-                    state.alarm = nil
-                }
-                return (state.continuation, state.work, state.alarm)
+            let settled = state.withLock { state -> State? in
+                guard state.phase == .waiting else { return nil }
+                let taken = state
+                state = State(phase: abandoning ? .abandoned : .settled)
+                return taken
             }
-            guard let continuation else { return }
-            alarm?.cancel()
-            if abandoning, let work {
-                switch stop {
-                case .cancelTask: DispatchQueue.global().async { work.cancel() }
-                case .call(let stopWork): DispatchQueue.global().async { stopWork() }
-                }
-            }
-            continuation.resume(with: result)
+            guard let settled else { return }
+            settled.alarm?.cancel()
+            if abandoning, let stop = settled.stop { DispatchQueue.global().async { stop() } }
+            settled.continuation?.resume(with: result)
         }
     }
 }

@@ -1,4 +1,3 @@
-import CatalogSupport
 import Foundation
 
 extension DispatchQueue {
@@ -18,29 +17,9 @@ extension DispatchQueue {
     func result<Value: Sendable>(
         within limit: Duration, isCancellable: Bool = true, of work: @escaping @Sendable () -> Value
     ) async -> Value? {
-        let waiting = Locked<CheckedContinuation<Value?, Never>?>(nil)
-        let resume: @Sendable (Value?) -> Void = { value in
-            waiting.withLock { continuation in
-                defer { continuation = nil }
-                return continuation
-            }?.resume(returning: value)
-        }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
-                waiting.withLock { $0 = continuation }
-                if isCancellable && Task.isCancelled {
-                    resume(nil)
-                    return
-                }
-                let alarm = Deadline.schedule(after: limit) { resume(nil) }
-                self.async {
-                    let value = work()
-                    alarm.cancel()
-                    resume(value)
-                }
-            }
-        } onCancel: {
-            if isCancellable { resume(nil) }
+        try? await Deadline.wait(within: limit, isCancellable: isCancellable) { settle in
+            self.async { settle(.success(work())) }
+            return nil
         }
     }
 
