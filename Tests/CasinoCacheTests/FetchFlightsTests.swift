@@ -72,6 +72,57 @@ struct FetchFlightsTests {
         #expect(next == entry)
     }
 
+    @Test func aFlightStartedWithoutACallerLandsOnceForItAndAnswersTheCallerWhoJoins() async throws {
+        // Given a flight started with a callback (a background refresh's), whose fetch waits
+        let clock = ManualClock()
+        let statistics = StatisticsCounter()
+        let flights = FetchFlights(timeout: .seconds(5), clock: clock, statistics: statistics)
+        let gate = AsyncGate()
+        let landed = Locked<[Result<CacheEntry, any Error>]>([])
+        let entry = self.entry
+        flights.start(
+            for: key,
+            fetch: { commit in
+                await gate.wait()
+                guard commit.commit() else { throw CancellationError() }
+                return entry
+            },
+            landed: { result in landed.withLock { $0.append(result) } })
+        // When a caller asks for the same key, then the fetch answers
+        let caller = Task {
+            try await flights.entry(for: self.key) { _ in
+                Issue.record("a second fetch")
+                return entry
+            }
+        }
+        await eventually { statistics.current.coalescedRequests == 1 }
+        gate.open()
+        // Then both get the entry from the one fetch, the callback once
+        #expect(try await caller.value == entry)
+        await eventually { landed.withLock { $0.count } == 1 }
+        #expect(landed.withLock { (try? $0.first?.get()) == entry })
+
+        // And a flight that never answers lands at its deadline with .timedOut, once
+        let stuck = Locked<[Result<CacheEntry, any Error>]>([])
+        flights.start(
+            for: key,
+            fetch: { _ in
+                try await Task.sleep(for: .seconds(3600))
+                return entry
+            },
+            landed: { result in stuck.withLock { $0.append(result) } })
+        await eventually { clock.sleeperCount == 1 }
+        clock.advance(by: .seconds(5))
+        await eventually { stuck.withLock { $0.count } == 1 }
+        let outcome = stuck.withLock { $0.first }
+        guard case .failure(let error as CacheError)? = outcome else {
+            Issue.record("the stuck flight landed with \(String(describing: outcome))")
+            return
+        }
+        #expect(error.code == .timedOut)
+        #expect(!flights.isInFlight(key))
+    }
+
     @Test func aCancelledCallerStopsWaitingWhileOthersGetTheResult() async throws {
         let clock = ManualClock()
         let flights = FetchFlights(timeout: .seconds(30), clock: clock, statistics: StatisticsCounter())

@@ -144,15 +144,21 @@ extension CatalogCache {
     /// Starts a background refresh of `key` (``RefreshScheduler``); `nil` when none started (one
     /// runs, waits, rests, or the key was queued for a bulk validation).
     @discardableResult
-    func refreshInBackground(_ key: CacheKey, current: CacheEntry) -> Task<Void, Never>? {
+    func refreshInBackground(_ key: CacheKey, current: CacheEntry) -> RefreshScheduler.Attempt? {
         scheduler.refresh(key, current: current, refreshWork)
     }
 
-    /// What a background refresh runs: any key's fetch; a queued key's validation is the
-    /// synchronizer's.
+    /// What a background refresh runs: any key's fetch, started without a task of its own (its
+    /// flight's is the one); a queued key's validation is the synchronizer's.
     private var refreshWork: RefreshScheduler.Work {
         RefreshScheduler.Work(
-            fetch: { key, current in _ = try await self.fetch(key, current: current) },
+            start: { key, current, landed in
+                if key.playerList != nil {
+                    self.players.start(key, current: current, landed: landed)
+                } else {
+                    self.fetcher.start(key, current: current, landed: landed)
+                }
+            },
             latest: { self.memory.entry(for: $0) },
             validateQueued: { [synchronizer] in await synchronizer.validateQueued() })
     }

@@ -23,12 +23,12 @@ extension CatalogCache {
     public func refreshStale() async {
         let now = clock.now
         let failedKeys = scheduler.endWaits()
-        var tasks: [Task<Void, Never>] = []
+        var attempts: [RefreshScheduler.Attempt] = []
         for key in Set(memory.keysByRecency).union(failedKeys) {
             guard let entry = tiers.entry(key), !tiers.isFresh(entry, now: now) else { continue }
-            if let task = refreshInBackground(key, current: entry) { tasks.append(task) }
+            if let attempt = refreshInBackground(key, current: entry) { attempts.append(attempt) }
         }
-        for task in tasks { await task.value }
+        for attempt in attempts { await attempt.landed() }
         await sendPendingMutations()
     }
 

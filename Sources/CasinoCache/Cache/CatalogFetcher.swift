@@ -31,6 +31,15 @@ final class CatalogFetcher: Sendable {
         }
     }
 
+    /// ``fetch(_:current:)`` for a caller that does not wait: `landed` is called with its result.
+    func start(
+        _ key: CacheKey, current: CacheEntry?, landed: @escaping @Sendable (Result<CacheEntry, any Error>) -> Void
+    ) {
+        flights.start(
+            for: key, fetch: { gate in try await self.fetchFromUpstream(key, current: current, gate: gate) },
+            landed: landed)
+    }
+
     /// One fetch: the upstream's answer checked, then stored (a `304` renews `current`) unless the
     /// cache was cleared since the fetch started or its deadline passed.
     private func fetchFromUpstream(_ key: CacheKey, current: CacheEntry?, gate: CommitGate) async throws -> CacheEntry {

@@ -37,6 +37,22 @@ final class FetchFlights: Sendable {
     nonisolated(nonsending) func entry(
         for key: CacheKey, fetch: @escaping @Sendable (CommitGate) async throws -> CacheEntry
     ) async throws -> CacheEntry {
+        try await flight(for: key, fetch: fetch).wait()
+    }
+
+    /// ``entry(for:fetch:)`` without a caller that waits: `landed` is called once with the flight's
+    /// result, on the thread that settles it (a background refresh, which starts no task of its own).
+    func start(
+        for key: CacheKey, fetch: @escaping @Sendable (CommitGate) async throws -> CacheEntry,
+        landed: @escaping @Sendable (Result<CacheEntry, any Error>) -> Void
+    ) {
+        flight(for: key, fetch: fetch).whenLanded(landed)
+    }
+
+    /// The flight in flight for `key`, else a new one running `fetch`.
+    private func flight(
+        for key: CacheKey, fetch: @escaping @Sendable (CommitGate) async throws -> CacheEntry
+    ) -> Flight {
         let (flight, isNew) = flights.withLock { flights -> (Flight, Bool) in
             if let running = flights[key] { return (running, false) }
             let flight = Flight()
@@ -55,7 +71,7 @@ final class FetchFlights: Sendable {
         } else {
             statistics.record { $0.coalescedRequests += 1 }
         }
-        return try await flight.wait()
+        return flight
     }
 
     /// Whether a flight for `key` is running (its callers not yet answered).
@@ -126,6 +142,17 @@ final class FetchFlights: Sendable {
                 }
                 return { self.state.withLock { _ = $0.waiters.removeValue(forKey: id) } }
             }
+        }
+
+        /// Calls `settle` with the flight's result once it has one (at once when it has).
+        func whenLanded(_ settle: @escaping @Sendable (Result<CacheEntry, any Error>) -> Void) {
+            let ready = state.withLock { state -> Result<CacheEntry, any Error>? in
+                if let result = state.result { return result }
+                state.nextWaiter += 1
+                state.waiters[state.nextWaiter] = settle
+                return nil
+            }
+            if let ready { settle(ready) }
         }
 
         /// Settles the flight once: every caller resumes with `result`. `abandoning` (the deadline):

@@ -13,20 +13,51 @@ final class RefreshScheduler: Sendable {
     /// What a refresh runs, given with each request: by the cache, or by ``CatalogSynchronizer`` for its
     /// key-by-key fallback.
     struct Work: Sendable {
-        /// Fetches `key` (the single-flight path) and stores what it answers.
-        var fetch: @Sendable (CacheKey, CacheEntry) async throws -> Void
+        /// Starts the fetch of `key` (the single-flight path, which stores what it answers) and calls
+        /// `landed` with its result; the fetch's flight is the one task a refresh starts.
+        var start:
+            @Sendable (CacheKey, CacheEntry, _ landed: @escaping @Sendable (Result<CacheEntry, any Error>) -> Void) ->
+                Void
         /// The latest entry for `key`, for a retry.
         var latest: @Sendable (CacheKey) -> CacheEntry?
         /// Validates the keys ``takeQueued()`` returns, in one request (``CatalogSynchronizer/validateQueued()``).
         var validateQueued: @Sendable () async -> Void
     }
 
+    /// One refresh attempt in flight: ``landed()`` returns once its fetch has answered.
+    final class Attempt: Sendable {
+        private let state = Locked<(isLanded: Bool, waiters: [@Sendable (Result<Void, any Error>) -> Void])>(
+            (false, []))
+
+        /// Waits until the attempt's fetch has answered, which its flight's deadline bounds.
+        func landed() async {
+            _ = try? await Deadline.wait(within: nil, isCancellable: false) { settle in
+                let isLanded = self.state.withLock { state in
+                    if !state.isLanded { state.waiters.append(settle) }
+                    return state.isLanded
+                }
+                if isLanded { settle(.success(())) }
+                return nil
+            }
+        }
+
+        fileprivate func land() {
+            let waiters = state.withLock { state in
+                defer { (state.isLanded, state.waiters) = (true, []) }
+                return state.waiters
+            }
+            for settle in waiters { settle(.success(())) }
+        }
+    }
+
     private struct State {
         /// Keys with a refresh running, waiting to retry or queued: no second one is started.
         var refreshing: Set<CacheKey> = []
+        /// Background tasks (``run(_:)``) and refresh attempts in flight: ``waitForRunning()``'s.
         var running: [UInt64: Task<Void, Never>] = [:]
         var nextTaskID: UInt64 = 0
-        var retries: [CacheKey: Task<Void, Never>] = [:]
+        var attempts: [CacheKey: Attempt] = [:]
+        var retries: [CacheKey: Deadline.Alarm] = [:]
         var failures: [CacheKey: Int] = [:]
         /// Keys whose retries ran out: no new refresh before this time (or ``CatalogCache/refreshStale()``).
         var cooldowns: [CacheKey: Date] = [:]
@@ -61,9 +92,9 @@ final class RefreshScheduler: Sendable {
     /// batch window (and `batching`), a global key is queued for the next bulk validation instead,
     /// and `nil` is returned.
     @discardableResult
-    func refresh(_ key: CacheKey, current: CacheEntry, batching: Bool = true, _ work: Work) -> Task<Void, Never>? {
+    func refresh(_ key: CacheKey, current: CacheEntry, batching: Bool = true, _ work: Work) -> Attempt? {
         let now = clock.now
-        return state.withLock { state -> Task<Void, Never>? in
+        let attempt = state.withLock { state -> Attempt? in
             if let until = state.cooldowns[key] {
                 guard now >= until else { return nil }
                 state.cooldowns[key] = nil
@@ -73,55 +104,78 @@ final class RefreshScheduler: Sendable {
                 queue(key, window: window, work, &state)
                 return nil
             }
-            return start(&state) { await self.attempt(key, current: current, work) }
+            return begin(key, &state)
         }
+        if let attempt { launch(attempt, key, current: current, work) }
+        return attempt
     }
 
-    /// One refresh attempt; on failure, reports it and schedules the next attempt.
-    private func attempt(_ key: CacheKey, current: CacheEntry, _ work: Work) async {
-        do {
-            try await work.fetch(key, current)
+    /// Registers an attempt for `key`, to be launched once the lock is released (a flight that has
+    /// already landed calls back at once).
+    private func begin(_ key: CacheKey, _ state: inout State) -> Attempt {
+        let attempt = Attempt()
+        state.attempts[key] = attempt
+        return attempt
+    }
+
+    private func launch(_ attempt: Attempt, _ key: CacheKey, current: CacheEntry, _ work: Work) {
+        work.start(key, current) { result in self.landed(attempt, key, result, current: current, work) }
+    }
+
+    /// An attempt's fetch answered: the key is done, or the failure is reported and the next
+    /// attempt scheduled (an alarm, not a task).
+    private func landed(
+        _ attempt: Attempt, _ key: CacheKey, _ result: Result<CacheEntry, any Error>, current: CacheEntry, _ work: Work
+    ) {
+        defer { attempt.land() }  // after the state says it is over, for ``waitForRunning()``
+        guard case .failure(let error) = result else {
             state.withLock { state in
+                if state.attempts[key] === attempt { state.attempts[key] = nil }
                 state.refreshing.remove(key)
                 state.failures[key] = nil
             }
-        } catch {
-            let cacheError = error as? CacheError ?? CacheError(.upstreamFailed, key: key, "\(error)")
-            statistics.record { $0.refreshFailures += 1 }
-            let (attempt, delay) = state.withLock { state -> (Int, Duration?) in
-                let attempt = (state.failures[key] ?? 0) + 1
-                state.failures[key] = attempt
-                // A server that said when to come back (429/503 `Retry-After`) is not asked sooner.
-                let delay = retry.delay(
-                    afterAttempt: attempt, unit: Double.random(in: 0..<1),
-                    retryAfter: (cacheError.cause as? UpstreamError)?.retryAfter)
-                if let delay {
-                    state.retries[key] = Task {
-                        do { try await self.clock.sleep(for: delay) } catch { return }
-                        let next = self.state.withLock { state -> Task<Void, Never>? in
-                            guard state.retries.removeValue(forKey: key) != nil else { return nil }
-                            return self.start(&state) {
-                                await self.attempt(key, current: work.latest(key) ?? current, work)
-                            }
-                        }
-                        await next?.value
-                    }
-                } else {
-                    // Out of attempts: rest for the longest backoff, then a later read starts a new
-                    // round (``CatalogCache/refreshStale()`` ends the rest at once).
-                    state.refreshing.remove(key)
-                    state.failures[key] = nil
-                    state.cooldowns[key] = clock.now.addingTimeInterval(retry.maxDelay.timeInterval)
-                }
-                return (attempt, delay)
-            }
-            logger.info(
-                "background refresh failed",
-                metadata: [
-                    "cache.key": "\(key)", "cache.attempt": "\(attempt)", "cache.error": "\(cacheError.message)",
-                ])
-            answers.publish(CacheUpdate(key: key, event: .refreshFailed(cacheError, attempt: attempt, retryIn: delay)))
+            return
         }
+        let cacheError = error as? CacheError ?? CacheError(.upstreamFailed, key: key, "\(error)")
+        statistics.record { $0.refreshFailures += 1 }
+        let (attemptNumber, delay) = state.withLock { state -> (Int, Duration?) in
+            if state.attempts[key] === attempt { state.attempts[key] = nil }
+            let number = (state.failures[key] ?? 0) + 1
+            state.failures[key] = number
+            // A server that said when to come back (429/503 `Retry-After`) is not asked sooner.
+            let delay = retry.delay(
+                afterAttempt: number, unit: Double.random(in: 0..<1),
+                retryAfter: (cacheError.cause as? UpstreamError)?.retryAfter)
+            if let delay {
+                state.retries[key] = Deadline.schedule(after: delay, on: clock) {
+                    self.retry(key, current: current, work)
+                }
+            } else {
+                // Out of attempts: rest for the longest backoff, then a later read starts a new
+                // round (``CatalogCache/refreshStale()`` ends the rest at once).
+                state.refreshing.remove(key)
+                state.failures[key] = nil
+                state.cooldowns[key] = clock.now.addingTimeInterval(retry.maxDelay.timeInterval)
+            }
+            return (number, delay)
+        }
+        logger.info(
+            "background refresh failed",
+            metadata: [
+                "cache.key": "\(key)", "cache.attempt": "\(attemptNumber)", "cache.error": "\(cacheError.message)",
+            ])
+        answers.publish(
+            CacheUpdate(key: key, event: .refreshFailed(cacheError, attempt: attemptNumber, retryIn: delay)))
+    }
+
+    /// A retry's backoff has passed: the next attempt, from what memory holds by now.
+    private func retry(_ key: CacheKey, current: CacheEntry, _ work: Work) {
+        let attempt = state.withLock { state -> Attempt? in
+            guard state.retries.removeValue(forKey: key) != nil else { return nil }  // ended or cancelled
+            return begin(key, &state)
+        }
+        guard let attempt else { return }
+        launch(attempt, key, current: work.latest(key) ?? current, work)
     }
 
     /// Runs `body` in a background task that ``waitForRunning()`` waits for.
@@ -143,13 +197,14 @@ final class RefreshScheduler: Sendable {
         return task
     }
 
-    /// Waits until the tasks running now, and those they start, have finished (retries waiting
-    /// for their backoff are not waited for).
+    /// Waits until the tasks and attempts running now, and those they start, have finished
+    /// (retries waiting for their backoff are not waited for).
     func waitForRunning() async {
         while true {
-            let running = state.withLock { Array($0.running.values) }
-            if running.isEmpty { return }
-            for task in running { await task.value }
+            let (tasks, attempts) = state.withLock { (Array($0.running.values), Array($0.attempts.values)) }
+            if tasks.isEmpty && attempts.isEmpty { return }
+            for task in tasks { await task.value }
+            for attempt in attempts { await attempt.landed() }
         }
     }
 
@@ -158,7 +213,7 @@ final class RefreshScheduler: Sendable {
     /// Ends every wait: retries waiting for their backoff and rests after failures. Returns the
     /// keys that were waiting, no longer refreshing, so they can be refreshed now.
     func endWaits() -> [CacheKey] {
-        let (keys, retries) = state.withLock { state -> ([CacheKey], [Task<Void, Never>]) in
+        let (keys, retries) = state.withLock { state -> ([CacheKey], [Deadline.Alarm]) in
             let waiting = Set(state.retries.keys).union(state.cooldowns.keys)
             let retries = Array(state.retries.values)
             state.retries.removeAll()
@@ -182,7 +237,7 @@ final class RefreshScheduler: Sendable {
 
     /// Cancels the retries and rests of the keys `shouldCancel` picks (a clear).
     func cancelRetries(where shouldCancel: (CacheKey) -> Bool) {
-        let cancelled = state.withLock { state -> [Task<Void, Never>] in
+        let cancelled = state.withLock { state -> [Deadline.Alarm] in
             let keys = state.retries.keys.filter(shouldCancel)
             let tasks = keys.compactMap { state.retries.removeValue(forKey: $0) }
             for key in keys {
@@ -192,7 +247,7 @@ final class RefreshScheduler: Sendable {
             for key in state.cooldowns.keys.filter(shouldCancel) { state.cooldowns[key] = nil }
             return tasks
         }
-        for task in cancelled { task.cancel() }
+        for alarm in cancelled { alarm.cancel() }
     }
 
     // MARK: - Batching

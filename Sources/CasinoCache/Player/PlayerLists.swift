@@ -54,6 +54,14 @@ final class PlayerLists: Sendable {
         try await flights.entry(for: key) { gate in try await self.fetchList(key, current: current, gate: gate) }
     }
 
+    /// ``fetch(_:current:)`` for a caller that does not wait: `landed` is called with its result.
+    func start(
+        _ key: CacheKey, current: CacheEntry?, landed: @escaping @Sendable (Result<CacheEntry, any Error>) -> Void
+    ) {
+        flights.start(
+            for: key, fetch: { gate in try await self.fetchList(key, current: current, gate: gate) }, landed: landed)
+    }
+
     /// One fetch of a player list: through the ``PlayerUpstream``, checked against the list's
     /// rules, then installed under the player's pending changes
     /// (``installList(_:current:generation:settled:)``).

@@ -59,15 +59,15 @@ extension CatalogCache {
             guard let (entry, _) = tiers.entryBelowMemory(key), entry.origin == .network else { continue }
             disk?.store(tiers.expired(entry, now: now))
         }
-        var tasks: [Task<Void, Never>] = []
+        var attempts: [RefreshScheduler.Attempt] = []
         for entry in shown {
             let marked = entry.origin == .network ? tiers.expired(entry, now: now) : entry
             if marked != entry {
                 memory.store(marked)
                 disk?.store(marked)
             }
-            if let task = refreshInBackground(entry.key, current: marked) {
-                tasks.append(task)
+            if let attempt = refreshInBackground(entry.key, current: marked) {
+                attempts.append(attempt)
                 report.refreshed += 1
             } else if scheduler.isQueued(entry.key) {
                 report.refreshed += 1
@@ -75,7 +75,7 @@ extension CatalogCache {
         }
         // With batched refreshes the shown keys were queued: one bulk request for all, now.
         await synchronizer.validateQueued()
-        for task in tasks { await task.value }
+        for attempt in attempts { await attempt.landed() }
         return report
     }
 

@@ -280,24 +280,24 @@ final class CatalogSynchronizer: Sendable {
     /// Refreshes `keys` one request each (the fallback when bulk validation cannot answer) and
     /// waits for them; returns how many refreshes started.
     private func refreshKeyByKey(_ keys: [CacheKey]) async -> Int {
-        var tasks: [Task<Void, Never>] = []
+        var attempts: [RefreshScheduler.Attempt] = []
         for key in keys {
             guard let entry = tiers.entry(key),
-                let task = scheduler.refresh(key, current: entry, batching: false, refreshWork)
+                let attempt = scheduler.refresh(key, current: entry, batching: false, refreshWork)
             else {
                 continue
             }
-            tasks.append(task)
+            attempts.append(attempt)
         }
-        for task in tasks { await task.value }
-        return tasks.count
+        for attempt in attempts { await attempt.landed() }
+        return attempts.count
     }
 
     /// What a key-by-key refresh runs: a catalogue fetch (``CatalogFetcher``); a retry starts from
     /// what memory holds by then.
     private var refreshWork: RefreshScheduler.Work {
         RefreshScheduler.Work(
-            fetch: { [fetcher] key, current in _ = try await fetcher.fetch(key, current: current) },
+            start: { [fetcher] key, current, landed in fetcher.start(key, current: current, landed: landed) },
             latest: { [tiers] in tiers.memory.entry(for: $0) },
             validateQueued: { await self.validateQueued() })
     }
