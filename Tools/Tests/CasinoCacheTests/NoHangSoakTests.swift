@@ -120,8 +120,8 @@ struct NoHangSoakTests {
                 Issue.record("the warm-up check answered \(Self.describe(warmed))")
                 return
             }
-            // Clean rounds: a timed-out one returned by its deadline on a starved machine, anything else
-            // but `installed` is a defect
+            // Clean checks (rounds and the checks after a failed one): a timed-out one returned by its
+            // deadline on a starved machine, anything else but `installed` is a defect
             var cleanCalls = 0
             var cleanTimedOut = 0
 
@@ -185,11 +185,14 @@ struct NoHangSoakTests {
                 if !installed, round.isMultiple(of: 2) {
                     fixture.simulator.update { $0.faults = [] }
                     fixture.simulator.delayPublishedFiles(milliseconds: 0)
-                    let again = Task { try await updater.checkForUpdate() }
-                    let retried = ContinuousClock.now
-                    let result = await Self.result(of: again, within: .seconds(30))
-                    let retryElapsed = ContinuousClock.now - retried
-                    tally.withLockedValue { $0.record(elapsed: retryElapsed, deadline: .seconds(updateTimeout)) }
+                    var (result, retryElapsed) = await Self.check(updater, tally: tally, deadline: updateTimeout)
+                    // (a machine starved for 2 s gets a second check as short: a check blocked by the
+                    // abandoned one, whose stalls last 30 s, times out again)
+                    if Self.describe(result) == "timed-out" {
+                        cleanCalls += 1
+                        cleanTimedOut += 1
+                        (result, retryElapsed) = await Self.check(updater, tally: tally, deadline: updateTimeout)
+                    }
                     guard case .success(.installed)? = result else {
                         Issue.record(
                             "round \(round): the check after a \(fault) \(interruption) round answered \(Self.describe(result))"
@@ -451,6 +454,17 @@ struct NoHangSoakTests {
     // MARK: - Support
 
     /// The bundle's catalogue with the first game of every page renamed: every page file differs.
+    /// One check on `updater`, awaited at most 30 s, tallied against `deadline` seconds.
+    static func check(
+        _ updater: SnapshotUpdater, tally: NIOLockedValueBox<Tally>, deadline: Double
+    ) async -> (Result<SnapshotUpdater.Outcome, any Error>?, Duration) {
+        let started = ContinuousClock.now
+        let result = await result(of: Task { try await updater.checkForUpdate() }, within: .seconds(30))
+        let elapsed = ContinuousClock.now - started
+        tally.withLockedValue { $0.record(elapsed: elapsed, deadline: .seconds(deadline)) }
+        return (result, elapsed)
+    }
+
     static func changedEverywhere(_ catalog: Catalog) -> Catalog {
         var catalog = catalog
         for edition in catalog.editions.indices {
