@@ -4,6 +4,10 @@
 import Foundation
 import Logging
 
+#if canImport(CatalogSigning)
+import CatalogSigning
+#endif
+
 extension InspectCacheCommand {
     /// The report a widget's ``SharedCatalogReader`` on `shared` gives once it has read every
     /// edition's categories and each category's pages: what `--shared` prints.
@@ -49,5 +53,35 @@ extension InspectCacheCommand {
                 }
             }
         }
+    }
+
+    /// What the updater whose support directory is `support` installed, read offline and read-only,
+    /// and the snapshot that serves at a launch (its generation, else `bundle`): what `--support` adds.
+    ///
+    /// - Throws: ``PipelineError`` when `support` is not a directory or the key is not one.
+    static func readSupport(
+        _ support: URL, publicKey: String?, bundle: URL?
+    ) throws(PipelineError) -> (CacheInspection.OverTheAir, URL?) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: support.path, isDirectory: &isDirectory), isDirectory.boolValue
+        else {
+            throw PipelineError(
+                .missingInput,
+                "no support directory: give the updater's directory (SnapshotUpdater.Configuration.directory)",
+                file: support.path)
+        }
+        let verifier: Ed25519SignatureVerifier
+        do {
+            verifier = try Ed25519SignatureVerifier(base64PublicKey: publicKey ?? "")
+        } catch {
+            throw PipelineError(
+                .invalidConfiguration, "--public-key: \(error) (catalog keygen prints the key)", cause: error)
+        }
+        // The manifest URL is never fetched: the inspection makes no request.
+        let configuration = SnapshotUpdater.Configuration(
+            manifestURL: support.appendingPathComponent("manifest.json"), verifier: verifier, directory: support,
+            bundleDirectory: bundle)
+        let (overTheAir, serving) = SnapshotUpdater.inspection(ofDirectory: configuration)
+        return (overTheAir, serving)
     }
 }

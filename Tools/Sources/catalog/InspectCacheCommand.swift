@@ -14,7 +14,10 @@ struct InspectCacheCommand: AsyncParsableCommand {
             answer there now: the territory, the withdrawal list, the snapshot, one line per cached key (state, tier, \
             source, age) with each withheld game and its reason, the players' unsent changes (ids hashed), and every \
             file it left out and why ("unreadable: ...", "not ours"). Nothing in the directory is written, renamed or \
-            removed; a directory holding nothing a cache writes is refused. `--shared DIR [--bundle OUT] [CACHE_DIR]` reads as an app's widget does \
+            removed; a directory holding nothing a cache writes is refused. With --support DIR --public-key KEY it \
+            also reads the updater's support directory, read-only: the generation that serves (then the snapshot \
+            read instead of --bundle), the installed one (version, signing key, key list, published, expiry) and the \
+            retired ones. `--shared DIR [--bundle OUT] [CACHE_DIR]` reads as an app's widget does \
             (SharedCatalogReader): the app's updater directory in the App Group container, else the extension's \
             bundle, with the territory and withdrawals the app saved in CACHE_DIR; it reads every edition's \
             categories and pages, then prints the widget's report. `--report FILE` instead reads the JSON an app \
@@ -43,6 +46,13 @@ struct InspectCacheCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Read as a widget does: the app's updater directory in the App Group container.")
     var shared: String?
 
+    @Option(name: .long, help: "The app updater's support directory (SnapshotUpdater.Configuration.directory).")
+    var support: String?
+
+    @Option(
+        name: .long, help: "With --support, the pinned public key: base64 of its 32 bytes (catalog keygen prints it).")
+    var publicKey: String?
+
     @Option(name: .long, help: "The app's Configuration.cacheVersion: entries of another are unreadable.")
     var cacheVersion = 1
 
@@ -70,11 +80,19 @@ struct InspectCacheCommand: AsyncParsableCommand {
 
     func validate() throws {
         if report != nil {
-            guard directory == nil, shared == nil, bundle == nil else {
-                throw ValidationError("--report reads a report file alone: no directory, --shared or --bundle")
+            guard directory == nil, shared == nil, support == nil, bundle == nil else {
+                throw ValidationError(
+                    "--report reads a report file alone: no directory, --shared, --support or --bundle")
             }
         } else if directory == nil, shared == nil {
             throw ValidationError("give a cache directory, --shared DIR or --report FILE")
+        }
+        guard shared == nil || support == nil else {
+            throw ValidationError("--support reads a device's cache directory; --shared reads as a widget does")
+        }
+        guard (support == nil) == (publicKey == nil) else {
+            throw ValidationError(
+                "--support and --public-key go together: the installed generation's signature is checked")
         }
         guard (0...10_000).contains(pauseMilliseconds) else {
             throw ValidationError("--pause-milliseconds must be 0...10000, got \(pauseMilliseconds)")
@@ -131,13 +149,18 @@ struct InspectCacheCommand: AsyncParsableCommand {
         return configuration
     }
 
-    /// The report of the cache directory, read offline.
+    /// The report of the cache directory, read offline, with the updater's generations when --support is given.
     private func readDirectory() throws(PipelineError) -> CacheReport {
         let directory = URL(fileURLWithPath: self.directory ?? ".")
+        var bundle = self.bundle.map { URL(fileURLWithPath: $0) }
+        var overTheAir: CacheInspection.OverTheAir?
+        if let support {
+            (overTheAir, bundle) = try Self.readSupport(
+                URL(fileURLWithPath: support), publicKey: publicKey, bundle: bundle)
+        }
         do {
             let (inspection, findings) = try CacheDirectoryReader.inspect(
-                directory, bundle: bundle.map { URL(fileURLWithPath: $0) }, configuration: cacheConfiguration,
-                now: Date())
+                directory, bundle: bundle, configuration: cacheConfiguration, overTheAir: overTheAir, now: Date())
             return CacheReport(inspection, findings: findings)
         } catch {
             let isMissing = !FileManager.default.fileExists(atPath: directory.path)

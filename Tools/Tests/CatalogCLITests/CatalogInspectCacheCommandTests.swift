@@ -208,6 +208,18 @@ struct CatalogInspectCacheCommandTests {
         #expect(relativePage.contains(#"<img class="thumb" src="images/a.png" alt="Game &lt;0&gt;">"#))
     }
 
+    /// One way to read at a time, each with what it needs: misuse exits 64, a missing directory 66.
+    @Test(arguments: [
+        (["--report", "r.json", "--shared", "s"], 64), (["d", "--support", "s"], 64),
+        (["--shared", "s", "--support", "p", "--public-key", "k"], 64), (["--shared", "/nonexistent/shared"], 66),
+        (["--report", "r.json", "--bundle", "b"], 64),
+    ])
+    func eachWayToReadTakesWhatItNeeds(arguments: [String], status: Int) async throws {
+        let result = try await CatalogBinary.run(["inspect-cache"] + arguments)
+
+        #expect(Int(result.status) == status, "\(result.standardError)")
+    }
+
     @Test func aFileThatIsNotAReportIsRefusedByName() async throws {
         let file = directory.child("manifest.json")
         try Data(#"{"schemaVersion": 1}"#.utf8).write(to: file)
