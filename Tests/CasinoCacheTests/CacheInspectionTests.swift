@@ -37,6 +37,10 @@ struct CacheInspectionTests {
         #expect(withheld["g7"]?.territory == "CA-ON")
         #expect(withheld["g8"]?.reason == .withdrawn && withheld["g8"]?.withdrawalList == 3)
         #expect(read.metadata?.withheld == entry.withheld.count)
+        // And it lists every game in order, the withheld ones included, by name and thumbnail
+        #expect(entry.listing?.map(\.id) == RestrictedLobby.page.items.map(\.id))
+        #expect(entry.listing?.map(\.name) == RestrictedLobby.page.items.map(\.name))
+        #expect(entry.listing?.map(\.thumbnail) == RestrictedLobby.page.items.map(\.thumbnail))
         #expect(entry.items == 10 && entry.tier == .memory && entry.source == .network && entry.state == .fresh)
         #expect(entry.contentHash == (try CatalogContent.gamesPage(RestrictedLobby.page).contentHash()))
         // And the report says what the filter follows
@@ -149,6 +153,32 @@ struct CacheInspectionTests {
         #expect(!String(decoding: json, as: UTF8.self).contains("player-4711"))
         #expect(report.entries.contains { $0.key.hasPrefix("user:#\(player.player)/") })
         #expect(decoded.players == report.players && decoded.entries.map(\.key) == report.entries.map(\.key))
+    }
+
+    @Test func aReportWrittenBeforeListingsWereRecordedStillDecodes() async throws {
+        // Given a report as a version without `listing` wrote it: today's JSON with the field removed
+        let cache = lobby.makeCache()
+        _ = cache.cachedContent(for: RestrictedLobby.key)
+        let report = await cache.inspection()
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        let json = try encoder.encode(report)
+        var object = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        let entries = try #require(object["entries"] as? [[String: Any]])
+        #expect(entries.allSatisfy { $0["listing"] != nil })
+        object["entries"] = entries.map { $0.filter { $0.key != "listing" } }
+        let old = try JSONSerialization.data(withJSONObject: object)
+
+        // When it is read
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let decoded = try decoder.decode(CacheInspection.self, from: old)
+
+        // Then everything but the listing reads as today's report does (ISO 8601 keeps whole seconds)
+        var expected = try decoder.decode(CacheInspection.self, from: json)
+        #expect(expected.entries.first?.listing?.count == RestrictedLobby.page.items.count)
+        for index in expected.entries.indices { expected.entries[index].listing = nil }
+        #expect(!report.entries.isEmpty && decoded == expected)
     }
 
     /// The report and the reads follow one rule: for random territories, policies, withdrawal lists

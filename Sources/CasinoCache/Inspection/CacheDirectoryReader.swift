@@ -26,12 +26,14 @@ public import Foundation
     }
 
     /// The report of `directory` read with `bundle` (the snapshot the app ships, or its installed
-    /// generation) as the app configured by `configuration` would answer at `now`.
+    /// generation) as the app configured by `configuration` would answer at `now`, with `overTheAir`
+    /// (``SnapshotUpdater/inspection(ofDirectory:)``) as what its updater installed.
     ///
     /// - Throws: ``Refusal`` when `directory` is missing, not a directory, or holds nothing the
     ///   cache writes.
     public static func inspect(
-        _ directory: URL, bundle: URL?, configuration: CatalogCache.Configuration = .default, now: Date
+        _ directory: URL, bundle: URL?, configuration: CatalogCache.Configuration = .default,
+        overTheAir: CacheInspection.OverTheAir? = nil, now: Date
     ) throws(Refusal) -> (inspection: CacheInspection, findings: [Finding]) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory),
@@ -85,7 +87,7 @@ public import Foundation
             logger: .casinoCacheDisabled)
         let onDisk = Dictionary(entries.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         let inspection = cache.report(
-            inMemory: [], below: Array(onDisk.keys), now: now, players: players, overTheAir: nil
+            inMemory: [], below: Array(onDisk.keys), now: now, players: players, overTheAir: overTheAir
         ) { key in onDisk[key].flatMap { cache.tiers.entryBelowMemory(key, onDisk: $0) } }
         // The territory and withdrawals the filter could not read are files left out too.
         if names.contains(GameFilter.Store.territoryFileName), inspection.territory == nil {

@@ -56,8 +56,21 @@ public struct CacheInspection: Codable, Sendable, Hashable {
         public var contentHash: String?
         /// The games (or categories) it holds, before any is withheld.
         public var items: Int
+        /// Those games (or categories) in order, withheld games included (``withheld`` says which):
+        /// what a lobby lists. `nil` in a report written by a version before it was added (0.1.0).
+        public var listing: [Item]?
         /// The games a read leaves out, and why.
         public var withheld: [WithheldGame]
+    }
+
+    /// A game or a category as a lobby lists it.
+    public struct Item: Codable, Sendable, Hashable {
+        /// The game's or category's id.
+        public var id: String
+        /// Its display name.
+        public var name: String
+        /// A game's thumbnail URL; `nil` for a category.
+        public var thumbnail: String?
     }
 
     /// A game left out of an answer.

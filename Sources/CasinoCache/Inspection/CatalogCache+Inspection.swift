@@ -72,7 +72,7 @@ extension CatalogCache {
                 origin: entry.origin, storedAt: entry.storedAt, now: now, timeToLive: tiers.timeToLive(for: entry.key)),
             tier: tier, source: entry.origin == .network ? .network : answers.snapshotSource,
             storedAt: entry.storedAt, age: max(now.timeIntervalSince(entry.storedAt), 0), etag: entry.etag,
-            contentHash: try? entry.contentHash(), items: entry.content.ids.count,
+            contentHash: try? entry.contentHash(), items: entry.content.ids.count, listing: entry.content.listing,
             withheld: filter.withheldGames(in: entry.content))
     }
 
@@ -87,5 +87,15 @@ extension CatalogCache {
     /// report, not to name them.
     static func hashed(_ player: String) -> String {
         String(SHA256Digest.hex(Data(player.utf8)).prefix(12))
+    }
+}
+
+extension CatalogContent {
+    /// The categories or games in order, as ``CacheInspection/Entry/listing`` reports them.
+    fileprivate var listing: [CacheInspection.Item] {
+        switch self {
+        case .categories(let list): list.items.map { .init(id: $0.id, name: $0.name) }
+        case .gamesPage(let page): page.items.map { .init(id: $0.id, name: $0.name, thumbnail: $0.thumbnail) }
+        }
     }
 }

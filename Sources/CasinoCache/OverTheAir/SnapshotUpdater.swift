@@ -93,15 +93,8 @@ public actor SnapshotUpdater {
         self.store = store
         StorageAttributes(role: .snapshotGenerations, protection: configuration.fileProtection)
             .apply(to: configuration.directory, logger: logger)
-        let bundleManifest = configuration.bundleDirectory.flatMap {
-            try? SnapshotReader(directory: $0, limits: configuration.snapshotLimits).head()
-        }
+        let (pointer, launchGeneration, bundleManifest) = Self.launch(store, configuration: configuration)
         self.bundleManifest = bundleManifest
-        let pointer = store.pointer()
-        let launchGeneration = pointer.flatMap {
-            store.isServable($0, limits: configuration.snapshotLimits, bundleGeneratedAt: bundleManifest?.generatedAt)
-                ? $0.generation : nil
-        }
         if launchGeneration == nil, let pointer {
             logger.info(
                 "Installed snapshot generation is unusable or older than the bundle; serving the bundle",
@@ -188,10 +181,38 @@ public actor SnapshotUpdater {
     /// pointer and the newest generation's signed manifest (its signature checked again): call it
     /// off the main thread.
     nonisolated func inspection() -> CacheInspection.OverTheAir {
+        Self.inspection(of: makeRun(), serving: launchGeneration)
+    }
+
+    /// What an updater made with `configuration` would report at a launch, read offline from its
+    /// ``Configuration/directory`` (a device's support directory copied off it): the generation that
+    /// would serve, the installed one (its signature checked with the pinned keys, not its expiry)
+    /// and the retired ones. Nothing is created, written, renamed or removed, and no request is made:
+    /// ``Configuration/manifestURL`` is not used. What `catalog inspect-cache --support` reports.
+    ///
+    /// - Returns: The report, and the snapshot directory that would serve: the current generation
+    ///   when it reads and is not older than the bundle, else ``Configuration/bundleDirectory``.
+    @_spi(CatalogTools) public nonisolated static func inspection(
+        ofDirectory configuration: Configuration
+    ) -> (overTheAir: CacheInspection.OverTheAir, servingDirectory: URL?) {
+        let store = GenerationStore(directory: configuration.directory)
+        let (_, serving, bundleManifest) = launch(store, configuration: configuration)
+        let run = UpdateRun(
+            configuration: configuration, store: store, http: nil, logger: .casinoCacheDisabled, clock: SystemClock(),
+            bundleManifest: bundleManifest, launchGeneration: serving, gate: CommitGate())
+        return (
+            inspection(of: run, serving: serving),
+            serving.map(store.generationDirectory) ?? configuration.bundleDirectory
+        )
+    }
+
+    /// The report of `run`'s store, with `serving` the generation served since launch.
+    private nonisolated static func inspection(of run: UpdateRun, serving: String?) -> CacheInspection.OverTheAir {
+        let store = run.store
         let pointer = store.pointer()
         var installed: CacheInspection.OverTheAir.Generation?
-        if let name = pointer?.generation, let manifest = makeRun().installedManifest(of: name),
-            let data = store.signedManifest(of: name, maxBytes: configuration.maxManifestBytes),
+        if let name = pointer?.generation, let manifest = run.installedManifest(of: name),
+            let data = store.signedManifest(of: name, maxBytes: run.configuration.maxManifestBytes),
             let signed = try? JSONDecoder().decode(SignedManifest.self, from: data)
         {
             installed = .init(
@@ -200,8 +221,24 @@ public actor SnapshotUpdater {
                 keyListVersion: try? signed.keyList?.decodedList().version)
         }
         return CacheInspection.OverTheAir(
-            serving: launchGeneration, installed: installed,
+            serving: serving, installed: installed,
             retired: (pointer?.retired ?? []).map { .init(name: $0.generation, since: $0.since) })
+    }
+
+    /// The current pointer, the generation it names when that serves at a launch (it reads and is
+    /// not older than the bundle), and the bundle's manifest head. Reads only.
+    private nonisolated static func launch(
+        _ store: GenerationStore, configuration: Configuration
+    ) -> (pointer: GenerationStore.Pointer?, serving: String?, bundleManifest: Manifest?) {
+        let bundleManifest = configuration.bundleDirectory.flatMap {
+            try? SnapshotReader(directory: $0, limits: configuration.snapshotLimits).head()
+        }
+        let pointer = store.pointer()
+        let serving = pointer.flatMap {
+            store.isServable($0, limits: configuration.snapshotLimits, bundleGeneratedAt: bundleManifest?.generatedAt)
+                ? $0.generation : nil
+        }
+        return (pointer, serving, bundleManifest)
     }
 
     private nonisolated func makeRun() -> UpdateRun {

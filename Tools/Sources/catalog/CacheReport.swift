@@ -110,8 +110,9 @@ struct CacheReport: Sendable {
 
     // MARK: - HTML
 
-    /// A self-contained static page (no script, nothing loaded): the facts, a table of keys with
-    /// every withheld game and its reason, the players and the statistics. Every value is escaped.
+    /// A self-contained static page (no script, nothing from elsewhere loaded): the facts, the lobby
+    /// (``lobbyHTML``), a table of keys with every withheld game and its reason, the players and the
+    /// statistics. Every value is escaped.
     var html: String {
         let report = inspection
         let e = HTMLText.escape
@@ -120,8 +121,10 @@ struct CacheReport: Sendable {
             "<p>What this device's cache held and why, when the report was taken.</p>", #"<dl class="facts">"#,
         ]
         body += facts.map { "<dt>\(e($0.name))</dt><dd>\(e($0.value))</dd>" }
+        body.append("</dl>")
+        body += lobbyHTML
         body += [
-            "</dl>", "<h2>Keys: \(report.entries.count) <small>\(e(stateCounts))</small></h2>",
+            "<h2>Keys: \(report.entries.count) <small>\(e(stateCounts))</small></h2>",
             "<table><thead><tr><th>key</th><th>state</th><th>tier</th><th>source</th><th>age</th><th>items</th>"
                 + "<th>withheld</th><th>etag</th><th>content hash</th></tr></thead><tbody>",
         ]
@@ -151,14 +154,15 @@ struct CacheReport: Sendable {
         return HTMLText.document(title: "Cache report", body: body, style: Self.style, script: nil)
     }
 
-    static let style = """
-        body { font: 14px/1.4 system-ui, sans-serif; margin: 16px 24px; color: #1d1d1f; background: #fafafa; }
-        dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; }
-        dt { font-weight: 600; } dd { margin: 0; }
-        table { border-collapse: collapse; } th, td { border: 1px solid #ccc; padding: 4px 8px; text-align: left; vertical-align: top; }
-        td ul { margin: 0; padding-left: 16px; } tr.stale td { background: #fff6e0; } tr.bundled td { background: #eef4ff; }
-        small { color: #666; font-weight: normal; } td code { word-break: break-all; }
-        """
+    /// `catalog preview`'s look, and the keys table's rows by state.
+    static let style =
+        SnapshotPreview.style + """
+
+            td { vertical-align: top; } section.edition { margin-top: 16px; } h4 small { font-weight: 400; color: #666; }
+            .placeholder code { font-size: 11px; font-weight: 400; padding: 4px; overflow-wrap: anywhere; }
+            td ul { margin: 0; padding-left: 16px; } tr.stale td { background: #fff6e0; } tr.bundled td { background: #eef4ff; }
+            small { color: #666; font-weight: normal; } td code { word-break: break-all; }
+            """
 
     // MARK: - Parts
 

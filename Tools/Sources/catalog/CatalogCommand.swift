@@ -29,7 +29,7 @@ struct CatalogCommand: AsyncParsableCommand {
             NormalizeCommand.self, SnapshotCommand.self, ValidateCommand.self, InspectCommand.self, DiffCommand.self,
             SchemaCommand.self, SampleCommand.self, FetchCommand.self, KeygenCommand.self, SignKeysCommand.self,
             PublishCommand.self,
-            UpdateCommand.self, PreviewCommand.self, ReadSharedCommand.self, InspectCacheCommand.self,
+            UpdateCommand.self, PreviewCommand.self, InspectCacheCommand.self,
         ]
     )
 }

@@ -28,6 +28,7 @@ struct CatalogInspectCacheCommandTests {
         cache.setTerritory(Territory("CA-ON"))
         try cache.applyWithdrawals(
             WithdrawalList(sequence: 3, games: [Withdrawal(id: "g3", territories: ["CA-ON"])]))
+        _ = cache.cachedCategories(edition: edition)
         _ = cache.cachedGamesPage(edition: edition, categoryId: "SLOTS")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -72,6 +73,14 @@ struct CatalogInspectCacheCommandTests {
         #expect(dom.contains("global/en-iPhone/games/SLOTS/0"))
         #expect(dom.contains("restricted in CA-ON") && dom.contains("withdrawn by list 3 in CA-ON"))
         #expect(!dom.contains("<0>"), "a value from the report must never become markup")
+        // And the lobby shows each game in place, a withheld one marked with its reason, the category
+        // with no cached page saying so, and each thumbnail from the provider's CDN as its URL, not an image
+        #expect(dom.contains(#"<li class="tile" data-game-id="g0" data-withheld="false">"#))
+        #expect(
+            dom.contains(#"data-game-id="g1" data-withheld="true""#) && dom.contains("withheld: restricted in CA-ON"))
+        #expect(dom.contains("withheld: withdrawn by list 3 in CA-ON") && dom.contains("Game &lt;3&gt;"))
+        #expect(dom.contains(#"data-category-id="LIVE""#) && dom.contains("No page cached"))
+        #expect(dom.contains("https://img.example.com/2.png") && !dom.contains("<img"))
         try FileManager.default.createDirectory(
             at: Self.screenshot.deletingLastPathComponent(), withIntermediateDirectories: true)
         try await HeadlessChromium.screenshot(
@@ -158,9 +167,57 @@ struct CatalogInspectCacheCommandTests {
 
     func makeBundle(_ edition: Edition) -> TestBundle {
         var bundle = TestBundle()
-        bundle.add(CategoryList(items: [Category(id: "SLOTS", name: "Slots", gamesTotal: 4)]), edition: edition)
+        bundle.add(
+            CategoryList(items: [
+                Category(id: "SLOTS", name: "Slots", gamesTotal: 4), Category(id: "LIVE", name: "Live", gamesTotal: 2),
+            ]), edition: edition)
         bundle.add(Self.page, edition: edition)
         return bundle
+    }
+
+    /// A report an older version wrote (no `listing`) still renders; and a thumbnail is an image only
+    /// where the page's policy lets it load (a relative path), never a URL elsewhere.
+    @Test func aReportWithoutListingsRendersAndOnlyARelativeThumbnailIsAnImage() async throws {
+        let file = try await writeReport()
+        var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        let entries = try #require(object["entries"] as? [[String: Any]])
+        let old = directory.child("old-report.json")
+        object["entries"] = entries.map { $0.filter { $0.key != "listing" } }
+        try JSONSerialization.data(withJSONObject: object).write(to: old)
+        let relative = directory.child("relative-report.json")
+        object["entries"] = entries.map { entry in
+            entry.mapValues { value in
+                guard let items = value as? [[String: Any]], items.first?["thumbnail"] != nil else { return value }
+                return items.map { $0.merging(["thumbnail": "images/a.png"]) { _, new in new } }
+            }
+        }
+        try JSONSerialization.data(withJSONObject: object).write(to: relative)
+
+        let oldResult = try await CatalogBinary.run(["inspect-cache", "--report", old.path, "--html", old.path + ".d"])
+        let relativeResult = try await CatalogBinary.run([
+            "inspect-cache", "--report", relative.path, "--html", relative.path + ".d",
+        ])
+
+        try #require(oldResult.status == 0, "\(oldResult.standardError)")
+        let oldPage = try String(contentsOfFile: old.path + ".d/index.html", encoding: .utf8)
+        #expect(oldPage.contains("4 items; their names are not in this report (written by an older version)"))
+        #expect(oldPage.contains("withheld: g1 (restricted in CA-ON), g3 (withdrawn by list 3 in CA-ON)"))
+        #expect(oldPage.contains(#"data-category-id="SLOTS""#) && !oldPage.contains(#"class="tile""#))
+        try #require(relativeResult.status == 0, "\(relativeResult.standardError)")
+        let relativePage = try String(contentsOfFile: relative.path + ".d/index.html", encoding: .utf8)
+        #expect(relativePage.contains(#"<img class="thumb" src="images/a.png" alt="Game &lt;0&gt;">"#))
+    }
+
+    /// One way to read at a time, each with what it needs: misuse exits 64, a missing directory 66.
+    @Test(arguments: [
+        (["--report", "r.json", "--shared", "s"], 64), (["d", "--support", "s"], 64),
+        (["--shared", "s", "--support", "p", "--public-key", "k"], 64), (["--shared", "/nonexistent/shared"], 66),
+        (["--report", "r.json", "--bundle", "b"], 64),
+    ])
+    func eachWayToReadTakesWhatItNeeds(arguments: [String], status: Int) async throws {
+        let result = try await CatalogBinary.run(["inspect-cache"] + arguments)
+
+        #expect(Int(result.status) == status, "\(result.standardError)")
     }
 
     @Test func aFileThatIsNotAReportIsRefusedByName() async throws {

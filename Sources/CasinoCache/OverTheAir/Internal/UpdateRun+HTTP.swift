@@ -23,6 +23,10 @@ extension UpdateRun {
         for (name, value) in configuration.additionalHeaders { request.setValue(value, forHTTPHeaderField: name) }
         if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
         let timeout = configuration.requestTimeout
+        guard let http else {
+            throw SnapshotUpdateError(
+                .invalidConfiguration, "an offline inspection makes no request", location: url.absoluteString)
+        }
         let (data, response): (Data, URLResponse)
         do {
             (data, response) = try await http.data(

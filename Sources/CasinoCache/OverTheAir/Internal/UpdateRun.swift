@@ -11,7 +11,8 @@ import FoundationNetworking
 struct UpdateRun: Sendable {
     let configuration: SnapshotUpdater.Configuration
     let store: GenerationStore
-    let http: HTTPTransfer
+    /// `nil` for a run that only reads what is installed (``SnapshotUpdater/inspection(ofDirectory:)``).
+    let http: HTTPTransfer?
     let logger: Logger
     let clock: any CacheClock
     let bundleManifest: Manifest?

@@ -166,7 +166,8 @@ extension SnapshotPreview {
         });
         """
 
-    static let style = """
+    /// The preview's look: also the cache report's (`catalog inspect-cache --html`).
+    @_spi(CatalogTools) public static let style = """
         body { font: 14px/1.4 system-ui, sans-serif; margin: 16px 24px; color: #1d1d1f; background: #fafafa; }
         dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; }
         dt { font-weight: 600; } dd { margin: 0; }
