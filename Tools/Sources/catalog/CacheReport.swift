@@ -26,20 +26,10 @@ struct CacheReport: Sendable {
     /// Reads a report an app wrote (JSON, ISO 8601 dates, as `CatalogCache.inspection()`'s
     /// documentation writes it).
     ///
-    /// - Throws: ``PipelineError`` naming the file: missing, over ``maxFileBytes``, or not a report.
+    /// - Throws: ``PipelineError`` naming the file: missing, not a regular file, over
+    ///   ``maxFileBytes``, or not a report.
     static func read(_ file: URL) throws(PipelineError) -> CacheReport {
-        let data: Data
-        do {
-            let handle = try FileHandle(forReadingFrom: file)
-            defer { try? handle.close() }
-            data = try handle.read(upToCount: maxFileBytes + 1) ?? Data()
-        } catch {
-            throw PipelineError(.missingInput, "cannot read the report: \(error)", file: file.path, cause: error)
-        }
-        guard data.count <= maxFileBytes else {
-            throw PipelineError(
-                .inputTooLarge, "the report is over \(maxFileBytes) bytes; is it a cache report?", file: file.path)
-        }
+        let data = try FileInput.read(file, limit: maxFileBytes, what: "the cache report")
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         do {

@@ -230,5 +230,10 @@ struct CatalogInspectCacheCommandTests {
         #expect(result.status == 65 && result.standardError.contains("manifest.json"))
         #expect(result.standardError.contains("not a cache report"))
         #expect(missing.status == 66)
+        // And a link in place of a report is not followed (the size cap reads regular files only)
+        let link = directory.child("linked.json")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+        let linked = try await CatalogBinary.run(["inspect-cache", "--report", link.path])
+        #expect(linked.status == 65 && linked.standardError.contains("not a regular file"), "\(linked.standardError)")
     }
 }

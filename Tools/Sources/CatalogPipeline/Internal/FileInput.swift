@@ -1,10 +1,11 @@
-import Foundation
+public import Foundation
 
 /// Reads input files with a size cap, turning every failure into a ``PipelineError`` that
-/// names the file.
-enum FileInput {
-    /// Reads `url` whole, refusing files over `limit` bytes before reading them.
-    static func read(_ url: URL, limit: Int, what: String) throws(PipelineError) -> Data {
+/// names the file. SPI: the CLI reads its own inputs (a cache report) through it too.
+@_spi(CatalogTools) public enum FileInput {
+    /// Reads `url` whole, refusing files over `limit` bytes (and anything but a regular file)
+    /// before reading them.
+    public static func read(_ url: URL, limit: Int, what: String) throws(PipelineError) -> Data {
         let path = url.relativePath
         let attributes = try regularFileAttributes(url, what: what)
         if let size = (attributes[.size] as? NSNumber)?.intValue, size > limit {
