@@ -57,7 +57,7 @@ public struct CacheInspection: Codable, Sendable, Hashable {
         /// The games (or categories) it holds, before any is withheld.
         public var items: Int
         /// Those games (or categories) in order, withheld games included (``withheld`` says which):
-        /// what a lobby lists. `nil` in a report written by a version before it was added (0.1.0).
+        /// what a lobby lists. `nil` in a report written by an earlier build, which did not record it.
         public var listing: [Item]?
         /// The games a read leaves out, and why.
         public var withheld: [WithheldGame]
