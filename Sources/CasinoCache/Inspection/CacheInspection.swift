@@ -27,8 +27,8 @@ public struct CacheInspection: Codable, Sendable, Hashable {
     public var snapshot: Snapshot?
     /// What the updater installed, when one was given.
     public var overTheAir: OverTheAir?
-    /// Every key the cache can answer without the network, sorted by key: what memory and the disk
-    /// hold, and what the snapshot holds for keys neither has.
+    /// Every key memory and the disk hold, sorted by key. A key only the snapshot holds is not
+    /// listed: ``snapshot`` describes the snapshot whole.
     public var entries: [Entry]
     /// The players with changes not yet sent, sorted by hashed id.
     public var players: [Player]
