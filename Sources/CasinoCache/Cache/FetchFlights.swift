@@ -130,29 +130,23 @@ final class FetchFlights: Sendable {
         /// wait on.
         nonisolated(nonsending) func wait() async throws -> CacheEntry {
             try await Deadline.wait(within: nil) { settle in
-                let (id, ready) = self.state.withLock { state -> (Int, Result<CacheEntry, any Error>?) in
-                    if let result = state.result { return (0, result) }
-                    state.nextWaiter += 1
-                    state.waiters[state.nextWaiter] = settle
-                    return (state.nextWaiter, nil)
-                }
-                if let ready {
-                    settle(ready)
-                    return nil
-                }
+                guard let id = self.whenLanded(settle) else { return nil }
                 return { self.state.withLock { _ = $0.waiters.removeValue(forKey: id) } }
             }
         }
 
-        /// Calls `settle` with the flight's result once it has one (at once when it has).
-        func whenLanded(_ settle: @escaping @Sendable (Result<CacheEntry, any Error>) -> Void) {
-            let ready = state.withLock { state -> Result<CacheEntry, any Error>? in
-                if let result = state.result { return result }
+        /// Calls `settle` with the flight's result once it has one: at once when it has (then
+        /// `nil`), else later, and the waiter's id is returned (to remove it when it stops waiting).
+        @discardableResult
+        func whenLanded(_ settle: @escaping @Sendable (Result<CacheEntry, any Error>) -> Void) -> Int? {
+            let (id, ready) = state.withLock { state -> (Int?, Result<CacheEntry, any Error>?) in
+                if let result = state.result { return (nil, result) }
                 state.nextWaiter += 1
                 state.waiters[state.nextWaiter] = settle
-                return nil
+                return (state.nextWaiter, nil)
             }
             if let ready { settle(ready) }
+            return id
         }
 
         /// Settles the flight once: every caller resumes with `result`. `abandoning` (the deadline):
