@@ -339,10 +339,9 @@ private func filterMemory() -> MemoryTier {
 
 /// The ids the next memory hit on the page shows.
 private func memoryShows(_ memory: MemoryTier) -> [String]? {
-    var kept: MemoryTier?
-    return memory.hit(
-        for: filterKey, classify: { _, _ in .fresh }, keepUnlessFresh: false, kept: &kept, keep: { _, _ in memory },
-        read: { entry, _, shown in shown?.content.ids ?? entry.content.ids })
+    memory.hit(for: filterKey, now: Date(), timeToLive: 60).map { held, _ in
+        held.shown?.content.ids ?? held.entry.content.ids
+    }
 }
 
 extension GameFilter {

@@ -32,21 +32,14 @@ final class CacheAnswers: Sendable {
         _ entry: borrowing CacheEntry, tier: CacheMetadata.Tier, state: CacheState, now: Date,
         extract: (CatalogContent) -> Value
     ) -> CacheResult<Value> {
-        Self.result(
-            entry, tier: tier, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
-            snapshotSource: snapshotSource, shown: filter.filters(entry) ? filter.withholding(entry.content) : nil,
-            extract: extract)
+        result(entry, tier: tier, state: state, now: now, shown: shown(entry), extract: extract)
     }
 
-    /// ``result(_:tier:state:now:extract:)`` for the memory tier's hit, which builds the answer under
-    /// its lock from the entry in place: static, so the hit captures no reference to call it. Only an
-    /// entry with a restricted or withdrawn game is filtered (``GameFilter``); `shown` is what the
-    /// memory tier kept of it.
-    @inline(__always)
-    static func result<Value: Sendable>(
+    /// ``result(_:tier:state:now:extract:)`` for an entry that shows `shown` (`nil`: all of it), as
+    /// the memory tier keeps it.
+    func result<Value: Sendable>(
         _ entry: borrowing CacheEntry, tier: CacheMetadata.Tier, state: CacheState, now: Date,
-        snapshotGeneratedAt: Date?, snapshotSource: CacheMetadata.Source, shown: ShownContent?,
-        extract: (CatalogContent) -> Value
+        shown: ShownContent?, extract: (CatalogContent) -> Value
     ) -> CacheResult<Value> {
         var metadata = CacheMetadata(
             tier: tier, storedAt: entry.storedAt, age: max(now.timeIntervalSince(entry.storedAt), 0),
@@ -69,6 +62,11 @@ final class CacheAnswers: Sendable {
         // borrowed on the hit path (an arm that dropped `value` made the optimizer retain the whole entry).
         case .miss: preconditionFailure("a miss has no entry to answer with")
         }
+    }
+
+    /// What `entry` shows now: `nil` when the filter withholds none of its games.
+    func shown(_ entry: borrowing CacheEntry) -> ShownContent? {
+        filter.filters(entry) ? filter.withholding(entry.content) : nil
     }
 
     /// The value an app is shown of `content`, without the games withheld; `extract` picks it.

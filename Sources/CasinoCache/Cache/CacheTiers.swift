@@ -10,7 +10,6 @@ import Foundation
 ///
 /// A class: every read goes through it, and a struct of this many references would be copied
 /// (each reference retained and released) on every hit.
-@usableFromInline
 final class CacheTiers: Sendable {
     let memory: MemoryTier
     let disk: DiskTier?
@@ -48,24 +47,15 @@ final class CacheTiers: Sendable {
         gamesPageMaxAge = max(configuration.maxContentAge.gamesPage?.timeInterval ?? .infinity, gamesPageTimeToLive)
     }
 
-    /// What a read found below a fresh memory hit: the entry (a disk or bundled entry is put in
-    /// memory as it is found), the tier, and how it is answered. A class, so that a read's optional
-    /// `Found` is one word: a fresh memory hit has none and must not move an entry's worth of
-    /// bytes around for it.
-    @usableFromInline
-    final class Found: Sendable {
-        let entry: CacheEntry
+    /// What a read found: the entry and what it shows, the tier that held it, and how it is answered.
+    struct Found {
+        let held: HeldEntry
         let tier: CacheMetadata.Tier
         let state: CacheState
         /// Older than ``CatalogCache/Configuration/maxContentAge``: not shown; the async reads fetch.
         let isTooOld: Bool
 
-        init(entry: CacheEntry, tier: CacheMetadata.Tier, state: CacheState, isTooOld: Bool = false) {
-            self.isTooOld = isTooOld
-            self.entry = entry
-            self.tier = tier
-            self.state = state
-        }
+        var entry: CacheEntry { held.entry }
     }
 
     /// Whether the cache keeps `key` at all (pages past the per-category limit are not kept).
@@ -75,80 +65,39 @@ final class CacheTiers: Sendable {
 
     // MARK: - Answers
 
-    /// The memory tier's answer for `key`, under its lock: the typed answer, counted, and with
-    /// `needsFound`, when it is not fresh, what a refresh needs (`found`).
-    @inline(__always)
-    func memoryAnswer<Value: Sendable>(
-        _ key: CacheKey, now: Date, needsFound: Bool, found: inout Found?, _ extract: (CatalogContent) -> Value
-    ) -> CacheResult<Value>? {
+    /// Memory, then disk and the bundle: what holds `key`, counted as an answer. An entry found
+    /// below memory is put in memory and its images prefetched.
+    func find(_ key: CacheKey, now: Date) -> Found? {
         let timeToLive = timeToLive(for: key)
-        let (snapshotGeneratedAt, snapshotSource) = (answers.snapshotGeneratedAt, answers.snapshotSource)
-        let hit = memory.hit(
-            for: key, classify: { Self.state(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
-            keepUnlessFresh: needsFound, kept: &found, keep: { Found(entry: $0, tier: .memory, state: $1) },
-            read: { entry, state, shown in
-                CacheAnswers.result(
-                    entry, tier: .memory, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
-                    snapshotSource: snapshotSource, shown: shown, extract: extract)
-            })
-        return limitingAge(hit, to: maxAge(for: key), found: &found)
-    }
-
-    /// ``memoryAnswer(_:now:needsFound:found:_:)`` for the page at `offset` of `categoryId` in `edition`, found
-    /// from those parts (no ``CacheKey`` is built): the app's most frequent read.
-    @inline(__always)
-    func memoryAnswer<Value: Sendable>(
-        gamesPage edition: Edition, categoryId: String, offset: Int, now: Date, needsFound: Bool, found: inout Found?,
-        _ extract: (CatalogContent) -> Value
-    ) -> CacheResult<Value>? {
-        let timeToLive = gamesPageTimeToLive
-        let (snapshotGeneratedAt, snapshotSource) = (answers.snapshotGeneratedAt, answers.snapshotSource)
-        let hit = memory.hit(
-            gamesPage: edition, categoryId: categoryId, offset: offset, scope: .global,
-            classify: { Self.state(origin: $0, storedAt: $1, now: now, timeToLive: timeToLive) },
-            keepUnlessFresh: needsFound, kept: &found, keep: { Found(entry: $0, tier: .memory, state: $1) },
-            read: { entry, state, shown in
-                CacheAnswers.result(
-                    entry, tier: .memory, state: state, now: now, snapshotGeneratedAt: snapshotGeneratedAt,
-                    snapshotSource: snapshotSource, shown: shown, extract: extract)
-            })
-        return limitingAge(hit, to: gamesPageMaxAge, found: &found)
-    }
-
-    /// A memory hit past `maxAge` as a miss, counted as too old (and what it found marked so).
-    /// Checked on the answer, after the hit: a branch inside it that dropped the value made the
-    /// optimizer copy the entry on every hit.
-    @inline(__always)
-    private func limitingAge<Value>(
-        _ hit: CacheResult<Value>?, to maxAge: TimeInterval, found: inout Found?
-    ) -> CacheResult<Value>? {
-        guard maxAge.isFinite, let hit, hit.state != .fresh, let age = hit.metadata?.age, age > maxAge else {
-            return hit
+        if let (held, state) = memory.hit(for: key, now: now, timeToLive: timeToLive) {
+            let isTooOld = isTooOld(key, storedAt: held.entry.storedAt, state: state, now: now)
+            if isTooOld { statistics.record { $0.tooOld += 1 } }
+            return Found(held: held, tier: .memory, state: state, isTooOld: isTooOld)
         }
-        if let kept = found { found = Found(entry: kept.entry, tier: kept.tier, state: kept.state, isTooOld: true) }
-        statistics.record { $0.tooOld += 1 }
-        return .miss
-    }
-
-    /// Disk, then the bundle: the entry found is counted, put in memory and its images prefetched.
-    func foundBelowMemory(_ key: CacheKey, now: Date) -> Found? {
         guard let (entry, tier) = entryBelowMemory(key) else { return nil }
-        let state = Self.state(
-            origin: entry.origin, storedAt: entry.storedAt, now: now, timeToLive: timeToLive(for: key))
-        let isTooOld = state != .fresh && now.timeIntervalSince(entry.storedAt) > maxAge(for: key)
+        let state = Self.state(origin: entry.origin, storedAt: entry.storedAt, now: now, timeToLive: timeToLive)
+        let isTooOld = isTooOld(key, storedAt: entry.storedAt, state: state, now: now)
         statistics.record {
             AnswerCounts(counting: state).add(to: &$0)
             if isTooOld { $0.tooOld += 1 }
         }
         if !isTooOld { images.prefetch(entry, bundledImages: bundled?.images, filter: answers.filter) }
         memory.store(entry)
-        return Found(entry: entry, tier: tier, state: state, isTooOld: isTooOld)
+        return Found(held: HeldEntry(entry, shown: answers.shown(entry)), tier: tier, state: state, isTooOld: isTooOld)
+    }
+
+    /// Whether `key`'s entry, stored at `storedAt` and answered as `state`, is past
+    /// ``CatalogCache/Configuration/maxContentAge`` (fresh content never is). Takes the fields, not
+    /// the entry: passing the entry copied it.
+    private func isTooOld(_ key: CacheKey, storedAt: Date, state: CacheState, now: Date) -> Bool {
+        state != .fresh && now.timeIntervalSince(storedAt) > maxAge(for: key)
     }
 
     /// The typed answer for what was found.
     func result<Value: Sendable>(_ found: Found, now: Date, _ extract: (CatalogContent) -> Value) -> CacheResult<Value>
     {
-        answers.result(found.entry, tier: found.tier, state: found.state, now: now, extract: extract)
+        answers.result(
+            found.held.entry, tier: found.tier, state: found.state, now: now, shown: found.held.shown, extract: extract)
     }
 
     // MARK: - Entries, for the cache's own decisions (not counted as answers)

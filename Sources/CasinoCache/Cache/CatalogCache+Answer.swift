@@ -1,79 +1,35 @@
-@_spi(CatalogTools) public import CasinoCatalog
+@_spi(CatalogTools) import CasinoCatalog
 import Foundation
 import Logging
 
 /// How a read is answered: memory (asked once), then disk and the bundle, then the upstream; a
 /// stale or bundled answer starts a background refresh.
 extension CatalogCache {
-    /// The memory tier's answer for a games page (no ``CacheKey`` is built): the app's most
-    /// frequent read, asked once per read. With `needsFound`, a hit that is not fresh sets `found`
-    /// to what its refresh needs, so the rest of the read never asks memory again.
-    @usableFromInline @inline(__always)
-    func memoryAnswer(
-        edition: Edition, categoryId: String, offset: Int, needsFound: Bool, found: inout CacheTiers.Found?
-    ) -> CacheResult<GamesPage>? {
-        tiers.memoryAnswer(
-            gamesPage: edition, categoryId: categoryId, offset: offset, now: currentDate(), needsFound: needsFound,
-            found: &found, Self.gamesPage)
-    }
-
-    /// ``gamesPage(edition:categoryId:offset:)`` when memory held nothing fresh: `found` is what it
-    /// held, if anything. Only a reference crosses from the caller's inlined frame, which a fresh
-    /// hit keeps small.
-    @usableFromInline
-    nonisolated(nonsending) func answerGamesPage(
-        edition: Edition, categoryId: String, offset: Int, memory found: CacheTiers.Found?
-    ) async throws -> CacheResult<GamesPage> {
-        let hit = found.map { tiers.result($0, now: currentDate(), Self.gamesPage) }
-        return try await answer(
-            for: .gamesPage(edition, categoryId: categoryId, offset: offset), memoryAsked: true, hit: hit, found: found,
-            Self.gamesPage)
-    }
-
     /// The async reads: a hit answers at once (refreshing in the background unless fresh); a miss
-    /// waits for the upstream. `extract` picks the typed value out of the content, so the answer
-    /// is built once and not re-wrapped. Inlined, so a hit costs its callers no extra async frame.
-    @inline(__always)
+    /// waits for the upstream. `extract` picks the typed value out of the content.
     nonisolated(nonsending) func answer<Value: Sendable>(
-        for key: CacheKey, memoryAsked: Bool = false, hit: CacheResult<Value>? = nil,
-        found memoryFound: CacheTiers.Found? = nil,
-        _ extract: (CatalogContent) -> Value
+        for key: CacheKey, _ extract: (CatalogContent) -> Value
     ) async throws -> CacheResult<Value> {
         let now = currentDate()
-        guard tiers.isCached(key) else { return try await fetchAnswer(for: key, extract) }
-        var found = memoryFound
-        var result = memoryAsked ? hit : tiers.memoryAnswer(key, now: now, needsFound: true, found: &found, extract)
-        if result == nil, let below = tiers.foundBelowMemory(key, now: now) {
-            found = below
-            result = tiers.result(below, now: now, extract)
+        guard tiers.isCached(key), let found = tiers.find(key, now: now) else {
+            return try await fetchAnswer(for: key, extract)
         }
-        guard let result else { return try await fetchAnswer(for: key, extract) }
-        if let found, found.isTooOld { return try await tooOldAnswer(found, for: key, extract) }
-        if let found, found.state != .fresh {
+        if found.isTooOld { return try await tooOldAnswer(found, for: key, extract) }
+        if found.state != .fresh {
             // A player's expired rows are not served while the upstream can answer.
             if found.state == .stale, key.scope != .global {
                 return try await expiredPlayerAnswer(found, for: key, now: now, extract)
             }
             refreshInBackground(key, current: found.entry)
         }
-        return result
+        return tiers.result(found, now: now, extract)
     }
 
-    /// The synchronous reads: memory (unless it was asked already), disk or the bundle, never the
-    /// network.
-    @inline(__always)
-    func cachedAnswer<Value: Sendable>(
-        for key: CacheKey, memoryAsked: Bool = false, _ extract: (CatalogContent) -> Value
-    ) -> CacheResult<Value> {
+    /// The synchronous reads: memory, disk or the bundle, never the network.
+    func cachedAnswer<Value: Sendable>(for key: CacheKey, _ extract: (CatalogContent) -> Value) -> CacheResult<Value> {
         let now = currentDate()
-        if tiers.isCached(key) {
-            var found: CacheTiers.Found?
-            if !memoryAsked, let hit = tiers.memoryAnswer(key, now: now, needsFound: false, found: &found, extract) {
-                return hit
-            }
-            if let below = tiers.foundBelowMemory(key, now: now) {
-                return below.isTooOld ? .miss : tiers.result(below, now: now, extract)
-            }
+        if tiers.isCached(key), let found = tiers.find(key, now: now) {
+            return found.isTooOld ? .miss : tiers.result(found, now: now, extract)
         }
         statisticsCounter.record { $0.misses += 1 }
         return .miss

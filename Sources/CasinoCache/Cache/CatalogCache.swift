@@ -220,14 +220,7 @@ public final class CatalogCache: Sendable {
     /// A page of games from memory, disk or the bundle, without waiting and without touching the
     /// network. `.miss` when nothing is there.
     public func cachedGamesPage(edition: Edition, categoryId: String, offset: Int = 0) -> CacheResult<GamesPage> {
-        var found: CacheTiers.Found?
-        if let hit = memoryAnswer(
-            edition: edition, categoryId: categoryId, offset: offset, needsFound: false, found: &found)
-        {
-            return hit
-        }
-        return cachedAnswer(
-            for: .gamesPage(edition, categoryId: categoryId, offset: offset), memoryAsked: true, Self.gamesPage)
+        cachedAnswer(for: .gamesPage(edition, categoryId: categoryId, offset: offset), Self.gamesPage)
     }
 
     /// An edition's categories: fresh without the network; stale or bundled at once with a
@@ -242,22 +235,11 @@ public final class CatalogCache: Sendable {
     /// like ``categories(edition:)``. Pages past ``Configuration/maxCachedPagesPerCategory`` come
     /// from the upstream every time.
     ///
-    /// Inlined into its caller: a fresh page in memory is answered by a synchronous call in the
-    /// caller's own frame, so a hit costs no async call (an async call alone costs about as much as
-    /// a hit). Whatever memory answers, it is asked once.
-    ///
     /// - Throws: ``CacheError`` only when nothing is cached and the upstream fails.
-    @inlinable @inline(__always)
     public nonisolated(nonsending) func gamesPage(
         edition: Edition, categoryId: String, offset: Int = 0
     ) async throws -> CacheResult<GamesPage> {
-        var found: CacheTiers.Found?
-        if let hit = memoryAnswer(
-            edition: edition, categoryId: categoryId, offset: offset, needsFound: true, found: &found), found == nil
-        {
-            return hit  // fresh
-        }
-        return try await answerGamesPage(edition: edition, categoryId: categoryId, offset: offset, memory: found)
+        try await answer(for: .gamesPage(edition, categoryId: categoryId, offset: offset), Self.gamesPage)
     }
 
     /// The content for any key, answered like ``categories(edition:)``.

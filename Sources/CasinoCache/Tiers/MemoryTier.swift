@@ -9,9 +9,8 @@ import Foundation
 /// hash and parts (``MemoryTierKey``) and the tick of its last use; the tier's own hash table
 /// (``MemoryTierIndex``) maps hashes to places. A hit hashes its key outside the lock, compares the
 /// stored key's parts in place, writes a tick only when the entry was not already the most recently
-/// used, and retains nothing but the value it answers. A page can be looked up from its parts,
-/// without building a ``CacheKey``. The least recently used entry is found by a scan only when an
-/// insert goes over a limit (at most ``countLimit`` entries).
+/// used. The least recently used entry is found by a scan only when an insert goes over a limit
+/// (at most ``countLimit`` entries).
 @_spi(CatalogTools) public final class MemoryTier: Sendable {
     /// The most entries kept: 500 by default.
     public let countLimit: Int
@@ -22,7 +21,9 @@ import Foundation
 
     /// One stored entry, its key's hash and parts, and when it was last used.
     private struct Slot {
-        let entry: CacheEntry
+        /// The entry and what it shows: computed on its first hit under the filter's rule, forgotten
+        /// when the territory or the withdrawals change (a new ``HeldEntry`` each time).
+        var held: HeldEntry
         let key: MemoryTierKey
         let hash: Int
         let cost: Int
@@ -31,9 +32,9 @@ import Foundation
         /// the key: a hit reads it without touching the entry. Decided when stored and when the
         /// withdrawals change.
         var isFiltered: Bool
-        /// What the entry shows now, once answered: only for an entry it filters, forgotten when the
-        /// territory or the withdrawals change.
-        var shown: ShownContent?
+
+        /// A copy of the entry, for the paths that are not a hit.
+        var entry: CacheEntry { held.entry }
 
         /// Where `key` lies in a slot, for lookups that compare it through a pointer. Computed, so
         /// the optimizer folds it to a constant: a `static let` is a lazy global, and every hit
@@ -54,21 +55,16 @@ import Foundation
         var evictions = 0
         var answers = AnswerCounts()
 
-        /// The bucket and place of the entry with `hash` whose key `matches`, compared where it lies.
+        /// The bucket and place of `key`'s entry (its hash: `hash`), its key compared where it lies.
         @inline(__always)
-        func find(hash: Int, where matches: (UnsafePointer<MemoryTierKey>) -> Bool) -> (bucket: Int, place: Int)? {
+        func find(_ key: CacheKey, hash: Int) -> (bucket: Int, place: Int)? {
             slots.withUnsafeBufferPointer { slots in
                 let base = UnsafeRawPointer(slots.baseAddress.unsafelyUnwrapped)
                 return index.find(hash: hash) { place in
-                    let key = base + place * MemoryLayout<Slot>.stride + Slot.keyOffset
-                    return matches(key.assumingMemoryBound(to: MemoryTierKey.self))
+                    let stored = base + place * MemoryLayout<Slot>.stride + Slot.keyOffset
+                    return stored.assumingMemoryBound(to: MemoryTierKey.self).isKey(key)
                 }
             }
-        }
-
-        @inline(__always)
-        func find(_ key: CacheKey, hash: Int) -> (bucket: Int, place: Int)? {
-            find(hash: hash) { $0.isKey(key) }
         }
 
         /// Marks the slot at `place` as just used; nothing is written when it already is the most
@@ -108,26 +104,15 @@ import Foundation
     /// Strings are hashed in their NFC form, as `==` compares them.
     @inline(__always)
     private func hash(_ key: CacheKey) -> Int {
+        var hasher = KeyHasher(seed: seed)
         switch key.content {
-        case .categories(let edition): hash(categories: edition.language, scope: key.scope)
-        case .gamesPage(_, let categoryId, let offset): hash(gamesPage: categoryId, offset: offset, scope: key.scope)
+        case .categories(let edition):
+            hasher.combine(edition.language)
+        case .gamesPage(_, let categoryId, let offset):
+            hasher.combine(categoryId)
+            hasher.combine(offset)
         }
-    }
-
-    @inline(__always)
-    private func hash(gamesPage categoryId: String, offset: Int, scope: CacheScope) -> Int {
-        var hasher = KeyHasher(seed: seed)
-        hasher.combine(categoryId)
-        hasher.combine(offset)
-        if case .user(let id) = scope { hasher.combine(id) }
-        return hasher.finalize()
-    }
-
-    @inline(__always)
-    private func hash(categories language: String, scope: CacheScope) -> Int {
-        var hasher = KeyHasher(seed: seed)
-        hasher.combine(language)
-        if case .user(let id) = scope { hasher.combine(id) }
+        if case .user(let id) = key.scope { hasher.combine(id) }
         return hasher.finalize()
     }
 
@@ -151,59 +136,23 @@ import Foundation
         }
     }
 
-    /// The cache's hot path: the entry for `key`, marked as just used, answered as `classify` says
-    /// from its origin and storage date, read by `read`, and counted in ``answers``, all under one
-    /// lock. `read` builds the caller's answer from the entry in place: a fresh hit copies out only
-    /// what `read` returns. With `keepUnlessFresh`, a hit that is not fresh also hands a copy of
-    /// the entry to `keep`, whose reference lands in `kept` (what its refresh needs; one word, so a
-    /// fresh hit moves no entry-sized optional). (`classify` takes two fields, not the entry:
-    /// passing the entry would copy it.)
-    @inline(__always)
-    func hit<Answer, Kept: AnyObject>(
-        for key: CacheKey, classify: (CacheOrigin, Date) -> CacheState, keepUnlessFresh: Bool,
-        kept: inout Kept?, keep: (CacheEntry, CacheState) -> Kept,
-        read: (borrowing CacheEntry, CacheState, ShownContent?) -> Answer
-    ) -> Answer? {
-        hit(
-            hash: hash(key), where: { $0.isKey(key) }, classify: classify, keepUnlessFresh: keepUnlessFresh,
-            kept: &kept, keep: keep, read: read)
-    }
-
-    /// ``hit(for:classify:keepUnlessFresh:kept:keep:read:)`` for the page at `offset` of `categoryId` in `edition`, found from
-    /// those parts: the app's most frequent read builds no ``CacheKey``.
-    @inline(__always)
-    func hit<Answer, Kept: AnyObject>(
-        gamesPage edition: Edition, categoryId: String, offset: Int, scope: CacheScope,
-        classify: (CacheOrigin, Date) -> CacheState, keepUnlessFresh: Bool, kept: inout Kept?,
-        keep: (CacheEntry, CacheState) -> Kept,
-        read: (borrowing CacheEntry, CacheState, ShownContent?) -> Answer
-    ) -> Answer? {
-        hit(
-            hash: hash(gamesPage: categoryId, offset: offset, scope: scope),
-            where: { $0.isGamesPage(edition, categoryId: categoryId, offset: offset, scope: scope) },
-            classify: classify, keepUnlessFresh: keepUnlessFresh, kept: &kept, keep: keep, read: read)
-    }
-
-    @inline(__always)
-    private func hit<Answer, Kept: AnyObject>(
-        hash: Int, where matches: (UnsafePointer<MemoryTierKey>) -> Bool, classify: (CacheOrigin, Date) -> CacheState,
-        keepUnlessFresh: Bool, kept: inout Kept?, keep: (CacheEntry, CacheState) -> Kept,
-        read: (borrowing CacheEntry, CacheState, ShownContent?) -> Answer
-    ) -> Answer? {
-        state.withLock { state -> Answer? in
-            guard let (_, place) = state.find(hash: hash, where: matches) else { return nil }
+    /// The cache's hot path, under one lock: the entry for `key`, marked as just used, classified
+    /// (``CacheTiers/state(origin:storedAt:now:timeToLive:)``), filtered on its first answer under
+    /// the filter's rule, and counted in ``answers``.
+    func hit(for key: CacheKey, now: Date, timeToLive: TimeInterval) -> (HeldEntry, CacheState)? {
+        let hash = hash(key)
+        return state.withLock { state -> (HeldEntry, CacheState)? in
+            guard let (_, place) = state.find(key, hash: hash) else { return nil }
             state.touch(place)
-            let answer = classify(state.slots[place].entry.origin, state.slots[place].entry.storedAt)
-            // An entry with a withheld game is filtered on its first answer under the rule, then kept.
-            if state.slots[place].isFiltered, state.slots[place].shown == nil, let show = state.show {
-                state.slots[place].shown = show(state.slots[place].entry.content)
+            var held = state.slots[place].held
+            let answer = CacheTiers.state(
+                origin: held.entry.origin, storedAt: held.entry.storedAt, now: now, timeToLive: timeToLive)
+            if state.slots[place].isFiltered, held.shown == nil, let show = state.show {
+                held = HeldEntry(held.entry, shown: show(held.entry.content))
+                state.slots[place].held = held
             }
-            // Taken out first: a second argument read from the slot made the entry's borrow a copy.
-            let shown = state.slots[place].shown
-            let result = read(state.slots[place].entry, answer, shown)
             state.answers.count(answer)
-            if keepUnlessFresh, answer != .fresh { kept = keep(state.slots[place].entry, answer) }
-            return result
+            return (held, answer)
         }
     }
 
@@ -229,7 +178,9 @@ import Foundation
     /// Forgets what each entry showed: the territory changed, or a lost withdrawal list ended (``GameFilter``).
     func forgetShownContent() {
         state.withLock { state in
-            for place in state.slots.indices where state.slots[place].shown != nil { state.slots[place].shown = nil }
+            for place in state.slots.indices where state.slots[place].held.shown != nil {
+                state.slots[place].held = HeldEntry(state.slots[place].entry)
+            }
         }
     }
 
@@ -238,8 +189,9 @@ import Foundation
         state.withLock { state in
             guard let filters = state.filters else { return }
             for place in state.slots.indices {
-                state.slots[place].isFiltered = filters(state.slots[place].entry)
-                state.slots[place].shown = nil
+                let entry = state.slots[place].entry
+                state.slots[place].isFiltered = filters(entry)
+                if state.slots[place].held.shown != nil { state.slots[place].held = HeldEntry(entry) }
             }
         }
     }
@@ -254,7 +206,7 @@ import Foundation
         state.withLock { state in state.slots.compactMap { $0.entry.key.scope == scope ? $0.entry : nil } }
     }
 
-    /// The answers ``hit(for:classify:read:)`` counted so far.
+    /// The answers ``hit(for:now:timeToLive:)`` counted so far.
     var answers: AnswerCounts { state.withLock { $0.answers } }
 
     public func store(_ entry: CacheEntry) {
@@ -266,7 +218,7 @@ import Foundation
             state.index.insert(hash: hash, place: state.slots.count)
             state.slots.append(
                 Slot(
-                    entry: entry, key: MemoryTierKey(entry.key), hash: hash, cost: cost, lastUse: state.tick,
+                    held: HeldEntry(entry), key: MemoryTierKey(entry.key), hash: hash, cost: cost, lastUse: state.tick,
                     isFiltered: state.filters?(entry) ?? entry.restrictsTerritories))
             state.totalCost += cost
             while state.slots.count > countLimit || (state.totalCost > costLimit && state.slots.count > 1) {
@@ -323,4 +275,17 @@ import Foundation
     public var evictions: Int { state.withLock { $0.evictions } }
     /// The keys from least to most recently used (for tests and debugging).
     public var keysByRecency: [CacheKey] { state.withLock { $0.keysByRecency } }
+}
+
+/// An entry as a read answers it: the entry, and what it shows when the cache's filter withholds
+/// some of its games (`nil`: all of it). A class: a memory hit takes one reference out of the
+/// tier's lock, where a copy of the entry's fields cost four times the hit.
+final class HeldEntry: Sendable {
+    let entry: CacheEntry
+    let shown: ShownContent?
+
+    init(_ entry: CacheEntry, shown: ShownContent? = nil) {
+        self.entry = entry
+        self.shown = shown
+    }
 }

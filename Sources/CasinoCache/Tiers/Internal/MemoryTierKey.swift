@@ -30,28 +30,17 @@ struct MemoryTierKey {
 /// The comparisons a lookup makes, field by field through the pointer: a method on the key itself
 /// would take the whole key as `self`, and the compiler copies it (retaining its strings) to do so.
 extension UnsafePointer<MemoryTierKey> {
-    /// Whether this is `key`.
+    /// Whether this is `key`, the cheapest fields first.
     @inline(__always)
     func isKey(_ key: CacheKey) -> Bool {
         switch key.content {
-        case .categories(let edition): isCategories(edition, scope: key.scope)
+        case .categories(let edition):
+            !pointee.isGamesPage && pointee.platform == edition.platform && pointee.language == edition.language
+                && isScope(key.scope)
         case .gamesPage(let edition, let categoryId, let offset):
-            isGamesPage(edition, categoryId: categoryId, offset: offset, scope: key.scope)
+            pointee.isGamesPage && pointee.offset == offset && pointee.categoryId == categoryId
+                && pointee.platform == edition.platform && pointee.language == edition.language && isScope(key.scope)
         }
-    }
-
-    /// Whether this is the key of the page at `offset` of `categoryId` in `edition`, for `scope`.
-    @inline(__always)
-    func isGamesPage(_ edition: Edition, categoryId: String, offset: Int, scope: CacheScope) -> Bool {
-        pointee.isGamesPage && pointee.offset == offset && pointee.categoryId == categoryId
-            && pointee.platform == edition.platform && pointee.language == edition.language && isScope(scope)
-    }
-
-    /// Whether this is the key of `edition`'s category list, for `scope`.
-    @inline(__always)
-    func isCategories(_ edition: Edition, scope: CacheScope) -> Bool {
-        !pointee.isGamesPage && pointee.platform == edition.platform && pointee.language == edition.language
-            && isScope(scope)
     }
 
     @inline(__always)
