@@ -104,18 +104,19 @@ extension CatalogCache {
         scheduler.refresh(key, current: current, refreshWork)
     }
 
-    /// What a background refresh runs: any key's fetch, started without a task of its own (its
-    /// flight's is the one); a queued key's validation is the synchronizer's.
+    /// What a background refresh runs, on the collaborators, not on the facade: any key's fetch,
+    /// started without a task of its own (its flight's is the one); a queued key's validation is
+    /// the synchronizer's.
     private var refreshWork: RefreshScheduler.Work {
         RefreshScheduler.Work(
-            start: { key, current, landed in
+            start: { [players, fetcher] key, current, landed in
                 if key.playerList != nil {
-                    self.players.start(key, current: current, landed: landed)
+                    players.start(key, current: current, landed: landed)
                 } else {
-                    self.fetcher.start(key, current: current, landed: landed)
+                    fetcher.start(key, current: current, landed: landed)
                 }
             },
-            latest: { self.memory.entry(for: $0) },
+            latest: { [memory] in memory.entry(for: $0) },
             validateQueued: { [synchronizer] in await synchronizer.validateQueued() })
     }
 }
