@@ -54,7 +54,7 @@ struct CacheInspectionTests {
         let cache = lobby.makeCache()
         _ = cache.cachedContent(for: RestrictedLobby.key)  // the bundle's page, now in memory
 
-        let entry = try #require(await cache.inspection().entries.first)
+        let entry = try #require(await cache.inspection().entry(RestrictedLobby.key))
 
         #expect(entry.withheld.map(\.id) == ["g0", "g1", "g2"])
         #expect(entry.withheld.allSatisfy { $0.reason == .territoryUnknown && $0.territory == nil })
@@ -124,7 +124,7 @@ struct CacheInspectionTests {
 
         let report = await reader.inspection()
 
-        let entry = try #require(report.entries.first)
+        let entry = try #require(report.entry(RestrictedLobby.key))
         #expect(report.territory == "CA-ON" && report.snapshot?.source == .bundle)
         #expect(entry.withheld.map(\.id) == ["g0", "g1"] && entry.withheld.allSatisfy { $0.reason == .restricted })
         #expect(shown.metadata?.withheld == 2 && entry.source == .bundle)
@@ -176,7 +176,7 @@ struct CacheInspectionTests {
 
         // Then everything but the listing reads as today's report does (ISO 8601 keeps whole seconds)
         var expected = try decoder.decode(CacheInspection.self, from: json)
-        #expect(expected.entries.first?.listing?.count == RestrictedLobby.page.items.count)
+        #expect(expected.entry(RestrictedLobby.key)?.listing?.count == RestrictedLobby.page.items.count)
         for index in expected.entries.indices { expected.entries[index].listing = nil }
         #expect(!report.entries.isEmpty && decoded == expected)
     }
@@ -197,11 +197,35 @@ struct CacheInspectionTests {
             let read = cache.cachedContent(for: RestrictedLobby.key)
             let shown = Set(read.value?.ids ?? [])
 
-            let entry = try #require(await cache.inspection().entries.first, "round \(round)")
+            let entry = try #require(await cache.inspection().entry(RestrictedLobby.key), "round \(round)")
 
             let expected = RestrictedLobby.page.items.map(\.id).filter { !shown.contains($0) }
             #expect(entry.withheld.map(\.id) == expected, "round \(round)")
             #expect(entry.withheld.allSatisfy { $0.reason != .withdrawn || $0.withdrawalList == round + 1 })
         }
+    }
+
+    @Test func anEditionWithNoCategoryListCachedIsReportedWithTheSnapshotsOrder() async throws {
+        // Given a cache that has read nothing yet, then one whose memory holds the list
+        let cache = lobby.makeCache()
+        let categories = CacheKey.categories(english)
+
+        // When it is inspected
+        let before = try #require(await cache.inspection().entry(categories))
+        _ = cache.cachedCategories(edition: english)
+        let after = try #require(await cache.inspection().entry(categories))
+
+        // Then the lobby's order is the snapshot's, answered from the bundle, and from memory once read;
+        // the snapshot's pages are not listed
+        #expect(before.tier == .bundled && before.state == .bundled && before.listing?.map(\.id) == ["SLOTS"])
+        #expect(after.tier == .memory && after.listing == before.listing)
+        #expect(await cache.inspection().entries.map(\.key) == [categories.description])
+    }
+}
+
+extension CacheInspection {
+    /// The entry reported for `key`, a global key.
+    fileprivate func entry(_ key: CacheKey) -> Entry? {
+        entries.first { $0.key == key.description }
     }
 }

@@ -27,8 +27,9 @@ public struct CacheInspection: Codable, Sendable, Hashable {
     public var snapshot: Snapshot?
     /// What the updater installed, when one was given.
     public var overTheAir: OverTheAir?
-    /// Every key memory and the disk hold, sorted by key. A key only the snapshot holds is not
-    /// listed: ``snapshot`` describes the snapshot whole.
+    /// Every key memory and the disk hold, and each snapshot edition's category list that neither
+    /// holds (the order its lobby opens in), sorted by key. The snapshot's pages are not listed:
+    /// ``snapshot`` describes the snapshot whole.
     public var entries: [Entry]
     /// The players with changes not yet sent, sorted by hashed id.
     public var players: [Player]

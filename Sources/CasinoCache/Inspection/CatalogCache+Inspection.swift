@@ -3,8 +3,8 @@ import CatalogSupport
 import Foundation
 
 extension CatalogCache {
-    /// What the cache holds and why, now: every key memory and the disk hold, as a read would
-    /// answer it (state, tier, source, age, validator, content hash), the games each answer leaves
+    /// What the cache holds and why, now: every key memory and the disk hold, and each bundled
+    /// edition's category list that neither holds, as a read would answer it (state, tier, source, age, validator, content hash), the games each answer leaves
     /// out and why, the territory, the withdrawal list, the snapshot and what `updater` installed,
     /// the players' unsent changes (counted, ids hashed) and the statistics.
     ///
@@ -48,9 +48,15 @@ extension CatalogCache {
         overTheAir: CacheInspection.OverTheAir?, read: (CacheKey) -> (CacheEntry, CacheMetadata.Tier)?
     ) -> CacheInspection {
         let held = Dictionary(inMemory.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        let keys = Set(held.keys).union(below).sorted { $0.description < $1.description }
-        let entries = keys.compactMap { key -> CacheInspection.Entry? in
+        var keys = Set(held.keys).union(below)
+        // An edition whose category list neither holds opens on the snapshot's: its lobby's order.
+        let snapshotLists = Set((tiers.bundled?.editions ?? []).map { CacheKey.categories($0) }).subtracting(keys)
+        keys.formUnion(snapshotLists)
+        let entries = keys.sorted { $0.description < $1.description }.compactMap { key -> CacheInspection.Entry? in
             if let entry = held[key] { return inspected(entry, tier: .memory, now: now) }
+            if snapshotLists.contains(key) {
+                return tiers.bundled?.entry(for: key).map { inspected($0, tier: .bundled, now: now) }
+            }
             guard let (entry, tier) = read(key) else { return nil }  // removed meanwhile
             return inspected(entry, tier: tier, now: now)
         }

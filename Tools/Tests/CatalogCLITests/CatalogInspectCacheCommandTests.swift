@@ -142,6 +142,11 @@ struct CatalogInspectCacheCommandTests {
         let dom = try await HeadlessChromium.dumpDOM(
             of: page.appendingPathComponent("index.html"), profile: directory.child("profile"))
         #expect(dom.contains("withdrawn by list 3 in CA-ON") && dom.contains("notes.txt"))
+        // And the device never read the category list: the lobby opens in the snapshot's order
+        #expect(text.contains("global/en-iPhone/categories  bundled from bundled (bundle)"), "\(text)")
+        let slots = try #require(dom.range(of: #"data-category-id="SLOTS""#))
+        let live = try #require(dom.range(of: #"data-category-id="LIVE""#))
+        #expect(slots.lowerBound < live.lowerBound && !dom.contains("not in the cached category list"))
         try FileManager.default.createDirectory(
             at: Self.screenshot.deletingLastPathComponent(), withIntermediateDirectories: true)
         try await HeadlessChromium.screenshot(
