@@ -101,22 +101,6 @@ extension CatalogCache {
     /// runs, waits, rests, or the key was queued for a bulk validation).
     @discardableResult
     func refreshInBackground(_ key: CacheKey, current: CacheEntry) -> RefreshScheduler.Attempt? {
-        scheduler.refresh(key, current: current, refreshWork)
-    }
-
-    /// What a background refresh runs, on the collaborators, not on the facade: any key's fetch,
-    /// started without a task of its own (its flight's is the one); a queued key's validation is
-    /// the synchronizer's.
-    private var refreshWork: RefreshScheduler.Work {
-        RefreshScheduler.Work(
-            start: { [players, fetcher] key, current, landed in
-                if key.playerList != nil {
-                    players.start(key, current: current, landed: landed)
-                } else {
-                    fetcher.start(key, current: current, landed: landed)
-                }
-            },
-            latest: { [memory] in memory.entry(for: $0) },
-            validateQueued: { [synchronizer] in await synchronizer.validateQueued() })
+        scheduler.refresh(key, current: current, synchronizer.refreshWork)
     }
 }

@@ -88,7 +88,7 @@ public import Foundation
         let onDisk = Dictionary(entries.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         let inspection = cache.report(
             inMemory: [], below: Array(onDisk.keys), now: now, players: players, overTheAir: overTheAir
-        ) { key in onDisk[key].flatMap { cache.tiers.entryBelowMemory(key, onDisk: $0) } }
+        ) { key in cache.tiers.entryBelowMemory(key, onDisk: onDisk[key]) }
         // The territory and withdrawals the filter could not read are files left out too.
         if names.contains(GameFilter.Store.territoryFileName), inspection.territory == nil {
             findings.append(

@@ -4,8 +4,8 @@ import Foundation
 
 extension CatalogCache {
     /// What the cache holds and why, now: every key memory and the disk hold, and each bundled
-    /// edition's category list that neither holds, as a read would answer it (state, tier, source, age, validator, content hash), the games each answer leaves
-    /// out and why, the territory, the withdrawal list, the snapshot and what `updater` installed,
+    /// edition's category list that neither holds, as a read would answer it (state, tier, source,
+    /// age, validator, content hash), the games each answer leaves out and why, the territory, the withdrawal list, the snapshot and what `updater` installed,
     /// the players' unsent changes (counted, ids hashed) and the statistics.
     ///
     /// Reads never wait for it: memory is copied out under its lock in one step, and disk entries are
@@ -40,24 +40,20 @@ extension CatalogCache {
         ) { self.tiers.entryBelowMemory($0) }
     }
 
-    /// The report of `inMemory` and the keys `below` it (each read with `read`, as a read would find
-    /// it), and the rest of what the cache knows: ``inspection(updater:)`` and, for a directory read
-    /// offline, ``CacheDirectoryReader``.
+    /// The report of `inMemory`, the keys `below` it and the snapshot's category lists (each read
+    /// with `read`, as a read would find it), and the rest of what the cache knows:
+    /// ``inspection(updater:)`` and, for a directory read offline, ``CacheDirectoryReader``.
     func report(
         inMemory: [CacheEntry], below: [CacheKey], now: Date, players: [CacheInspection.Player],
         overTheAir: CacheInspection.OverTheAir?, read: (CacheKey) -> (CacheEntry, CacheMetadata.Tier)?
     ) -> CacheInspection {
         let held = Dictionary(inMemory.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        var keys = Set(held.keys).union(below)
-        // An edition whose category list neither holds opens on the snapshot's: its lobby's order.
-        let snapshotLists = Set((tiers.bundled?.editions ?? []).map { CacheKey.categories($0) }).subtracting(keys)
-        keys.formUnion(snapshotLists)
-        let entries = keys.sorted { $0.description < $1.description }.compactMap { key -> CacheInspection.Entry? in
+        // Each edition's category list too: where neither holds it, the snapshot's is its lobby's order.
+        let lists = (tiers.bundled?.editions ?? []).map { CacheKey.categories($0) }
+        let keys = Set(held.keys).union(below).union(lists).sorted { $0.description < $1.description }
+        let entries = keys.compactMap { key -> CacheInspection.Entry? in
             if let entry = held[key] { return inspected(entry, tier: .memory, now: now) }
-            if snapshotLists.contains(key) {
-                return tiers.bundled?.entry(for: key).map { inspected($0, tier: .bundled, now: now) }
-            }
-            guard let (entry, tier) = read(key) else { return nil }  // removed meanwhile
+            guard let (entry, tier) = read(key) else { return nil }  // removed meanwhile, or unreadable
             return inspected(entry, tier: tier, now: now)
         }
         return CacheInspection(

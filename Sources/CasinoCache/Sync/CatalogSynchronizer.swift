@@ -293,11 +293,19 @@ final class CatalogSynchronizer: Sendable {
         return attempts.count
     }
 
-    /// What a key-by-key refresh runs: a catalogue fetch (``CatalogFetcher``); a retry starts from
-    /// what memory holds by then.
-    private var refreshWork: RefreshScheduler.Work {
+    /// What every background refresh runs, the cache's and this key-by-key fallback's: a key's fetch,
+    /// started without a task of its own (its flight's is the one), a player's list through
+    /// ``PlayerLists`` and the catalogue through ``CatalogFetcher``; a retry starts from what memory
+    /// holds by then; queued keys are validated here.
+    var refreshWork: RefreshScheduler.Work {
         RefreshScheduler.Work(
-            start: { [fetcher] key, current, landed in fetcher.start(key, current: current, landed: landed) },
+            start: { [players, fetcher] key, current, landed in
+                if key.playerList != nil {
+                    players.start(key, current: current, landed: landed)
+                } else {
+                    fetcher.start(key, current: current, landed: landed)
+                }
+            },
             latest: { [tiers] in tiers.memory.entry(for: $0) },
             validateQueued: { await self.validateQueued() })
     }
